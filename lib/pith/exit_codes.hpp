@@ -1,0 +1,22 @@
+#pragma once
+// Exit codes of pith-check and pith-stamp. Stable: never renumber.
+// Documented in README.md and in each tool's --help.
+namespace pith::exit_code {
+inline constexpr int ok = 0;                   // everything verified (or stamped)
+inline constexpr int verification_failed = 1;  // a check failed: never 0 then
+inline constexpr int usage_or_io = 2;          // bad usage, unreadable input, write failure
+inline constexpr int not_found = 3;            // no Pith Number in the input
+inline constexpr int unverifiable = 4;         // nothing trusted to verify with
+
+// With many inputs the worst wins: 1 > 2 > 4 > 3 > 0.
+[[nodiscard]] constexpr int severity(int code) {
+  switch (code) {
+    case verification_failed: return 4;
+    case usage_or_io: return 3;
+    case unverifiable: return 2;
+    case not_found: return 1;
+    default: return 0;
+  }
+}
+[[nodiscard]] constexpr int worst(int a, int b) { return severity(a) >= severity(b) ? a : b; }
+}  // namespace pith::exit_code

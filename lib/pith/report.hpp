@@ -1,0 +1,65 @@
+#pragma once
+// A verification report: an ordered list of checks with dotted codes
+// (`record.hash.match`, `receipt.signature.valid`, `key.untrusted`, ...), each
+// pass/fail/warn/skip with a detail, and an overall verdict derived from them.
+// Integrity and trust are separate checks: a bundle can be intact (hashes
+// match) yet signed by a key nobody trusts.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith {
+
+enum class CheckStatus { pass, fail, warn, skip };
+enum class Verdict { verified, failed, not_found, unverifiable, error };
+
+[[nodiscard]] const char* to_string(CheckStatus s);
+[[nodiscard]] const char* to_string(Verdict v);
+// The documented exit code for a verdict (see exit_codes.hpp).
+[[nodiscard]] int exit_code_for(Verdict v);
+
+struct Check {
+  std::string code;
+  CheckStatus status = CheckStatus::skip;
+  std::string detail;
+  // True for a passing check that ties the data to a trusted key (a receipt or
+  // bundle signature verified with a key from the trust store). A report with
+  // no failure and no such anchor is `unverifiable`, not `verified`.
+  bool anchors_trust = false;
+};
+
+class Report {
+ public:
+  std::string input;        // file name, URL or identifier the report is about
+  std::string pith_number;  // full form when known
+  std::string input_kind;   // "bundle", "state", "record", "pdf", "identifier"
+  std::optional<std::string> error;  // set when the input could not be processed
+  bool number_found = true;          // false: no Pith Number in the input
+  nlohmann::json extra = nlohmann::json::object();  // kind-specific details
+
+  void add(std::string code, CheckStatus status, std::string detail = {}, bool anchors_trust = false);
+  void pass(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::pass, std::move(detail)); }
+  void fail(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::fail, std::move(detail)); }
+  void warn(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::warn, std::move(detail)); }
+  void skip(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::skip, std::move(detail)); }
+  void trust_anchor(std::string code, std::string detail = {}) {
+    add(std::move(code), CheckStatus::pass, std::move(detail), true);
+  }
+  // Appends another report's checks (e.g. a nested bundle's), codes unchanged.
+  void merge(const Report& other);
+
+  [[nodiscard]] const std::vector<Check>& checks() const { return checks_; }
+  [[nodiscard]] const Check* find(std::string_view code) const;
+  [[nodiscard]] bool has_failure() const;
+  [[nodiscard]] Verdict verdict() const;
+
+  [[nodiscard]] nlohmann::json to_json() const;
+  // Human-readable: one line per check; `color` adds ANSI colours (TTY only).
+  [[nodiscard]] std::string to_text(bool color = false) const;
+
+ private:
+  std::vector<Check> checks_;
+};
+
+}  // namespace pith

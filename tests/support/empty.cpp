@@ -1,0 +1,1 @@
+// Keeps pith_test_support non-empty before any helper exists.
