@@ -10,6 +10,7 @@
 #include "pith/strict_json.hpp"
 #include "pith/trust_store.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace pith {
@@ -38,8 +39,10 @@ const json& member(const json& obj, const char* key) {
 
 std::optional<DocumentKind> detect_kind(const json& doc) {
   if (!doc.is_object()) return std::nullopt;
-  if (member(doc, "bundle_type") == "pith_open_graph_bundle") return DocumentKind::bundle;
-  if (member(doc, "state_type") == "pith_open_graph_state") return DocumentKind::state;
+  // Any bundle/state marker decides the kind, so an altered type field is a
+  // failed bundle check rather than a different (weaker) kind of document.
+  if (doc.contains("bundle_type") || doc.contains("bundle_signature")) return DocumentKind::bundle;
+  if (doc.contains("state_type") || doc.contains("state_sha256")) return DocumentKind::state;
   if (doc.contains("canonical_record")) return DocumentKind::resolver_answer;
   if (doc.contains("metadata") && doc.contains("source") && doc.contains("schema_version")) return DocumentKind::record;
   return std::nullopt;
@@ -154,6 +157,10 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
   Report& report = out.report;
   std::vector<Check> untrusted;
 
+  if (string_member(bundle, "bundle_type") != "pith_open_graph_bundle") {
+    report.fail("bundle.type.invalid", "bundle_type is " + json_preview(member(bundle, "bundle_type")) +
+                                           ", expected \"pith_open_graph_bundle\"");
+  }
   const std::string merge_version = string_member(bundle, "merge_version");
   const bool known_merge = merge_version == merge_version_v1;
   if (!known_merge) {
@@ -261,7 +268,14 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
     report.fail("state.missing", "the bundle has no state");
   } else {
     check_state_hash(report, served_state, "bundle state");
-    if (known_merge) {
+    const bool any_event_trusted = std::any_of(merged.events.begin(), merged.events.end(),
+                                               [](const EventVerdict& v) { return v.signature_trusted; });
+    if (!known_merge) {
+      report.skip("state.recomputed.skipped", "unknown merge_version: the state cannot be recomputed");
+    } else if (!any_event_trusted) {
+      report.skip("state.recomputed.skipped",
+                  "no event is signed by a trusted key: the state cannot be recomputed from them");
+    } else {
       if (canon(merged.state) == canon(served_state)) {
         report.pass("state.recomputed.match",
                     "state recomputed from the events is byte-identical (state_sha256 " +
@@ -271,11 +285,11 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
         report.fail("state.recomputed.mismatch", "the served state differs from the state recomputed from the events: " +
                                                      (d ? d->describe("served", "recomputed") : std::string("?")));
       }
-    } else {
-      report.skip("state.recomputed.skipped", "unknown merge_version: the state cannot be recomputed");
     }
   }
-  const json& aliases = merged.state["current"]["source_aliases"];
+  // source_aliases follow from the record and its record_created time alone.
+  const json aliases = derived && rc ? derive_source_aliases(record, derived->body, string_member(*rc, "created_at"))
+                                     : merged.state["current"]["source_aliases"];
   if (member(bundle, "source_aliases") == aliases) {
     report.pass("bundle.source_aliases.match", "source_aliases match those derived from the record");
   } else {
@@ -301,6 +315,10 @@ void verify_state(VerifiedRecord& out, const json& state, const TrustStore& trus
   std::vector<Check> untrusted;
   const std::string claimed_number = string_member(state, "pith_number");
   if (!claimed_number.empty()) report.pith_number = claimed_number;
+  if (string_member(state, "state_type") != "pith_open_graph_state") {
+    report.fail("state.type.invalid", "state_type is " + json_preview(member(state, "state_type")) +
+                                          ", expected \"pith_open_graph_state\"");
+  }
   if (string_member(state, "merge_version") != merge_version_v1) {
     report.fail("state.merge_version.unsupported", "merge_version is not " + std::string(merge_version_v1));
   }
