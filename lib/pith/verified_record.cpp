@@ -84,13 +84,16 @@ const json* find_record_created(const json& events) {
   return nullptr;
 }
 
-bool listed_invalid(const json& served_state, const std::string& event_id) {
+// Event ids the served state lists in invalid_events.
+std::set<std::string> listed_invalid(const json& served_state) {
+  std::set<std::string> ids;
   const json& list = member(served_state, "invalid_events");
-  if (!list.is_array() || event_id.empty()) return false;
+  if (!list.is_array()) return ids;
   for (const auto& entry : list) {
-    if (member(entry, "event_id") == event_id) return true;
+    const std::string id = string_member(entry, "event_id");
+    if (!id.empty()) ids.insert(id);
   }
-  return false;
+  return ids;
 }
 
 // `known_hash`: the content hash when already computed (a served state equal
@@ -216,10 +219,11 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
   const std::string subject = derived ? derived->full : claimed_number;
   MergeResult merged = recompute_state(events, subject, trust);
   if (!events.is_array()) report.fail("bundle.events.invalid", "events is not a list");
+  const std::set<std::string> acknowledged_invalid = listed_invalid(served_state);
   for (EventVerdict& v : merged.events) {
     // An event the served (signed) state itself declares invalid is the
     // registry's own finding: report it, but it does not fail the bundle.
-    const bool acknowledged = !v.valid && listed_invalid(served_state, v.event_id);
+    const bool acknowledged = !v.valid && !v.event_id.empty() && acknowledged_invalid.count(v.event_id) > 0;
     for (Check c : v.checks) {
       if (acknowledged && c.status == CheckStatus::fail) {
         c.status = CheckStatus::warn;
