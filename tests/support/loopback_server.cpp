@@ -1,6 +1,7 @@
 #include "support/loopback_server.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -106,6 +107,9 @@ void LoopbackServer::start() {
   port_ = server_->bind_to_any_port("127.0.0.1");
   if (port_ <= 0) throw std::runtime_error("cannot bind a loopback port");
   thread_ = std::thread([this] { server_->listen_after_bind(); });
+  // httplib's stop() is a no-op until the accept loop runs: wait for it, so
+  // a server stopped right after start() does not leave a thread blocked.
+  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 void LoopbackServer::stop() {
