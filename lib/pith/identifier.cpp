@@ -1,25 +1,19 @@
 #include "pith/identifier.hpp"
 
+#include "pith/pith_number.hpp"
+
 #include <algorithm>
 #include <cctype>
 
 namespace pith {
 namespace {
 
-constexpr std::size_t body_length = 26;
-
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
 
 std::string trimmed(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return std::string(s);
-}
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
 }
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
@@ -29,22 +23,6 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
   }
   return true;
 }
-
-// Validates base32 characters; `offset` is where `chars` starts in the input.
-Result<std::string> base32_chars(std::string_view input, std::string_view chars, std::size_t offset) {
-  std::string out = upper(std::string(chars));
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (!is_base32(out[i])) {
-      const char c = chars[i];
-      std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "\\x" + std::to_string(+static_cast<unsigned char>(c));
-      return fail(std::string(input), "character '" + shown + "' at position " + std::to_string(offset + i + 1) +
-                                          " is not in the Pith Number alphabet A-Z 2-7");
-    }
-  }
-  return out;
-}
-
-bool valid_short_length(std::size_t n) { return n == 8 || n == 12 || n == 16; }
 
 // New-style arXiv ids: YYMM.NNNN or YYMM.NNNNN, optional vN.
 bool parse_new_arxiv(std::string_view s, std::string& id, std::optional<int>& version) {
@@ -97,38 +75,35 @@ std::optional<Identifier> parse_arxiv(std::string_view s) {
   return id;
 }
 
-// `s` is the input after any "pith:" prefix, which starts at `offset`.
-Result<Identifier> parse_pith(std::string_view input, std::string_view s, std::size_t offset) {
+// Pith Numbers are parsed by the codec (pith_number.hpp): one set of
+// input-hygiene rules for every tool.
+Result<Identifier> from_pith_number(const std::string& input) {
+  auto parsed = parse_pith_number(input);
+  if (!parsed) return fail(input, parsed.error().message);
   Identifier id;
-  if (s.size() > 5 && s[4] == ':' && std::all_of(s.begin(), s.begin() + 4, is_digit)) {
-    auto body = base32_chars(input, s.substr(5), offset + 5);
-    if (!body) return std::unexpected(body.error());
-    if (body->size() != body_length) {
-      return fail(std::string(input), "a full Pith Number has a 26-character body, this one has " +
-                                          std::to_string(body->size()));
-    }
-    id.kind = IdentifierKind::full_number;
-    id.year = std::stoi(std::string(s.substr(0, 4)));
-    id.body = *body;
-    id.text = "pith:" + std::string(s.substr(0, 4)) + ":" + id.body;
-    return id;
+  id.body = parsed->body;
+  switch (parsed->form) {
+    case NumberForm::full:
+      id.kind = IdentifierKind::full_number;
+      id.year = parsed->year;
+      id.text = format_full_number(*parsed->year, parsed->body);
+      break;
+    case NumberForm::body:
+      id.kind = IdentifierKind::body;
+      id.text = parsed->body;
+      break;
+    case NumberForm::short_prefix:
+      id.kind = IdentifierKind::short_form;
+      id.text = "pith:" + parsed->body;
+      break;
   }
-  auto body = base32_chars(input, s, offset);
-  if (!body) return std::unexpected(body.error());
-  if (body->size() == body_length) {
-    id.kind = IdentifierKind::body;
-    id.body = *body;
-    id.text = id.body;
-    return id;
-  }
-  if (!valid_short_length(body->size())) {
-    return fail(std::string(input), "a short Pith Number has 8, 12 or 16 characters, this one has " +
-                                        std::to_string(body->size()));
-  }
-  id.kind = IdentifierKind::short_form;
-  id.body = *body;
-  id.text = "pith:" + id.body;
   return id;
+}
+
+bool meant_as_pith_number(std::string_view s) {
+  if (starts_with_ci(s, "pith:")) return true;
+  if (s.size() != 8 && s.size() != 12 && s.size() != 16 && s.size() != 26) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
 std::string body_of(std::string_view full_number) {
@@ -199,9 +174,7 @@ Result<Identifier> parse_identifier(std::string_view raw) {
   const std::string input = trimmed(raw);
   if (input.empty()) return fail(std::string(raw), "empty identifier");
   if (auto arxiv = parse_arxiv(input)) return *arxiv;
-  std::string_view s = input;
-  if (starts_with_ci(s, "pith:")) return parse_pith(input, s.substr(5), 5);
-  if (s.size() == body_length) return parse_pith(input, s, 0);
+  if (meant_as_pith_number(input)) return from_pith_number(input);
   return fail(input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
                      "nor an arXiv id (2011.03641, arXiv:2011.03641v3)");
 }

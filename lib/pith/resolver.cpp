@@ -96,17 +96,6 @@ std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
   return out;
 }
 
-// Local on purpose: the words of our own messages ("verified bundle from ...").
-const char* kind_name(DocumentKind kind) {
-  switch (kind) {
-    case DocumentKind::bundle: return "bundle";
-    case DocumentKind::state: return "state";
-    case DocumentKind::record: return "record";
-    case DocumentKind::resolver_answer: return "resolver answer";
-  }
-  return "document";
-}
-
 bool cacheable(DocumentKind kind) { return kind == DocumentKind::bundle || kind == DocumentKind::state; }
 
 }  // namespace
@@ -190,7 +179,7 @@ void Resolver::consult_cache(Job& job) {
     r.source = doc->path.string();
     r.record = std::move(*verified);
     r.report = std::move(job.report);
-    r.report.pass("resolver.source", std::string("verified ") + kind_name(r.record.kind) + " from the cache " +
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
                                          r.source + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
     if (options_.offline) {
       r.report.warn("resolver.offline", "offline: the registry was not asked; cached copy fetched " +
@@ -221,7 +210,7 @@ void Resolver::finish_from_network(Job& job, VerifiedRecord record, const std::s
       r.report.warn("resolver.cache.write", stored.error().describe());
     }
   }
-  r.report.pass("resolver.source", std::string("verified ") + kind_name(record.kind) + " from " +
+  r.report.pass("resolver.source", std::string("verified ") + to_string(record.kind) + " from " +
                                        to_string(r.origin) + " " + url);
   r.record = std::move(record);
   job.result = std::move(r);
@@ -253,7 +242,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     r.source = job.cached->path.string();
     r.failures = std::move(job.failures);
     r.report = std::move(job.report);
-    r.report.pass("resolver.source", std::string("verified ") + kind_name(record.kind) + " from the cache " +
+    r.report.pass("resolver.source", std::string("verified ") + to_string(record.kind) + " from the cache " +
                                          r.source + ", revalidated with " + (mirror ? "mirror " : "server ") +
                                          ep.url + " (304 Not Modified)");
     r.record = std::move(record);
@@ -291,7 +280,7 @@ void Resolver::finish_exhausted(Job& job) {
     r.failures = std::move(job.failures);
     r.report = std::move(job.report);
     r.record = std::move(*job.cached_record);
-    r.report.pass("resolver.source", std::string("verified ") + kind_name(r.record.kind) + " from the cache " +
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
                                          r.source + " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
     r.report.warn("resolver.cache.stale", "the registry and mirrors did not answer; using the cached copy fetched " +
                                               iso_time(job.cached->meta.fetched_at));
