@@ -251,7 +251,12 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
   }
   if (!answer->ok()) {
     job.failures.push_back(ep.url + ": " + answer->status_text());
-    ++job.next;
+    // A 5xx that outlived the retries: the server is in trouble, try the next base.
+    if (answer->status >= 500) {
+      job.skip_base(ep.base_index);
+    } else {
+      ++job.next;
+    }
     return;
   }
   auto verified = verify_(answer->body, ep.url);

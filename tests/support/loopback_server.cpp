@@ -28,14 +28,6 @@ std::string etag_of(const std::string& bytes) {
 
 }  // namespace
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 TestPki make_test_pki(const std::filesystem::path& dir, const std::string& subject_alt_names) {
   std::filesystem::create_directories(dir);
   TestPki pki{dir / "ca.pem", dir / "server.pem", dir / "server.key"};

@@ -73,7 +73,4 @@ class LoopbackServer {
   std::vector<RecordedRequest> requests_;
 };
 
-// Reads a whole file (tests only; throws on failure).
-[[nodiscard]] std::string read_file(const std::filesystem::path& path);
-
 }  // namespace pith::test
