@@ -9,7 +9,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using pith::merge_pith_xmp;
@@ -373,4 +375,57 @@ TEST_CASE("read_xmp flags pith properties in a shape we never write", "[xmp]") {
   CHECK_FALSE(back->number);
   CHECK(back->malformed == std::vector<std::string>{"pith:number"});
   CHECK(back->has_pith_properties());
+}
+
+TEST_CASE("mutated packets never crash; whatever merges reads back", "[xmp][hostile]") {
+  // Deterministic mutations of a real packet: bit flips, truncations, splices.
+  const auto base = data_file("hyperxmp-sample.xmp");
+  const auto props = sample_props();
+  std::uint32_t state = 12345;
+  const auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  int merged = 0;
+  for (int i = 0; i < 600; ++i) {
+    std::string packet = base;
+    switch (i % 3) {
+      case 0:
+        for (int k = 0; k < 8; ++k) packet[next() % packet.size()] ^= static_cast<char>(1u << (next() % 8));
+        break;
+      case 1: packet.resize(next() % packet.size()); break;
+      default: packet.insert(next() % packet.size(), base.substr(next() % base.size(), next() % 400)); break;
+    }
+    const auto readout = read_xmp(packet);
+    REQUIRE(readout);  // bounded input: never an Error, at worst !parsed
+    const auto result = merge_pith_xmp(packet, props);
+    if (!result) continue;
+    ++merged;
+    const auto back = read_xmp(*result);
+    REQUIRE(back);
+    REQUIRE(back->parsed);
+    CHECK(back->number == props.number);
+  }
+  CHECK(merged > 0);
+}
+
+TEST_CASE("merging from several threads at once gives the same bytes", "[xmp][threads]") {
+  const auto existing = data_file("hyperxmp-sample.xmp");
+  const auto props = sample_props();
+  const auto expected = merge_pith_xmp(existing, props);
+  REQUIRE(expected);
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < results.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 25; ++i) {
+        auto merged = merge_pith_xmp(existing, props);
+        auto read = merged ? read_xmp(*merged) : pith::Result<pith::XmpReadout>(std::unexpected(merged.error()));
+        if (!merged || !read || read->number != props.number) return;
+        results[t] = *merged;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& r : results) CHECK(r == *expected);
 }
