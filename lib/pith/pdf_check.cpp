@@ -211,7 +211,7 @@ const char* to_string(TitleVerdict verdict) {
   return "undetermined";
 }
 
-TitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256) {
+PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256) {
   if (expected_sha256.empty()) return {TitleVerdict::undetermined, "the record has no title_canon_sha256"};
   std::vector<const TitleCandidate*> real;
   for (const auto& c : candidates) {

@@ -45,7 +45,7 @@ struct TitleCandidate {
   std::string title;
 };
 
-struct TitleBinding {
+struct PdfTitleBinding {
   TitleVerdict verdict = TitleVerdict::undetermined;
   std::string detail;
 };
@@ -58,7 +58,7 @@ struct TitleBinding {
 // ASCII title; undetermined when there is no title, only placeholders (a
 // file name such as "paper.dvi", "Untitled"), or only non-ASCII titles (the
 // registry's Unicode normalisation is not known), or no expected hash.
-[[nodiscard]] TitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256);
+[[nodiscard]] PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256);
 
 // The title candidates of a PDF: XMP dc:title, then Info /Title.
 [[nodiscard]] std::vector<TitleCandidate> title_candidates(const PdfExtraction& extraction,
