@@ -1,82 +1,24 @@
 #include "pith/pdf_check.hpp"
 
-#include <sodium.h>
-#include <utf8proc.h>
+#include "pith/crypto.hpp"
+#include "pith/title_binding.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <cstdlib>
-#include <memory>
 
 namespace pith {
 namespace {
-
-std::string sha256_hex_of(std::string_view data) {
-  static const bool sodium_ready = sodium_init() >= 0;  // once, thread-safe
-  (void)sodium_ready;
-  std::array<unsigned char, crypto_hash_sha256_BYTES> digest{};
-  crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(data.data()), data.size());
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (const unsigned char b : digest) {
-    out += hex[b >> 4];
-    out += hex[b & 0xF];
-  }
-  return out;
-}
 
 bool is_ascii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
-// Python's str.split() whitespace (the registry's tooling), as code points.
-bool is_unicode_space(utf8proc_int32_t cp) {
-  return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
-         cp == 0x3000;
-}
-
-// The registry's canonical title: lower case, whitespace runs collapsed to
-// one space, trimmed. Non-ASCII: NFC first (the registry's rule is unknown).
-std::string canonical_title(std::string_view title) {
-  std::string nfc(title);
-  if (!is_ascii(title)) {
-    std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> composed(
-        utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(nfc.c_str())), &std::free);
-    if (composed) nfc = reinterpret_cast<const char*>(composed.get());
-  }
-  std::string out;
-  bool pending_space = false;
-  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(nfc.data());
-  auto left = static_cast<utf8proc_ssize_t>(nfc.size());
-  while (left > 0) {
-    utf8proc_int32_t cp = 0;
-    utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
-    if (n <= 0) {  // invalid UTF-8: keep the byte, it cannot match anyway
-      cp = 0xFFFD;
-      n = 1;
-    }
-    p += n;
-    left -= n;
-    if (is_unicode_space(cp)) {
-      pending_space = !out.empty();
-      continue;
-    }
-    if (pending_space) out += ' ';
-    pending_space = false;
-    std::array<utf8proc_uint8_t, 4> buf{};
-    const auto len = utf8proc_encode_char(utf8proc_tolower(cp), buf.data());
-    out.append(reinterpret_cast<const char*>(buf.data()), static_cast<std::size_t>(len));
-  }
-  return out;
-}
-
 // Titles that name no paper: empty, a file name (dvips/ps2pdf use the .dvi
 // name when there is no title), or a placeholder.
 bool is_placeholder_title(std::string_view title) {
-  const std::string canon = canonical_title(title);
+  const std::string canon = title_canon(title);
   if (canon.empty() || canon == "untitled" || canon == "title") return true;
   for (const char* ext : {".dvi", ".tex", ".pdf", ".ps", ".doc", ".docx", ".odt"}) {
     if (canon.ends_with(ext) && canon.find(' ') == std::string::npos) return true;
@@ -88,7 +30,7 @@ bool title_canon_sha256_matches(std::string_view title, std::string_view expecte
   std::string expected(expected_sha256);
   std::transform(expected.begin(), expected.end(), expected.begin(),
                  [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return sha256_hex_of(canonical_title(title)) == expected;
+  return title_canon_sha256(title) == expected;
 }
 
 // For messages: a title quoted, control characters escaped, cut when long.
@@ -312,7 +254,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
             0};
   }
   const auto prefix = file.substr(0, static_cast<std::size_t>(*length));
-  const auto actual = sha256_hex_of(prefix);
+  const auto actual = sha256_hex(prefix);
   if (actual != *original_sha256) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken",
             "the first " + std::to_string(*length) + " bytes (the paper before stamping) changed: SHA-256 " + actual +

@@ -1,13 +1,11 @@
 // PDF checks that need no PDF parser: numbers against the record, title
 // binding, byte binding on buffers.
+#include "pith/crypto.hpp"
 #include "pith/pdf_check.hpp"
 #include "pith/xmp.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <sodium.h>
-
-#include <array>
 
 using namespace pith;
 
@@ -19,19 +17,6 @@ constexpr const char* title_jfll =
     "Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large "
     "language models";
 constexpr const char* title_jfll_sha = "434da334d2825ada3dac75e9e2b905314cb028892db0175cc031b036c7f49566";
-
-std::string sha256_hex(std::string_view data) {
-  REQUIRE(sodium_init() >= 0);
-  std::array<unsigned char, crypto_hash_sha256_BYTES> d{};
-  crypto_hash_sha256(d.data(), reinterpret_cast<const unsigned char*>(data.data()), data.size());
-  std::string out;
-  for (unsigned char b : d) {
-    static constexpr char hex[] = "0123456789abcdef";
-    out += hex[b >> 4];
-    out += hex[b & 0xF];
-  }
-  return out;
-}
 
 // A file made of an original revision, the pith update, and `later` more
 // revisions (the shape, not a valid PDF: byte binding needs only the tails).
