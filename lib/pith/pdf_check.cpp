@@ -1,6 +1,8 @@
 #include "pith/pdf_check.hpp"
 
 #include "pith/crypto.hpp"
+#include "pith/pith_metadata.hpp"
+#include "pith/strict_json.hpp"
 #include "pith/title_binding.hpp"
 
 #include <algorithm>
@@ -104,6 +106,7 @@ bool check_pdf_numbers(const PdfExtraction& extraction, Report& report) {
 }
 
 void check_pdf_record_binding(const PdfExtraction& extraction, const VerifiedRecord& record, Report& report) {
+  if (record.pith_number.empty()) return;  // the record itself failed: its checks say why
   bool numbers_ok = true;
   for (const auto& s : extraction.sightings) {
     if (!same_number(s, record.pith_number)) {
@@ -283,6 +286,97 @@ void check_byte_binding(std::string_view file, const PdfExtraction& extraction, 
   } else if (binding.status == CheckStatus::pass) {
     report.pass("pdf.bytes.later_revisions", "nothing appended after the pith update");
   }
+}
+
+// --- The whole check ---------------------------------------------------------
+
+namespace {
+
+// The record as the XMP carries it (pith.sty or pith-stamp), shaped as a
+// resolver answer so the core verifies it exactly like one: the record's
+// hash against its number, and the receipt (re-assembled from its XMP
+// parts: the signature is over the raw canonical_sha256 bytes) against the
+// trust store. Strict parsing first: a record with duplicate keys must not be
+// collapsed into something that verifies.
+Result<std::string> xmp_record_as_answer(const XmpReadout& xmp) {
+  auto record = parse_strict_json(*xmp.canonical_record);
+  if (!record) return std::unexpected(record.error().within("XMP pith:canonicalRecord"));
+  nlohmann::json answer = {{"canonical_record", std::move(*record)}};
+  if (xmp.number) answer["pith_number"] = *xmp.number;
+  if (xmp.canonical_sha256) answer["canonical_sha256"] = *xmp.canonical_sha256;
+  if (xmp.receipt_signature && xmp.key_id) {
+    answer["receipt"] = {
+        {"kind", "pith_receipt"},
+        {"algorithm", "ed25519"},
+        {"signature_status", "signed_v1"},
+        {"signed_message", "canonical_sha256_bytes"},
+        {"key_id", *xmp.key_id},
+        {"public_key_fingerprint", xmp.key_fingerprint.value_or("")},
+        {"signature_b64", *xmp.receipt_signature},
+        {"canonical_sha256", xmp.canonical_sha256.value_or("")},
+    };
+  }
+  return answer.dump();
+}
+
+// Verifies the record the PDF carries, preferring the embedded bundle.
+std::optional<VerifiedRecord> verify_carried_record(const PdfMetadata& metadata, const PdfExtraction& extraction,
+                                                    const TrustStore& trust, Report& report) {
+  const std::string bundle_name = std::string("embedded ") + meta::embedded_name;
+  if (metadata.embedded_bundle) {
+    auto verified = verify_document(*metadata.embedded_bundle, trust, bundle_name);
+    if (!verified) {
+      report.fail("pdf.record.source", verified.error().describe());
+      return std::nullopt;
+    }
+    report.pass("pdf.record.source", bundle_name + " (" + to_string(verified->kind) + ")");
+    report.merge(verified->report);
+    return std::move(*verified);
+  }
+  if (extraction.xmp && extraction.xmp->canonical_record) {
+    auto answer = xmp_record_as_answer(*extraction.xmp);
+    if (!answer) {
+      report.fail("pdf.record.source", answer.error().describe());
+      return std::nullopt;
+    }
+    auto verified = verify_document(*answer, trust, "XMP pith:canonicalRecord");
+    if (!verified) {
+      report.fail("pdf.record.source", verified.error().describe());
+      return std::nullopt;
+    }
+    report.pass("pdf.record.source", std::string("XMP pith:canonicalRecord and pith:receiptSignature (no embedded ") +
+                                         meta::embedded_name + ")");
+    report.merge(verified->report);
+    return std::move(*verified);
+  }
+  report.skip("pdf.record.source", std::string("the PDF carries no record (no embedded ") + meta::embedded_name +
+                                       ", no XMP pith:canonicalRecord): resolve the number to verify it");
+  return std::nullopt;
+}
+
+}  // namespace
+
+Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metadata, const TrustStore& trust,
+                          std::string_view name) {
+  Report report;
+  report.input = std::string(name);
+  report.input_kind = "pdf";
+  auto extraction = extract_pith_numbers(metadata);
+  if (!extraction) {
+    report.error = extraction.error().describe();
+    return report;
+  }
+  if (!check_pdf_numbers(*extraction, report)) {
+    if (!extraction->found()) return report;
+  }
+  const auto record = verify_carried_record(metadata, *extraction, trust, report);
+  if (record) {
+    if (!record->pith_number.empty()) report.pith_number = record->pith_number;
+    check_pdf_record_binding(*extraction, *record, report);
+    check_title_binding(title_candidates(*extraction, metadata.info_title), record->canonical_record, report);
+  }
+  check_byte_binding(file_bytes, *extraction, report);
+  return report;
 }
 
 }  // namespace pith

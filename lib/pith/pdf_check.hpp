@@ -10,8 +10,10 @@
 //   pdf.title.match / pdf.title.mismatch / pdf.title.undetermined
 //   pdf.bytes.prefix_intact / pdf.bytes.prefix_broken / pdf.bytes.unbound
 //   pdf.bytes.later_revisions
+//   pdf.record.source             (which document the record was verified from)
 #include "pith/pdf_extract.hpp"
 #include "pith/report.hpp"
+#include "pith/trust_store.hpp"
 #include "pith/verified_record.hpp"
 
 #include <cstddef>
@@ -21,6 +23,18 @@
 #include <vector>
 
 namespace pith {
+
+// --- The whole check ---------------------------------------------------------
+
+// Verifies a PDF from its metadata (read by read_pdf_metadata) and its bytes:
+// extraction, then the record — from the embedded pith-bundle.json (fully
+// verified: events, bundle signature, state), else from the XMP copy of the
+// record and receipt (number <-> record hash, receipt with a pinned key) —
+// then record, title and byte binding. Offline: what the resolver says now
+// is the caller's business (report.pith_number names what to resolve).
+// Never throws; a PDF without a number gives verdict not_found.
+[[nodiscard]] Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metadata,
+                                        const TrustStore& trust, std::string_view name);
 
 // --- Numbers -------------------------------------------------------------
 
