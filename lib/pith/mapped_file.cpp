@@ -1,0 +1,73 @@
+#include "pith/mapped_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace pith {
+
+Result<MappedFile> MappedFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return fail(path, std::string("cannot stat: ") + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(path, "not a regular file");
+  }
+  MappedFile file;
+  file.path_ = path;
+  file.mode_ = st.st_mode & 07777;
+  file.uid_ = st.st_uid;
+  file.gid_ = st.st_gid;
+  file.size_ = static_cast<std::size_t>(st.st_size);
+  if (file.size_ > 0) {
+    void* p = ::mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      const int err = errno;
+      ::close(fd);
+      return fail(path, std::string("cannot map: ") + std::strerror(err));
+    }
+    file.data_ = static_cast<const char*>(p);
+    file.mapped_ = true;
+  } else {
+    file.data_ = "";
+  }
+  ::close(fd);  // the mapping stays valid without the descriptor
+  return file;
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept { *this = std::move(other); }
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
+    mode_ = other.mode_;
+    uid_ = other.uid_;
+    gid_ = other.gid_;
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() { release(); }
+
+void MappedFile::release() noexcept {
+  if (mapped_) ::munmap(const_cast<char*>(data_), size_);
+  mapped_ = false;
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace pith
