@@ -1,6 +1,7 @@
 #include "support/pdf_samples.hpp"
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -15,13 +16,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Removed at exit unless PITH_KEEP_TEST_FILES is set (to inspect what a test wrote).
+struct ProcessDir {
+  fs::path path;
+  ProcessDir() : path(fs::temp_directory_path() / ("pith-test-" + std::to_string(::getpid()))) {
+    fs::create_directories(path);
+  }
+  ~ProcessDir() {
+    std::error_code ec;
+    if (!std::getenv("PITH_KEEP_TEST_FILES")) fs::remove_all(path, ec);
+  }
+};
+
 fs::path process_dir() {
-  static const fs::path dir = [] {
-    fs::path base = fs::temp_directory_path() / ("pith-test-" + std::to_string(::getpid()));
-    fs::create_directories(base);
-    return base;
-  }();
-  return dir;
+  static const ProcessDir dir;
+  return dir.path;
 }
 
 std::string quote(const fs::path& p) {
