@@ -28,7 +28,8 @@
 namespace pith {
 
 struct FileAttributes {
-  mode_t mode = 0644;
+  explicit FileAttributes(mode_t m = 0644) : mode(m) {}
+  mode_t mode;
   std::optional<uid_t> owner;  // set: chown the new file (fails if not permitted)
   std::optional<gid_t> group;
 };
