@@ -281,6 +281,7 @@ Outcome stamp_pdf(const Options& opt) {
   so.force = opt.force;
   so.badge = opt.badge;
   so.source_date_epoch = source_date_epoch();
+  so.original_sha256 = file->sha256_hex();
   auto plan = pith::pdf::plan_stamp(*reader, *record, so);
   if (!plan) return failure(pith::exit_code::usage_or_io, "error", plan.error().describe() + "; nothing written");
   outcome.notes = plan->notes;

@@ -1,5 +1,6 @@
 #include "pith/mapped_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -7,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
+
+#include <openssl/evp.h>
 
 namespace pith {
 
@@ -62,6 +65,29 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 }
 
 MappedFile::~MappedFile() { release(); }
+
+std::string MappedFile::sha256_hex() const {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  constexpr std::size_t chunk = std::size_t{4} << 20;  // a multiple of the page size
+  for (std::size_t off = 0; off < size_; off += chunk) {
+    const std::size_t n = std::min(chunk, size_ - off);
+    EVP_DigestUpdate(ctx, data_ + off, n);
+    // Read-only private mapping: dropped pages are re-read from the file if touched again.
+    if (mapped_) ::madvise(const_cast<char*>(data_) + off, n, MADV_DONTNEED);
+  }
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx, digest, &len);
+  EVP_MD_CTX_free(ctx);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
 
 void MappedFile::release() noexcept {
   if (mapped_) ::munmap(const_cast<char*>(data_), size_);

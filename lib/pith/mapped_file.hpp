@@ -30,6 +30,11 @@ class MappedFile {
   [[nodiscard]] uid_t owner() const { return uid_; }
   [[nodiscard]] gid_t group() const { return gid_; }
 
+  // SHA-256 of the whole file, lower-case hex. Pages are released from this
+  // process as they are hashed, so hashing a 50 MB file does not add 50 MB
+  // to its resident size (they stay in the page cache).
+  [[nodiscard]] std::string sha256_hex() const;
+
  private:
   MappedFile() = default;
   void release() noexcept;

@@ -371,7 +371,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const VerifiedRecord& record,
   }
 
   plan.original_length = reader.bytes().size();
-  plan.original_sha256 = sha256_hex(reader.bytes());
+  plan.original_sha256 = options.original_sha256 ? *options.original_sha256 : sha256_hex(reader.bytes());
 
   try {
     Builder b{reader, ObjectNumbers(reader.size()), {}};

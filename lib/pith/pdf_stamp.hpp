@@ -31,6 +31,9 @@ struct StampOptions {
   bool badge = false;
   std::optional<std::int64_t> source_date_epoch;   // /Params /ModDate of the embedded file
   std::string tool;                                // "pith-stamp 0.1.0"; default: from version.hpp
+  // SHA-256 (hex) of the reader's bytes when the caller already has it
+  // (MappedFile::sha256_hex is the fast way); computed here otherwise.
+  std::optional<std::string> original_sha256;
 };
 
 enum class StampOutcome {
