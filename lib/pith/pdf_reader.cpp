@@ -670,7 +670,7 @@ Result<void> Reader::walk_name_tree(const PdfObject& node_value, int depth, std:
     for (std::size_t i = 0; i + 1 < a.size(); i += 2) {
       if (!a[i].IsString() && !a[i].IsHexString()) continue;
       if (++visited > limits_.max_tree_nodes) return fail(name_, "name tree has too many entries");
-      out.push_back(NameTreeEntry{string_bytes(a[i].GetString()), a[i].GetString().GetStringUtf8(), a[i + 1]});
+      out.push_back(NameTreeEntry{string_bytes(a[i].GetString()), a[i].GetString().GetStringUtf8(), a[i].GetString(), a[i + 1]});
     }
   }
   auto kids = resolve_key(d, "Kids");

@@ -30,6 +30,7 @@
 #include <podofo/base/PdfArray.h>
 #include <podofo/base/PdfDictionary.h>
 #include <podofo/base/PdfObject.h>
+#include <podofo/base/PdfString.h>
 
 namespace pith::pdf {
 
@@ -68,6 +69,7 @@ struct StreamObject {
 struct NameTreeEntry {
   std::string key;            // raw key bytes as in the file (PDF string bytes)
   std::string key_utf8;       // the key decoded for display and comparison
+  PoDoFo::PdfString key_string;  // the key as parsed (to write it back unchanged)
   PoDoFo::PdfObject value;    // as stored (often a reference)
 };
 
