@@ -195,6 +195,12 @@ pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, Outcome& ou
 #endif
 }
 
+const pith::Check* first_failure(const pith::Report& report) {
+  for (const auto& check : report.checks())
+    if (check.status == pith::CheckStatus::fail) return &check;
+  return nullptr;
+}
+
 int verdict_exit(const pith::Report& report) { return pith::exit_code_for(report.verdict()); }
 
 #if PITH_HAVE_TEX_STAMP
@@ -264,8 +270,11 @@ Outcome stamp_pdf(const Options& opt) {
     outcome.exit_code = verdict_exit(record->report);
     if (outcome.exit_code == pith::exit_code::ok) outcome.exit_code = pith::exit_code::verification_failed;
     outcome.status = "unverified";
-    outcome.message = opt.bundle + ": the record did not verify (" + pith::to_string(record->report.verdict()) +
-                      "); nothing written";
+    outcome.message = opt.bundle + ": the record did not verify (" + pith::to_string(record->report.verdict()) + ")";
+    if (const pith::Check* why = first_failure(record->report)) outcome.message += ": " + why->code + ": " + why->detail;
+    else if (record->report.verdict() == pith::Verdict::unverifiable)
+      outcome.message += ": no signature by a trusted key (add the registry key with --trust-key FILE)";
+    outcome.message += "; nothing written (-v shows every check)";
     return outcome;
   }
   if (!record_is_for(*number, record->pith_number)) {

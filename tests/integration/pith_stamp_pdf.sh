@@ -147,6 +147,42 @@ EOF
 expect 2 "damaged" "$r/damaged.pdf" -- "$stamp" --bundle "$bundle" --pith "$number" "$r/damaged.pdf"
 grep -q "byte 17" "$r/out" || fail "damaged: the message does not name the offset: $(cat "$r/out")"
 
+# ---- test-signed records: --trust-key, conflicts and --force, a state document
+signer=""
+for s in "$bin/../tests/pith-test-sign" "$bin/pith-test-sign"; do [[ -x $s ]] && signer=$s && break; done
+if [[ -n $signer ]]; then
+  t="$work/signed"
+  mkdir -p "$t"
+  key="$data/test-signing-key.json"
+  "$signer" --title "Paper A" --arxiv 2401.00001 >"$t/a.json"
+  "$signer" --title "Paper B" --arxiv 2401.00002 >"$t/b.json"
+  "$signer" --title "Paper B" --arxiv 2401.00002 --output state >"$t/b-state.json"
+  num_a=$("$signer" --title "Paper A" --arxiv 2401.00001 --output number)
+  num_b=$("$signer" --title "Paper B" --arxiv 2401.00002 --output number)
+  cp "$base" "$t/x.pdf"
+  rc=0
+  "$stamp" --bundle "$t/a.json" --pith "$num_a" "$t/x.pdf" >"$t/out" 2>&1 || rc=$?
+  ((rc != 0)) || fail "a bundle signed by an untrusted key was stamped"
+  cmp -s "$t/x.pdf" "$base" || fail "untrusted key: the file changed"
+  "$stamp" --trust-key "$key" --bundle "$t/a.json" --pith "$num_a" "$t/x.pdf" || fail "--trust-key: stamp failed"
+  [[ $(exiftool -s3 -XMP-pith:Number "$t/x.pdf") == "$num_a" ]] || fail "--trust-key: number not in XMP"
+  expect 1 "conflicting number" "$t/x.pdf" -- "$stamp" --trust-key "$key" --bundle "$t/b.json" --pith "$num_b" "$t/x.pdf"
+  grep -q -- "--force" "$r/out" || fail "conflict: the message does not mention --force: $(cat "$r/out")"
+  "$stamp" --force --trust-key "$key" --bundle "$t/b.json" --pith "$num_b" "$t/x.pdf" || fail "--force failed"
+  [[ $(exiftool -s3 -XMP-pith:Number "$t/x.pdf") == "$num_b" ]] || fail "--force: XMP number not replaced"
+  [[ $(exiftool -s3 -PDF:PithNumber "$t/x.pdf") == "$num_b" ]] || fail "--force: Info number not replaced"
+  [[ $(pdfdetach -list "$t/x.pdf" | grep -c pith-bundle.json) == 1 ]] || fail "--force: pith-bundle.json duplicated"
+  pdfdetach -savefile pith-bundle.json -o "$t/got.json" "$t/x.pdf" >/dev/null 2>&1
+  cmp -s "$t/got.json" "$t/b.json" || fail "--force: embedded bundle is not the new one"
+  qpdf --check "$t/x.pdf" >/dev/null 2>&1 || fail "--force: qpdf --check is not clean"
+  cp "$base" "$t/s.pdf"
+  "$stamp" --trust-key "$key" --bundle "$t/b-state.json" --pith "$num_b" "$t/s.pdf" || fail "state document: stamp failed"
+  pdfdetach -savefile pith-bundle.json -o "$t/got-state.json" "$t/s.pdf" >/dev/null 2>&1
+  cmp -s "$t/got-state.json" "$t/b-state.json" || fail "state document: embedded bytes differ"
+else
+  fail "pith-test-sign not found next to $bin"
+fi
+
 # ---- kill -9 at random moments: the original never changes --------------------
 big=""
 for pdf in "${pdfs[@]}"; do
