@@ -204,6 +204,8 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
     return fail(r.name_, "damaged cross-reference data: " + podofo_message(e));
   } catch (const std::bad_alloc&) {
     return fail(r.name_, "damaged cross-reference data: out of memory");
+  } catch (const std::exception& e) {
+    return fail(r.name_, std::string("damaged cross-reference data: ") + e.what());
   }
   if (r.encrypted_ && !limits.allow_encrypted)
     return fail(r.name_,
@@ -489,6 +491,8 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     return fail(name_, "cannot parse the object " + at(offset) + ": " + podofo_message(e));
   } catch (const std::bad_alloc&) {
     return fail(name_, "out of memory parsing the object " + at(offset));
+  } catch (const std::exception& e) {
+    return fail(name_, "cannot parse the object " + at(offset) + ": " + e.what());
   }
 }
 
@@ -511,6 +515,8 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
     return fail(name_, "cannot decode the stream " + where + ": " + podofo_message(e));
   } catch (const std::bad_alloc&) {
     return fail(name_, "out of memory decoding the stream " + where);
+  } catch (const std::exception& e) {
+    return fail(name_, "cannot decode the stream " + where + ": " + e.what());
   }
   return out;
 }
@@ -579,6 +585,8 @@ Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
         return PdfObject(tok.variant());
       } catch (const PoDoFo::PdfError& err) {
         return fail(name_, "cannot parse " + where + ": " + podofo_message(err));
+      } catch (const std::exception& err) {
+        return fail(name_, "cannot parse " + where + ": " + err.what());
       }
     }
   }

@@ -432,6 +432,8 @@ Result<StampPlan> plan_stamp(const Reader& reader, const VerifiedRecord& record,
     plan.update = std::move(*update);
   } catch (const PoDoFo::PdfError& e) {
     return fail(reader.name(), std::string("cannot build the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+  } catch (const std::exception& e) {
+    return fail(reader.name(), std::string("cannot build the update: ") + e.what());
   }
   return plan;
 }

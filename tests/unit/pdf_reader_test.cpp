@@ -197,3 +197,64 @@ TEST_CASE("reader: 1,200-page file opens without touching the pages") {
   check_structure(*r);
   CHECK(r->size() > 2400);
 }
+
+TEST_CASE("reader: mutated files never crash or hang, and deep nesting is refused") {
+  // Deterministic mutations (bit flips, truncations, splices, damaged tails)
+  // of real files: every outcome must be a value (an error or a reader).
+  std::uint32_t state = 12345;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  std::size_t opened = 0;
+  for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::hybrid, SamplePdf::linearized}) {
+    const std::string original = require_sample(kind);
+    for (int i = 0; i < 150; ++i) {
+      std::string s = original;
+      switch (next() % 4) {
+        case 0:
+          for (int k = 0; k < 4; ++k) s[next() % s.size()] ^= static_cast<char>(1u << (next() % 8));
+          break;
+        case 1: s.resize(next() % s.size()); break;
+        case 2: s.insert(next() % s.size(), original.substr(next() % original.size(), next() % 300)); break;
+        default: {
+          const std::size_t tail = std::min<std::size_t>(s.size(), 2000);
+          for (int k = 0; k < 6; ++k) s[s.size() - 1 - next() % tail] = "0123456789 /<>[]Rnfobj"[next() % 22];
+        }
+      }
+      auto r = Reader::open(s, "mutated.pdf");
+      if (!r) {
+        CHECK_FALSE(r.error().message.empty());
+        continue;
+      }
+      ++opened;
+      (void)r->catalog();
+      (void)r->info();
+      (void)r->xmp_metadata();
+      (void)r->embedded_files();
+      if (auto page = r->first_page()) (void)r->page_annotations(*page);
+    }
+  }
+  CHECK(opened > 0);
+
+  // 100,000 nested arrays in the Info dictionary.
+  std::string deep = "%PDF-1.4\n";
+  std::vector<std::size_t> offsets;
+  const std::vector<std::string> objects = {
+      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>", "<< /Deep " + std::string(100000, '[') + " >>"};
+  for (std::size_t n = 0; n < objects.size(); ++n) {
+    offsets.push_back(deep.size());
+    deep += std::to_string(n + 1) + " 0 obj\n" + objects[n] + "\nendobj\n";
+  }
+  const std::size_t xref = deep.size();
+  deep += "xref\n0 5\n0000000000 65535 f\r\n";
+  char line[32];
+  for (auto o : offsets) {
+    std::snprintf(line, sizeof line, "%010zu 00000 n\r\n", o);
+    deep += line;
+  }
+  deep += "trailer\n<< /Size 5 /Root 1 0 R /Info 4 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  auto r = Reader::open(deep, "deep.pdf");
+  REQUIRE(r);
+  auto info = r->info();
+  REQUIRE_FALSE(info);
+  CHECK(info.error().message.find("at byte") != std::string::npos);
+}
