@@ -240,12 +240,12 @@ Result<void> Reader::read_xref_chain() {
     if (!visited.insert(*next).second) break;  // a /Prev loop: every section is already read
     if (section >= limits_.max_xref_sections)
       return fail(name_, "more than " + std::to_string(limits_.max_xref_sections) + " cross-reference sections");
+    section_offsets_.push_back(*next);
     auto prev = read_section(*next, section, section == 0);
     if (!prev) return std::unexpected(prev.error());
     next = *prev;
     ++section;
   }
-  sections_ = section;
 
   const PdfObject* root = key(trailer_, "Root");
   if (!root || !root->IsReference()) return fail(name_, "the trailer has no /Root reference");

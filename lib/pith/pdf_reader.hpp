@@ -98,7 +98,11 @@ class Reader {
   [[nodiscard]] std::uint32_t size() const { return size_; }
   [[nodiscard]] bool uses_xref_streams() const { return uses_xref_streams_; }
   [[nodiscard]] bool is_encrypted() const { return encrypted_; }
-  [[nodiscard]] std::size_t section_count() const { return sections_; }
+  [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
+  // Offsets of the cross-reference sections read, newest first (the /Prev
+  // chain). Sections at or after a byte length L are revisions added after
+  // the first L bytes (how pith-check counts updates after a stamp).
+  [[nodiscard]] const std::vector<std::uint64_t>& section_offsets() const { return section_offsets_; }
   [[nodiscard]] std::optional<ObjectId> root_id() const { return root_; }
   [[nodiscard]] std::optional<ObjectId> info_id() const { return info_; }
   // /ID [first second] as raw bytes; nullopt when the file has none.
@@ -169,7 +173,7 @@ class Reader {
   std::uint32_t size_ = 0;
   bool uses_xref_streams_ = false;
   bool encrypted_ = false;
-  std::size_t sections_ = 0;
+  std::vector<std::uint64_t> section_offsets_;
   std::optional<ObjectId> root_;
   std::optional<ObjectId> info_;
   std::optional<std::pair<std::string, std::string>> file_id_;

@@ -156,6 +156,10 @@ TEST_CASE("stamp: Info keeps its other keys and gains no /ModDate or /Producer")
     CHECK(a == b);
   }
   CHECK((*ai)->GetKeys().size() == (*bi)->GetKeys().size() + 2);
+  // One more cross-reference section, starting after the original bytes.
+  CHECK(after->section_count() == before->section_count() + 1);
+  CHECK(after->section_offsets().front() >= s.original.size());
+  CHECK(after->section_offsets()[1] == before->startxref());
   // /ID[0] is the document's identity: kept.
   CHECK(after->file_id()->first == before->file_id()->first);
   CHECK(after->file_id()->second != before->file_id()->second);
