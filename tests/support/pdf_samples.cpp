@@ -170,6 +170,31 @@ std::optional<fs::path> make(SamplePdf kind) {
       if (!fs::exists(out)) return std::nullopt;
       return out;
     }
+    case SamplePdf::xelatex:
+      if (!latex(dir, "xelatex", "xe", kPaper)) return std::nullopt;
+      return dir / "xe.pdf";
+    case SamplePdf::lualatex:
+      if (!latex(dir, "lualatex", "lua", kPaper)) return std::nullopt;
+      return dir / "lua.pdf";
+    case SamplePdf::dvips: {
+      write_file(dir / "dv.tex", R"(\documentclass{article}
+\usepackage[dvips]{hyperref}
+\begin{document}\title{Via dvips}\author{B}\maketitle Text \url{https://example.org}.\end{document}
+)");
+      run("cd " + quote(dir) + " && latex -interaction=batchmode dv.tex && dvips -q dv.dvi -o dv.ps && ps2pdf dv.ps dv.pdf"
+          " >/dev/null 2>&1 </dev/null");
+      if (!fs::exists(dir / "dv.pdf")) return std::nullopt;
+      return dir / "dv.pdf";
+    }
+    case SamplePdf::exiftool_updated: {
+      auto src = sample_pdf(SamplePdf::pdflatex);
+      if (!src) return std::nullopt;
+      const fs::path out = dir / "exif.pdf";
+      fs::copy_file(*src, out, fs::copy_options::overwrite_existing);
+      run("exiftool -q -overwrite_original -XMP-dc:Title='Edited by exiftool' " + quote(out) + " >/dev/null 2>&1");
+      run("exiftool -q -overwrite_original -PDF:Subject='Second edit' " + quote(out) + " >/dev/null 2>&1");
+      return out;
+    }
     case SamplePdf::big:
       if (!latex(dir, "pdflatex", "big",
                  R"(\documentclass{article}

@@ -20,6 +20,10 @@ enum class SamplePdf {
   encrypted,         // qpdf --encrypt (AES-256)
   no_info,           // qpdf without /Info
   big,               // 1,200 pages
+  xelatex,           // XeTeX (xdvipdfmx)
+  lualatex,          // LuaTeX
+  dvips,             // latex + dvips + ps2pdf
+  exiftool_updated,  // pdflatex output with an exiftool incremental update (3 revisions after ours)
 };
 
 // Path to the sample, made on first use; nullopt when a producer is missing.

@@ -71,7 +71,8 @@ TEST_CASE("stamp: every producer's PDF reads back the same in qpdf, poppler and 
   const auto record = fixture_record();
   for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::object_streams, SamplePdf::linearized,
                     SamplePdf::hybrid, SamplePdf::ghostscript, SamplePdf::no_info, SamplePdf::with_xmp,
-                    SamplePdf::attachments}) {
+                    SamplePdf::attachments, SamplePdf::xelatex, SamplePdf::lualatex, SamplePdf::dvips,
+                    SamplePdf::exiftool_updated}) {
     INFO("sample kind " << static_cast<int>(kind));
     pith::pdf::StampOptions options;
     options.badge = true;
