@@ -38,6 +38,12 @@
 #else
 #define PITH_HAVE_VERIFIER 0
 #endif
+#if __has_include("pith/resolver.hpp")
+#include "pith/resolver.hpp"
+#define PITH_HAVE_RESOLVER 1
+#else
+#define PITH_HAVE_RESOLVER 0
+#endif
 #if __has_include("pith/tex_stamp.hpp")
 #include "pith/tex_stamp.hpp"
 #define PITH_HAVE_TEX_STAMP 1
@@ -55,7 +61,12 @@ struct Options {
   std::string pith;
   std::string bundle;
   std::vector<std::string> trust_keys;
-  std::string resolver = pith::meta::default_resolver;
+  std::string resolver;               // empty: PITH_RESOLVER, else the default
+  std::vector<std::string> mirrors;
+  bool offline = false;
+  bool refresh = false;
+  std::string cache_dir;
+  std::string cacert;
   bool append = false;
   bool force = false;
   bool badge = false;
@@ -74,6 +85,7 @@ struct Outcome {
   std::string original_sha256;
   std::optional<std::uint64_t> update_bytes;
   std::vector<std::string> notes;
+  std::string source;  // where the record came from (resolver URL or cache), when resolved
   std::optional<pith::Report> verification;
 
   [[nodiscard]] nlohmann::json to_json(const std::string& input) const {
@@ -85,6 +97,7 @@ struct Outcome {
     if (!original_sha256.empty()) j["original_sha256"] = original_sha256;
     if (update_bytes) j["update_bytes"] = *update_bytes;
     if (!notes.empty()) j["notes"] = notes;
+    if (!source.empty()) j["record_source"] = source;
     if (verification) j["verification"] = verification->to_json();
     return j;
   }
@@ -173,25 +186,51 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   return ss.str();
 }
 
-// The verified record from --bundle (later: the resolver). Verification uses
-// only the tool's trust store: the pinned key, the user's key directory and --trust-key files.
-pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, Outcome& outcome) {
-  if (opt.bundle.empty())
-    return pith::fail(opt.input, "no record to stamp with: give the registry bundle with --bundle FILE "
-                                 "(fetching it from the resolver is not built into this version yet)");
-  auto bytes = read_whole_file(opt.bundle);
-  if (!bytes) return pith::fail(opt.bundle, "cannot read the bundle file");
+std::string effective_resolver(const Options& opt) {
+  if (!opt.resolver.empty()) return opt.resolver;
+  if (const char* env = std::getenv("PITH_RESOLVER"); env && *env) return env;
+  return pith::meta::default_resolver;
+}
+
+// The verified record for `number`: from --bundle, else from the resolver.
+// Verification uses only the tool's trust store: the pinned key, the user's
+// key directory and --trust-key files; never a key shipped in the data.
+pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, const std::string& number, Outcome& outcome) {
 #if PITH_HAVE_VERIFIER
   std::vector<std::string> warnings;
   pith::TrustStore trust = pith::TrustStore::with_defaults(&warnings);
   for (const auto& k : opt.trust_keys)
     if (auto ok = trust.add_key_file(k); !ok) return std::unexpected(ok.error());
-  auto record = pith::verify_document(*bytes, trust, opt.bundle);
-  if (record) outcome.verification = record->report;
-  return record;
+  if (!opt.bundle.empty()) {
+    auto bytes = read_whole_file(opt.bundle);
+    if (!bytes) return pith::fail(opt.bundle, "cannot read the bundle file");
+    auto record = pith::verify_document(*bytes, trust, opt.bundle);
+    if (record) outcome.verification = record->report;
+    return record;
+  }
+#if PITH_HAVE_RESOLVER
+  pith::ResolverOptions ro = pith::ResolverOptions::from_environment();
+  ro.resolver_url = effective_resolver(opt);
+  if (!opt.mirrors.empty()) ro.mirrors = opt.mirrors;
+  ro.offline = opt.offline;
+  ro.refresh = opt.refresh;
+  if (!opt.cache_dir.empty()) ro.cache_dir = opt.cache_dir;
+  if (!opt.cacert.empty()) ro.cacert = opt.cacert;
+  pith::Resolver resolver(ro, pith::verifier_using(trust));
+  auto resolution = resolver.resolve(number);
+  if (!resolution) return std::unexpected(resolution.error());
+  outcome.verification = resolution->record.report;
+  outcome.source = resolution->source;
+  return std::move(resolution->record);
 #else
+  (void)number;
+  return pith::fail(opt.input, "no record to stamp with: give the registry bundle with --bundle FILE");
+#endif
+#else
+  (void)opt;
+  (void)number;
   (void)outcome;
-  return pith::fail(opt.bundle, "this build has no verification core: cannot verify the bundle, nothing written");
+  return pith::fail(opt.bundle, "this build has no verification core: nothing can be verified, nothing written");
 #endif
 }
 
@@ -204,18 +243,27 @@ const pith::Check* first_failure(const pith::Report& report) {
 int verdict_exit(const pith::Report& report) { return pith::exit_code_for(report.verdict()); }
 
 #if PITH_HAVE_TEX_STAMP
+// pith-stamp paper.tex: the latex side (tex_stamp.hpp) finds the paper's
+// \pithnumber and writes pith.sty; the record comes from --bundle or the resolver.
 Outcome stamp_tex_file(const Options& opt) {
   Outcome outcome;
-  auto record = obtain_record(opt, outcome);
-  if (!record) return failure(pith::exit_code::usage_or_io, "error", record.error().describe());
-  if (record->report.verdict() != pith::Verdict::verified) {
-    auto o = failure(verdict_exit(record->report), "unverified", opt.bundle + ": the record did not verify; nothing written");
-    o.verification = record->report;
+  auto obtain = [&](const pith::TexNumber& n) -> pith::Result<pith::VerifiedRecord> {
+    const std::string number = !opt.pith.empty() ? opt.pith : n.year ? "pith:" + *n.year + ":" + n.body : n.body;
+    return obtain_record(opt, number, outcome);
+  };
+  auto result = pith::stamp_tex(opt.input, pith::TexRecordSource(obtain));
+  if (!result) {
+    // No number in the paper is exit 3; a record that does not verify or is not the paper's, 1.
+    int code = pith::exit_code::verification_failed;
+    if (outcome.verification && outcome.verification->verdict() == pith::Verdict::unverifiable)
+      code = pith::exit_code::unverifiable;
+    if (result.error().message.find("no \\pithnumber") != std::string::npos) code = pith::exit_code::not_found;
+    auto o = failure(code, "error", result.error().describe() + "; nothing written");
+    o.verification = outcome.verification;
     return o;
   }
-  auto result = pith::stamp_tex(opt.input, *record);
-  if (!result) return failure(pith::exit_code::verification_failed, "error", result.error().describe());
   outcome.status = result->written ? "stamped" : "already_stamped";
+  outcome.message = result->sty_path.string() + (result->written ? ": written" : ": already up to date");
   outcome.pith_number = result->pith_number;
   outcome.output = result->sty_path.string();
   return outcome;
@@ -260,7 +308,7 @@ Outcome stamp_pdf(const Options& opt) {
   }
 
   Outcome outcome;
-  auto record = obtain_record(opt, outcome);
+  auto record = obtain_record(opt, *number, outcome);
   if (!record) {
     auto o = failure(pith::exit_code::usage_or_io, "error", record.error().describe() + "; nothing written");
     return o;
@@ -270,7 +318,8 @@ Outcome stamp_pdf(const Options& opt) {
     outcome.exit_code = verdict_exit(record->report);
     if (outcome.exit_code == pith::exit_code::ok) outcome.exit_code = pith::exit_code::verification_failed;
     outcome.status = "unverified";
-    outcome.message = opt.bundle + ": the record did not verify (" + pith::to_string(record->report.verdict()) + ")";
+    const std::string origin = !opt.bundle.empty() ? opt.bundle : !outcome.source.empty() ? outcome.source : *number;
+    outcome.message = origin + ": the record did not verify (" + pith::to_string(record->report.verdict()) + ")";
     if (const pith::Check* why = first_failure(record->report)) outcome.message += ": " + why->code + ": " + why->detail;
     else if (record->report.verdict() == pith::Verdict::unverifiable)
       outcome.message += ": no signature by a trusted key (add the registry key with --trust-key FILE)";
@@ -280,13 +329,14 @@ Outcome stamp_pdf(const Options& opt) {
   if (!record_is_for(*number, record->pith_number)) {
     outcome.exit_code = pith::exit_code::verification_failed;
     outcome.status = "wrong_record";
-    outcome.message = opt.bundle + " is the record of " + record->pith_number + ", but " + from + " names " + *number +
+    outcome.message = (opt.bundle.empty() ? std::string("the resolved record") : opt.bundle) + " is the record of " +
+                      record->pith_number + ", but " + from + " names " + *number +
                       "; nothing written";
     return outcome;
   }
 
   pith::pdf::StampOptions so;
-  so.resolver = opt.resolver;
+  so.resolver = effective_resolver(opt);
   so.force = opt.force;
   so.badge = opt.badge;
   so.source_date_epoch = source_date_epoch();
@@ -373,7 +423,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("pith-stamp ") + pith::version_string);
   app.add_option("file", opt.input, "the PDF (or .tex) to stamp")->required();
   app.add_option("--pith", opt.pith, "the Pith Number (default: from the PDF's metadata or the .tex beside it)");
-  app.add_option("--bundle", opt.bundle, "registry bundle or state file to stamp with (fully verified)");
+  app.add_option("--bundle", opt.bundle,
+                 "registry bundle or state file to stamp with, instead of asking the resolver (fully verified)");
   app.add_option("-o,--output", opt.output, "write a stamped copy here instead of updating FILE in place");
   app.add_flag("--append", opt.append,
                "append the update to FILE directly (cost independent of size; a crash can leave a partial "
@@ -381,7 +432,15 @@ int main(int argc, char** argv) {
   app.add_flag("--force", opt.force, "replace a stamp for a different Pith Number");
   app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless it already links to pith");
   app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)");
-  app.add_option("--resolver", opt.resolver, "resolver base URL for /PithURL and the badge link");
+  app.add_option("--resolver", opt.resolver,
+                 "resolver base URL (default $PITH_RESOLVER or https://pith.science); also used for /PithURL and the badge");
+#if PITH_HAVE_RESOLVER
+  app.add_option("--mirror", opt.mirrors, "mirror base URL tried when the resolver fails (repeatable; default $PITH_MIRRORS)");
+  app.add_flag("--offline", opt.offline, "never use the network: the cache and file:// bases only");
+  app.add_flag("--refresh", opt.refresh, "revalidate cached records even when fresh");
+  app.add_option("--cache-dir", opt.cache_dir, "record cache directory (default $XDG_CACHE_HOME/pith)");
+  app.add_option("--cacert", opt.cacert, "CA bundle (PEM) for HTTPS");
+#endif
   app.add_flag("-v,--verbose", opt.verbose, "say what was done");
   app.add_flag("--json", opt.json, "print the outcome as JSON on stdout");
   try {
