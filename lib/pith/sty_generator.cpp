@@ -14,7 +14,7 @@ extern const std::string_view pith_sty_text;  // generated from latex/pith.sty
 namespace pith {
 namespace {
 
-constexpr std::size_t hex_line_chars = 64;  // per \__pith_data_bundle:n line
+constexpr std::size_t hex_line_chars = 256;  // per \__pith_data_bundle:n line
 
 std::string to_hex(std::string_view bytes) {
   static constexpr std::array<char, 16> digits{'0', '1', '2', '3', '4', '5', '6', '7',

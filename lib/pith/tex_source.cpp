@@ -72,7 +72,7 @@ std::optional<std::string> braced_argument(std::string_view text, std::size_t& p
   if (i >= text.size() || text[i] != '{') return std::nullopt;
   int depth = 0;
   const std::size_t start = i + 1;
-  for (; i < text.size() && i - start <= max_argument; ++i) {
+  for (; i < text.size() && i <= start + max_argument; ++i) {
     if (text[i] == '\\') {
       ++i;
       continue;
