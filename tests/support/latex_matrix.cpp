@@ -89,11 +89,16 @@ void check_badge_between_title_and_abstract(const fs::path& pdf, const std::stri
   const double badge_top = height - std::max(badge->rect[1], badge->rect[3]);
   const double badge_bottom = height - std::min(badge->rect[1], badge->rect[3]);
   const auto words = page1_words(pdf);
+  // The title is the topmost occurrence of its word (acmart repeats it in
+  // the reference format further down).
   double title_bottom = -1;
+  double title_top = 1e9;
   double abstract_top = 1e9;
   for (const auto& w : words) {
-    if (w.text.find(title_word) != std::string::npos || w.text.find("QUOKKATITLE") != std::string::npos) {
-      title_bottom = std::max(title_bottom, w.y_max);
+    const bool is_title = w.text.find(title_word) != std::string::npos || w.text.find("QUOKKATITLE") != std::string::npos;
+    if (is_title && w.y_min < title_top) {
+      title_top = w.y_min;
+      title_bottom = w.y_max;
     }
   }
   for (const auto& w : words) {
