@@ -1,0 +1,58 @@
+#include "pith/canonical_json.hpp"
+
+#include "pith/crypto.hpp"
+
+#include <vector>
+
+namespace pith {
+
+using nlohmann::json;
+
+namespace {
+
+// Iterative walk: a float anywhere means there is no canonical form.
+const json* find_float(const json& root) {
+  std::vector<const json*> todo{&root};
+  while (!todo.empty()) {
+    const json* v = todo.back();
+    todo.pop_back();
+    if (v->is_number_float()) return v;
+    if (v->is_structured()) {
+      for (const auto& child : *v) todo.push_back(&child);
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string canon(const json& value) {
+  if (find_float(value) != nullptr) {
+    throw CanonicalJsonError("canonical JSON: floats have no canonical form");
+  }
+  try {
+    // indent -1 gives "," and ":" with no spaces; ensure_ascii=false keeps
+    // UTF-8 raw; strict error handling refuses invalid UTF-8.
+    return value.dump(-1, ' ', false, json::error_handler_t::strict);
+  } catch (const json::type_error& e) {
+    throw CanonicalJsonError(std::string("canonical JSON: ") + e.what());
+  }
+}
+
+Result<std::string> try_canon(const json& value) {
+  try {
+    return canon(value);
+  } catch (const CanonicalJsonError& e) {
+    return fail("", e.what());
+  }
+}
+
+std::string canonical_sha256_hex(const json& value) { return sha256_hex(canon(value)); }
+
+json without_key(const json& value, const char* key) {
+  json copy = value;
+  if (copy.is_object()) copy.erase(key);
+  return copy;
+}
+
+}  // namespace pith

@@ -1,0 +1,46 @@
+#include "pith/check_file.hpp"
+
+#include "pith/verified_record.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace pith {
+
+namespace {
+
+Report error_report(const std::string& name, std::string message) {
+  Report r;
+  r.input = name;
+  r.error = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+Report check_registry_bytes(std::string_view bytes, const TrustStore& trust, std::string_view name) {
+  auto verified = verify_document(bytes, trust, name);
+  if (!verified) return error_report(std::string(name), verified.error().message);
+  return std::move(verified->report);
+}
+
+Report check_registry_file(const std::filesystem::path& path, const TrustStore& trust) {
+  const std::string name = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return error_report(name, "is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error_report(name, std::string("cannot read: ") + std::strerror(errno));
+  // Read at most one byte past the bound: a huge file is refused, not loaded.
+  std::string bytes(max_registry_file_bytes + 1, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (in.bad()) return error_report(name, "read error");
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  if (bytes.size() > max_registry_file_bytes) {
+    return error_report(name, "larger than " + std::to_string(max_registry_file_bytes) +
+                                  " bytes: not a registry document (refused unread)");
+  }
+  return check_registry_bytes(bytes, trust, name);
+}
+
+}  // namespace pith

@@ -1,0 +1,18 @@
+#pragma once
+// Reading the committed fixtures in tests/data (and any file) in tests.
+#include <filesystem>
+#include <string>
+
+namespace pith::test {
+
+// Whole file as bytes; throws std::runtime_error naming the file if unreadable.
+[[nodiscard]] std::string read_file(const std::filesystem::path& path);
+// tests/data/<name>
+[[nodiscard]] std::filesystem::path data_path(const std::string& name);
+[[nodiscard]] std::string read_data(const std::string& name);
+// Writes `bytes` to `path` (creating parent directories).
+void write_file(const std::filesystem::path& path, const std::string& bytes);
+// A fresh empty directory under the system temp dir, unique per call.
+[[nodiscard]] std::filesystem::path fresh_temp_dir(const std::string& tag);
+
+}  // namespace pith::test

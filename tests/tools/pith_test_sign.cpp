@@ -1,0 +1,55 @@
+// pith-test-sign: TEST ONLY. Writes registry documents signed by the test
+// signer (key pith-test-2026, tests/data/test-signing-key.json) to stdout,
+// for shell tests and other helpers' fixtures. Deterministic output.
+//
+//   pith-test-sign [--title T] [--arxiv ID] [--version N] [--submitted ISO]
+//                  [--authors A] [--base-url URL] [--output KIND]
+//   KIND: bundle (default), state, record, receipt, key, number
+#include "pith/canonical_json.hpp"
+#include "pith/pith_number.hpp"
+#include "support/test_signer.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  CLI::App app{"pith-test-sign: write documents signed by the pith TEST key (never trust it outside tests)"};
+  pith::test::RecordSpec spec;
+  pith::test::BundleOptions options;
+  std::string output = "bundle";
+  app.add_option("--title", spec.title, "paper title");
+  app.add_option("--arxiv", spec.arxiv_id, "arXiv id, e.g. 2401.00001");
+  app.add_option("--version", spec.version, "arXiv version number");
+  app.add_option("--submitted", spec.submitted_at, "submitted_at, ISO 8601 UTC");
+  app.add_option("--authors", spec.authors, "authors text");
+  app.add_option("--abstract", spec.abstract, "abstract");
+  app.add_option("--base-url", options.base_url, "resolver base URL used in links and mirror_hints");
+  app.add_option("--output", output, "bundle | state | record | receipt | key | number")
+      ->check(CLI::IsMember({"bundle", "state", "record", "receipt", "key", "number"}));
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    const auto& signer = pith::test::test_signer();
+    const nlohmann::json record = pith::test::make_canonical_record(spec);
+    nlohmann::json out;
+    if (output == "record") {
+      out = record;
+    } else if (output == "receipt") {
+      out = pith::test::make_receipt(signer, record);
+    } else if (output == "key") {
+      std::cout << signer.key_file().dump(2) << "\n";
+      return 0;
+    } else if (output == "number") {
+      std::cout << pith::test::number_of(record) << "\n";
+      return 0;
+    } else {
+      const nlohmann::json bundle = pith::test::make_signed_bundle(spec, signer, options);
+      out = output == "state" ? bundle["state"] : bundle;
+    }
+    std::cout << pith::canon(out) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "pith-test-sign: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,57 @@
+#include "pith/crypto.hpp"
+
+#include <catch2/catch.hpp>
+
+using pith::from_base64;
+using pith::from_hex;
+
+TEST_CASE("sha256 known answers", "[crypto]") {
+  CHECK(pith::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(pith::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("strict hex", "[crypto]") {
+  auto ok = from_hex("00ff7a");
+  REQUIRE(ok.has_value());
+  CHECK(*ok == pith::Bytes{0x00, 0xff, 0x7a});
+  CHECK_FALSE(from_hex("0").has_value());
+  CHECK_FALSE(from_hex("FF").has_value());  // the registry spells hex in lower case
+  CHECK_FALSE(from_hex("0g").has_value());
+  CHECK_FALSE(from_hex(" 00").has_value());
+  auto err = from_hex("00x0");
+  REQUIRE_FALSE(err.has_value());
+  CHECK(err.error().message.find("position 3") != std::string::npos);
+  CHECK(pith::to_hex(*ok) == "00ff7a");
+  CHECK_FALSE(pith::from_hex_fixed<4>("00ff7a").has_value());
+}
+
+TEST_CASE("strict base64", "[crypto]") {
+  auto ok = from_base64("AAEC/w==");
+  REQUIRE(ok.has_value());
+  CHECK(*ok == pith::Bytes{0x00, 0x01, 0x02, 0xff});
+  CHECK(pith::to_base64(*ok) == "AAEC/w==");
+  CHECK(from_base64("").has_value());
+  CHECK_FALSE(from_base64("AAEC/w").has_value());       // padding required
+  CHECK_FALSE(from_base64("AAEC_w==").has_value());     // URL-safe alphabet
+  CHECK_FALSE(from_base64("AAEC/w==\n").has_value());   // trailing garbage
+  CHECK_FALSE(from_base64("AA EC/w==").has_value());    // whitespace
+  CHECK_FALSE(from_base64("AAEC/x==").has_value());     // non-zero padding bits
+  CHECK_FALSE(from_base64("AAEC/w==AAAA").has_value()); // data after padding
+  CHECK_FALSE(pith::from_base64_fixed<32>("AAEC/w==").has_value());
+}
+
+TEST_CASE("ed25519 verify: RFC 8032 test 2", "[crypto]") {
+  auto key = pith::from_hex_fixed<32>("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c");
+  auto sig = pith::from_hex_fixed<64>(
+      "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d"
+      "291612bb0c00");
+  REQUIRE(key.has_value());
+  REQUIRE(sig.has_value());
+  const std::uint8_t msg[] = {0x72};
+  CHECK(pith::ed25519_verify(*key, msg, *sig));
+  const std::uint8_t other[] = {0x73};
+  CHECK_FALSE(pith::ed25519_verify(*key, other, *sig));
+  auto bad = *sig;
+  bad[10] ^= 1;
+  CHECK_FALSE(pith::ed25519_verify(*key, msg, bad));
+}
