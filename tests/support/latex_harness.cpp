@@ -1,12 +1,13 @@
 #include "support/latex_harness.hpp"
 
 #include "pith/report.hpp"
+#include "pith/trust_store.hpp"
+#include "support/test_signer.hpp"
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <regex>
-#include <sodium.h>
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -22,41 +23,31 @@ std::string slurp(const fs::path& p) {
   return b.str();
 }
 
-std::string sha256_hex(const std::string& bytes) {
-  std::array<unsigned char, crypto_hash_sha256_BYTES> digest{};
-  crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : digest) {
-    out.push_back(hex[c >> 4]);
-    out.push_back(hex[c & 15]);
-  }
-  return out;
-}
-
 }  // namespace
 
-VerifiedRecord fixture_record(const std::optional<std::string>& title) {
+VerifiedRecord fixture_record() {
   const std::string bytes = slurp(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  if (bytes.empty()) throw std::runtime_error("fixture bundle missing");
-  VerifiedRecord r;
-  r.kind = DocumentKind::bundle;
-  r.document_bytes = bytes;
-  r.document = nlohmann::json::parse(bytes);
-  r.pith_number = r.document.at("pith_number").get<std::string>();
-  r.canonical_record = r.document.at("canonical_record");
-  if (title) r.canonical_record["metadata"]["title"] = *title;
-  // nlohmann's dump sorts keys, has no whitespace and keeps UTF-8: canon().
-  r.canonical_json = r.canonical_record.dump(-1, ' ', false);
-  r.canonical_sha256 = sha256_hex(r.canonical_json);
-  const auto& receipt = r.document.at("events").at(0).at("payload").at("receipt");
-  r.receipt_signature_b64 = receipt.at("signature_b64").get<std::string>();
-  r.key_id = receipt.at("key_id").get<std::string>();
-  r.key_fingerprint = receipt.at("public_key_fingerprint").get<std::string>();
-  r.report.input = "fixture";
-  r.report.pith_number = r.pith_number;
-  r.report.trust_anchor("receipt.signature.valid", "fixture (not re-verified in this test)");
-  return r;
+  auto record = verify_document(bytes, TrustStore::with_pinned_key(), "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+  if (!record) throw std::runtime_error(record.error().describe());
+  if (record->report.verdict() != Verdict::verified) throw std::runtime_error("fixture bundle does not verify");
+  return *record;
+}
+
+VerifiedRecord signed_record_with_title(const std::string& title) {
+  const TestSigner& signer = test_signer();
+  RecordSpec spec;
+  spec.title = title;
+  nlohmann::json record = make_canonical_record(spec);
+  record["metadata"]["title"] = title;
+  const nlohmann::json events = nlohmann::json::array(
+      {make_record_created_event(signer, record), make_graph_snapshot_event(signer, record, spec)});
+  const std::string bytes = to_bytes(assemble_bundle(signer, record, events));
+  auto verified = verify_document(bytes, test_trust_store(), "test-signed bundle");
+  if (!verified) throw std::runtime_error(verified.error().describe());
+  if (verified->report.verdict() != Verdict::verified) {
+    throw std::runtime_error("test-signed bundle does not verify: " + verified->report.to_text());
+  }
+  return *verified;
 }
 
 const char* to_string(Engine e) {

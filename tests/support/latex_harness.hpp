@@ -13,11 +13,13 @@
 
 namespace pith::test {
 
-// The fixture bundle JFLLIOJUI2M3KX3FLLGP4N2V65 as a verified record. With
-// `title`, metadata.title is set to it (canonical JSON and SHA-256 follow;
-// the bundle bytes stay the fixture's): for hostile-string tests of the
-// TeX path, which never re-verifies.
-[[nodiscard]] VerifiedRecord fixture_record(const std::optional<std::string>& title = std::nullopt);
+// The fixture bundle JFLLIOJUI2M3KX3FLLGP4N2V65, verified with the pinned
+// registry key.
+[[nodiscard]] VerifiedRecord fixture_record();
+// A bundle signed by the test signer (key pith-test-2026, tests only) whose
+// canonical record and graph snapshot carry `title`, verified with the test
+// trust store: hostile data that is nevertheless validly signed.
+[[nodiscard]] VerifiedRecord signed_record_with_title(const std::string& title);
 
 enum class Engine { pdflatex, lualatex, xelatex, dvips };
 [[nodiscard]] const char* to_string(Engine e);

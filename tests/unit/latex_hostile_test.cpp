@@ -17,11 +17,12 @@ const std::string hostile_title =
     "&amp; <b>\"q\"</b> (paren) ^^5c ~ $ _ Écoles — 数学 😀 \\endinput";
 
 void check_hostile(Engine engine) {
-  const auto record = fixture_record(hostile_title);
+  const auto record = signed_record_with_title(hostile_title);
   auto sty = pith::generate_sty(record);
   REQUIRE(sty);
   Paper paper;
   paper.variant = Variant::hyperref_after;
+  paper.number = record.pith_number.substr(10);
   const auto dir = make_paper_dir(std::string("hostile-") + to_string(engine), paper, *sty);
   INFO("paper in " << dir.string());
   const auto c = compile(dir, "paper", engine);
@@ -34,6 +35,12 @@ void check_hostile(Engine engine) {
   const auto parsed = nlohmann::json::parse(xmp_record, nullptr, false);
   REQUIRE_FALSE(parsed.is_discarded());
   CHECK(parsed["metadata"]["title"] == hostile_title);
+  // The signed bundle, title and all, is embedded byte for byte.
+  const auto bundle = detached(c.pdf, "pith-bundle.json");
+  REQUIRE(bundle);
+  CHECK(*bundle == record.document_bytes);
+  CHECK(bundle->find(nlohmann::json(hostile_title).dump(-1, ' ', false)) != std::string::npos);
+  CHECK(info_value(c.pdf, "PithNumber") == record.pith_number);
   CHECK(metadata_stream_count(qpdf_json(c.pdf)) == 1);
   CHECK(qpdf_check_clean(c.pdf));
 }
