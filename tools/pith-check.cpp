@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json_output, "one JSON object per file per line");
   app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format)")
       ->type_name("FILE");
-  app.add_option("files", files, "registry files to check")->required()->type_name("FILE...");
+  app.add_option("files", files, "registry files to check")->required()->type_name("FILE");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
