@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   const bool colour = !json_output && use_colour();
   int worst = pith::exit_code::ok;
   for (const auto& file : files) {
-    const pith::Report report = pith::check_registry_file(file, trust);
+    const pith::Report report = pith::check_file(file, trust);
     if (json_output) {
       std::cout << report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (!report.error) {
