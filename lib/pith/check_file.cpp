@@ -1,5 +1,6 @@
 #include "pith/check_file.hpp"
 
+#include "pith/isolated_check.hpp"
 #include "pith/pdf_check.hpp"
 #include "pith/verified_record.hpp"
 
@@ -50,7 +51,10 @@ Report check_file(const std::filesystem::path& path, const TrustStore& trust) {
   if (in) {
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<std::size_t>(in.gcount()));
-    if (looks_like_pdf(head)) return check_pdf_file(path.string(), trust);
+    // PDFs are parsed in a child process with limits (isolated_check.hpp).
+    if (looks_like_pdf(head)) {
+      return run_isolated(path.string(), [&] { return check_pdf_file(path.string(), trust); });
+    }
   }
   return check_registry_file(path, trust);
 }

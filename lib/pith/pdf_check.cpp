@@ -408,6 +408,19 @@ Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metada
   return report;
 }
 
+namespace {
+
+// The error as a message about the file `name` (front ends print the file
+// name themselves: "pith-check: paper.pdf: …").
+std::string message_about(const Error& error, std::string_view name) {
+  std::string text = error.describe();
+  const std::string prefix = std::string(name) + ": ";
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  return text;
+}
+
+}  // namespace
+
 bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
 
 Report check_pdf_bytes(std::string_view bytes, const TrustStore& trust, std::string_view name) {
@@ -416,7 +429,7 @@ Report check_pdf_bytes(std::string_view bytes, const TrustStore& trust, std::str
     Report report;
     report.input = std::string(name);
     report.input_kind = "pdf";
-    report.error = reader.error().describe();
+    report.error = message_about(reader.error(), name);
     return report;
   }
   // The titles of the stamped revision: the first originalLength bytes are
@@ -442,7 +455,7 @@ Report check_pdf_file(const std::string& path, const TrustStore& trust) {
     Report report;
     report.input = path;
     report.input_kind = "pdf";
-    report.error = file.error().describe();
+    report.error = message_about(file.error(), path);
     return report;
   }
   return check_pdf_bytes(file->bytes(), trust, path);
