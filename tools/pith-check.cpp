@@ -1,6 +1,6 @@
-// pith-check: verifies Pith registry files (bundle, state.json, canonical
-// record, resolver answer), detected by content, with keys from the trust
-// store only. Human text by default, one JSON object per file with --json.
+// pith-check: verifies the Pith Number carried by a PDF, and Pith registry
+// files (bundle, state.json, canonical record, resolver answer), each kind
+// detected by content, with keys from the trust store only. Human text by default, one JSON object per file with --json.
 #include "pith/check_file.hpp"
 #include "pith/exit_codes.hpp"
 #include "pith/trust_store.hpp"
@@ -33,7 +33,7 @@ bool use_colour() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"pith-check: verify Pith registry files (bundle, state, canonical record) against trusted keys"};
+  CLI::App app{"pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against trusted keys"};
   app.footer(exit_code_help);
   app.set_version_flag("--version", std::string(pith::version_string));
   bool offline = false;
@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json_output, "one JSON object per file per line");
   app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format)")
       ->type_name("FILE");
-  app.add_option("files", files, "registry files to check")->required()->type_name("FILE");
+  app.add_option("files", files, "PDFs or registry files to check")->required()->type_name("FILE");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   const bool colour = !json_output && use_colour();
   int worst = pith::exit_code::ok;
   for (const auto& file : files) {
-    const pith::Report report = pith::check_registry_file(file, trust);
+    const pith::Report report = pith::check_file(file, trust);
     if (json_output) {
       std::cout << report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (!report.error) {
