@@ -5,6 +5,7 @@
 // its mirrors or the cache, and verified the same way. Human text by
 // default, one JSON object per input with --json.
 #include "pith/check_file.hpp"
+#include "pith/check_run.hpp"
 #include "pith/exit_codes.hpp"
 #include "pith/identifier.hpp"
 #include "pith/resolver.hpp"
@@ -15,6 +16,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <iostream>
 #include <unistd.h>
 
@@ -82,17 +85,43 @@ int main(int argc, char** argv) {
   std::vector<std::string> trust_keys;
   std::vector<std::string> files;
   app.add_flag("--json", json_output, "one JSON object per file per line");
-  app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format)")
-      ->type_name("FILE");
+  app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format; repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false)  // one FILE per --trust-key: the inputs that follow are not keys
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("inputs", files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
-      ->required()
       ->type_name("FILE|NUMBER...");
+  pith::CheckRunOptions run;
+  std::string files_from;
+  app.add_option("-j,--jobs", run.jobs, "check N files at once, each in its own process (default 1)")
+      ->check(CLI::Range(1u, pith::max_corpus_jobs))
+      ->type_name("N");
+  app.add_option("--files-from", files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
+      ->type_name("FILE");
+  app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
   pith::cli::add_resolver_options(app, resolver_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : pith::exit_code::usage_or_io;
+  }
+
+  if (!files_from.empty()) {
+    std::ifstream list_file;
+    if (files_from != "-") {
+      list_file.open(files_from);
+      if (!list_file) {
+        std::cerr << "pith-check: --files-from " << files_from << ": cannot read\n";
+        return pith::exit_code::usage_or_io;
+      }
+    }
+    for (auto& path : pith::read_path_list(files_from == "-" ? std::cin : list_file)) files.push_back(std::move(path));
+  }
+  if (files.empty()) {
+    std::cerr << "pith-check: nothing to check (give files, numbers or --files-from)\n"
+              << "Run with --help for more information.\n";
+    return pith::exit_code::usage_or_io;
   }
 
   std::vector<std::string> warnings;
@@ -117,22 +146,20 @@ int main(int argc, char** argv) {
     resolved = resolver.resolve_many(identifiers);
   }
 
-  const bool colour = !json_output && use_colour();
-  int worst = pith::exit_code::ok;
+  // Every input in one run (check_run.hpp): files in child processes with
+  // limits, -j at a time; online lookups of the numbers found unless offline.
+  pith::CheckRunInputs inputs;
+  inputs.names = std::move(files);
   std::size_t next_identifier = 0;
-  for (const auto& file : files) {
-    const pith::Report report = is_identifier_argument(file)
-                                    ? report_for(file, std::move(resolved[next_identifier++]))
-                                    : pith::check_file(file, trust);
-    if (json_output) {
-      std::cout << report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    } else if (!report.error) {
-      std::cout << report.to_text(colour);
-    }
-    // Input that could not be processed: one line naming it, on stderr.
-    if (report.error) std::cerr << "pith-check: " << file << ": " << *report.error << "\n";
-    worst = pith::exit_code::worst(worst, pith::exit_code_for(report.verdict()));
+  for (const auto& name : inputs.names) {
+    inputs.ready.push_back(is_identifier_argument(name)
+                               ? std::optional<pith::Report>(report_for(name, std::move(resolved[next_identifier++])))
+                               : std::nullopt);
   }
-  std::cout.flush();
-  return worst;
+  run.colour = !json_output && use_colour();
+  run.json = json_output;
+  run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
+  std::optional<pith::Resolver> online;
+  if (!resolver_options.offline) online.emplace(resolver_options, pith::verifier_using(trust));
+  return pith::run_checks(inputs, trust, online ? &*online : nullptr, run, std::cout, std::cerr);
 }

@@ -26,6 +26,7 @@ inline void add_resolver_options(CLI::App& app, ResolverOptions& options) {
          "another base serving the registry paths, tried in order when the resolver fails (repeatable; env "
          "PITH_MIRRORS)")
       ->type_name("URL")
+      ->allow_extra_args(false)  // one URL per --mirror: the inputs that follow are not mirrors
       ->group(group);
   app.add_flag("--offline", options.offline, "never use the network: only the cache and file:// bases")->group(group);
   app.add_flag("--refresh", options.refresh, "ask the registry even when the cached copy is fresh")->group(group);

@@ -21,7 +21,11 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // Any file pith-check is given: a PDF (`%PDF-` in its first 1024 bytes) is
 // checked by check_pdf_file (pdf_check.hpp) in a child process with limits
 // (run_isolated), anything else as a registry file.
-[[nodiscard]] Report check_file(const std::filesystem::path& path, const TrustStore& trust);
+// Isolation::none checks a PDF in this process: for a caller that is already
+// the isolated child (pith-check's corpus mode, corpus_check.hpp).
+enum class Isolation { child_process, none };
+[[nodiscard]] Report check_file(const std::filesystem::path& path, const TrustStore& trust,
+                                Isolation isolation = Isolation::child_process);
 [[nodiscard]] Report check_registry_bytes(std::string_view bytes, const TrustStore& trust, std::string_view name);
 
 }  // namespace pith

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 namespace pith {
 namespace {
@@ -80,37 +81,6 @@ bool write_all(int fd, std::string_view data) {
   ::_exit(write_all(out_fd, payload) ? 0 : 3);
 }
 
-struct ChildOutput {
-  std::string data;
-  bool timed_out = false;
-  bool too_large = false;
-};
-
-ChildOutput read_child(int fd, const IsolationLimits& limits) {
-  ChildOutput out;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limits.wall_seconds);
-  char buffer[65536];
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      out.timed_out = true;
-      return out;
-    }
-    pollfd p{fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) continue;  // the deadline is checked above
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return out;  // EOF (or an error: judged by the exit status)
-    out.data.append(buffer, static_cast<std::size_t>(n));
-    if (out.data.size() > limits.max_report_bytes) {
-      out.too_large = true;
-      return out;
-    }
-  }
-}
-
 std::string describe_signal(int sig) {
   const char* name = ::strsignal(sig);
   return "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string());
@@ -162,10 +132,15 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   return r;
 }
 
-Report run_isolated(std::string_view input_name, const std::function<Report()>& check, const IsolationLimits& limits) {
+IsolatedChild IsolatedChild::start(std::string input_name, const std::function<Report()>& check,
+                                   const IsolationLimits& limits) {
+  IsolatedChild child;
+  child.input_name_ = std::move(input_name);
+  child.limits_ = limits;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
-    return error_report(input_name, std::string("cannot isolate the check: pipe: ") + std::strerror(errno));
+    child.early_ = error_report(child.input_name_, std::string("cannot isolate the check: pipe: ") + std::strerror(errno));
+    return child;
   }
   // Nothing buffered may be written twice (once by the child).
   std::cout.flush();
@@ -176,45 +151,117 @@ Report run_isolated(std::string_view input_name, const std::function<Report()>& 
     const int e = errno;
     ::close(fds[0]);
     ::close(fds[1]);
-    return error_report(input_name, std::string("cannot isolate the check: fork: ") + std::strerror(e));
+    child.early_ = error_report(child.input_name_, std::string("cannot isolate the check: fork: ") + std::strerror(e));
+    return child;
   }
   if (pid == 0) {
     ::close(fds[0]);
-    run_child(fds[1], input_name, check, limits);
+    run_child(fds[1], child.input_name_, check, limits);
   }
   ::close(fds[1]);
-  const ChildOutput output = read_child(fds[0], limits);
-  if (output.timed_out || output.too_large) ::kill(pid, SIGKILL);
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  child.pid_ = pid;
+  child.fd_ = fds[0];
+  child.deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(limits.wall_seconds);
+  return child;
+}
 
-  if (output.timed_out) {
-    return error_report(input_name, "the check took longer than " + std::to_string(limits.wall_seconds) +
+IsolatedChild::IsolatedChild(IsolatedChild&& other) noexcept { *this = std::move(other); }
+
+IsolatedChild& IsolatedChild::operator=(IsolatedChild&& other) noexcept {
+  if (this != &other) {
+    release();
+    input_name_ = std::move(other.input_name_);
+    limits_ = other.limits_;
+    pid_ = std::exchange(other.pid_, -1);
+    fd_ = std::exchange(other.fd_, -1);
+    deadline_ = other.deadline_;
+    data_ = std::move(other.data_);
+    too_large_ = other.too_large_;
+    early_ = std::move(other.early_);
+  }
+  return *this;
+}
+
+IsolatedChild::~IsolatedChild() { release(); }
+
+void IsolatedChild::release() {
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+}
+
+bool IsolatedChild::read_available() {
+  if (fd_ < 0) return true;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
+    if (n <= 0) break;  // EOF (or an error: judged by the exit status)
+    data_.append(buffer, static_cast<std::size_t>(n));
+    if (data_.size() > limits_.max_report_bytes) {
+      too_large_ = true;
+      break;
+    }
+    // One read per call: the caller polls again (the descriptor is blocking).
+    return false;
+  }
+  ::close(std::exchange(fd_, -1));
+  return true;
+}
+
+Report IsolatedChild::finish() {
+  if (early_) return std::move(*early_);
+  const bool timed_out = fd_ >= 0;  // still open: the caller gave up at the deadline
+  if (timed_out || too_large_) ::kill(pid_, SIGKILL);
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+
+  if (timed_out) {
+    return error_report(input_name_, "the check took longer than " + std::to_string(limits_.wall_seconds) +
                                          " s and was stopped (wall-clock limit)");
   }
-  if (output.too_large) {
-    return error_report(input_name, "the check's report was larger than " +
-                                         std::to_string(limits.max_report_bytes) + " bytes and was stopped");
+  if (too_large_) {
+    return error_report(input_name_, "the check's report was larger than " +
+                                         std::to_string(limits_.max_report_bytes) + " bytes and was stopped");
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     if (sig == SIGXCPU) {
-      return error_report(input_name, "the check exceeded the CPU-time limit of " +
-                                           std::to_string(limits.cpu_seconds) + " s and was stopped");
+      return error_report(input_name_, "the check exceeded the CPU-time limit of " +
+                                           std::to_string(limits_.cpu_seconds) + " s and was stopped");
     }
-    return error_report(input_name, "the PDF parser crashed (" + describe_signal(sig) + ")");
+    return error_report(input_name_, "the PDF parser crashed (" + describe_signal(sig) + ")");
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return error_report(input_name,
+    return error_report(input_name_,
                         "the check ended abnormally (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
   }
-  const auto wire = nlohmann::json::parse(output.data, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return error_report(input_name, "the check sent back no complete report");
+  const auto wire = nlohmann::json::parse(data_, nullptr, /*allow_exceptions=*/false);
+  if (wire.is_discarded()) return error_report(input_name_, "the check sent back no complete report");
   auto report = report_from_wire(wire);
-  if (!report) return error_report(input_name, report.error().describe());
+  if (!report) return error_report(input_name_, report.error().describe());
   return std::move(*report);
+}
+
+Report run_isolated(std::string_view input_name, const std::function<Report()>& check, const IsolationLimits& limits) {
+  IsolatedChild child = IsolatedChild::start(std::string(input_name), check, limits);
+  while (child.fd() >= 0) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
+    pollfd p{child.fd(), POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
+    if (ready > 0) child.read_available();
+  }
+  return child.finish();
 }
 
 }  // namespace pith

@@ -10,10 +10,14 @@
 #include "pith/error.hpp"
 #include "pith/report.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <sys/types.h>
 
 namespace pith {
 
@@ -31,6 +35,46 @@ struct IsolationLimits {
 // and crash signals get their default action in it.
 [[nodiscard]] Report run_isolated(std::string_view input_name, const std::function<Report()>& check,
                                   const IsolationLimits& limits = {});
+
+// One check running in a child process, for callers that watch several at
+// once (pith-check -j N polls their descriptors). run_isolated is start,
+// read until complete or the deadline, finish.
+class IsolatedChild {
+ public:
+  // Forks the child. A failure to fork or to make the pipe is not an
+  // exception: the child is then already finished with an error report.
+  [[nodiscard]] static IsolatedChild start(std::string input_name, const std::function<Report()>& check,
+                                           const IsolationLimits& limits = {});
+  IsolatedChild(IsolatedChild&& other) noexcept;
+  IsolatedChild& operator=(IsolatedChild&& other) noexcept;
+  IsolatedChild(const IsolatedChild&) = delete;
+  IsolatedChild& operator=(const IsolatedChild&) = delete;
+  ~IsolatedChild();  // kills and reaps a child still running
+
+  // The read end of the child's report pipe; -1 once nothing more is read.
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  // Reads what the child has written (call when fd() is readable). True
+  // once there is nothing more to read: end of file, or a report too large.
+  bool read_available();
+  // Waits for the child (killing it first if it is still running past its
+  // deadline or sent too much) and judges its exit: the child's report, or an
+  // error report naming the crash or the limit.
+  [[nodiscard]] Report finish();
+
+ private:
+  IsolatedChild() = default;
+  void release();
+
+  std::string input_name_;
+  IsolationLimits limits_;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::chrono::steady_clock::time_point deadline_{};
+  std::string data_;
+  bool too_large_ = false;
+  std::optional<Report> early_;  // set when the child could not be started
+};
 
 // The lossless form of a Report sent from the child (Report::to_json is for
 // people and drops what the verdict is computed from).

@@ -2,6 +2,7 @@
 
 #include "pith/crypto.hpp"
 #include "pith/mapped_file.hpp"
+#include "pith/online_check.hpp"
 #include "pith/pdf_reader.hpp"
 #include "pith/pith_metadata.hpp"
 #include "pith/strict_json.hpp"
@@ -353,6 +354,7 @@ std::optional<VerifiedRecord> verify_carried_record(const PdfMetadata& metadata,
     }
     report.pass("pdf.record.source", bundle_name + " (" + to_string(verified->kind) + ")");
     report.merge(verified->report);
+    report.extra["carried_record"] = carried_record_summary(*verified);  // for the online check
     return std::move(*verified);
   }
   if (extraction.xmp && extraction.xmp->canonical_record) {
@@ -369,6 +371,7 @@ std::optional<VerifiedRecord> verify_carried_record(const PdfMetadata& metadata,
     report.pass("pdf.record.source", std::string("XMP pith:canonicalRecord and pith:receiptSignature (no embedded ") +
                                          meta::embedded_name + ")");
     report.merge(verified->report);
+    report.extra["carried_record"] = carried_record_summary(*verified);
     return std::move(*verified);
   }
   report.skip("pdf.record.source", std::string("the PDF carries no record (no embedded ") + meta::embedded_name +
