@@ -1,0 +1,144 @@
+// Many inputs, each checked in its own child process, a bounded number at a
+// time: every input gets exactly one report, in input order, whatever the
+// children do (crash, hang, spin) and whichever finishes first.
+#include "pith/corpus_check.hpp"
+#include "support/test_data.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+using namespace pith;
+using namespace std::chrono_literals;
+
+namespace {
+
+Report named(std::size_t i, const std::string& detail) {
+  Report r;
+  r.input = "file" + std::to_string(i);
+  r.trust_anchor("test.ok", detail);
+  return r;
+}
+
+IsolationLimits tight() {
+  IsolationLimits l;
+  l.cpu_seconds = 1;
+  l.wall_seconds = 3;
+  l.memory_bytes = std::uint64_t{512} << 20;
+  return l;
+}
+
+struct Emitted {
+  std::vector<std::size_t> order;
+  std::vector<Report> reports;
+};
+
+Emitted run(std::size_t count, unsigned jobs, const std::function<Report(std::size_t)>& child,
+            const std::function<std::optional<Report>(std::size_t)>& parent = {}) {
+  Emitted out;
+  CorpusTasks tasks;
+  tasks.count = count;
+  tasks.check_in_child = child;
+  tasks.in_parent = parent;
+  tasks.name = [](std::size_t i) { return "file" + std::to_string(i); };
+  tasks.emit = [&](std::size_t i, Report r) {
+    out.order.push_back(i);
+    out.reports.push_back(std::move(r));
+  };
+  CorpusOptions options;
+  options.jobs = jobs;
+  options.limits = tight();
+  check_corpus(tasks, options);
+  return out;
+}
+
+std::vector<std::size_t> iota(std::size_t n) {
+  std::vector<std::size_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = i;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("reports come back in input order, though later inputs finish first", "[corpus]") {
+  // Input 0 is the slowest: with 3 workers, 1 and 2 finish before it.
+  const auto out = run(6, 3, [](std::size_t i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(i == 0 ? 400 : 10));
+    return named(i, "child " + std::to_string(i));
+  });
+  CHECK(out.order == iota(6));
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(out.reports[i].input == "file" + std::to_string(i));
+    CHECK(out.reports[i].verdict() == Verdict::verified);
+  }
+}
+
+TEST_CASE("a crash, a hang and a runaway loop are each that file's error; the others are checked", "[corpus]") {
+  const auto out = run(7, 2, [](std::size_t i) -> Report {
+    switch (i) {
+      case 1: std::raise(SIGSEGV); break;
+      case 3:
+        for (;;) std::this_thread::sleep_for(1s);
+      case 5: {
+        volatile unsigned long spin = 0;
+        for (;;) spin = spin + 1;
+      }
+      default: break;
+    }
+    return named(i, "fine");
+  });
+  REQUIRE(out.order == iota(7));
+  for (const std::size_t i : {0u, 2u, 4u, 6u}) CHECK(out.reports[i].verdict() == Verdict::verified);
+  REQUIRE(out.reports[1].error);
+  CHECK(out.reports[1].error->find("crashed (signal 11") != std::string::npos);
+  REQUIRE(out.reports[3].error);
+  CHECK(out.reports[3].error->find("wall-clock limit") != std::string::npos);
+  REQUIRE(out.reports[5].error);
+  CHECK(out.reports[5].error->find("CPU-time limit") != std::string::npos);
+  for (const std::size_t i : {1u, 3u, 5u}) {
+    CHECK(out.reports[i].verdict() == Verdict::error);
+    CHECK(out.reports[i].input == "file" + std::to_string(i));
+  }
+}
+
+TEST_CASE("answers the parent already has are used without a child", "[corpus]") {
+  const pid_t parent = ::getpid();
+  const auto out = run(
+      4, 2,
+      [](std::size_t i) { return named(i, "child " + std::to_string(::getpid())); },
+      [parent](std::size_t i) -> std::optional<Report> {
+        if (i % 2 == 1) return named(i, "parent " + std::to_string(parent));
+        return std::nullopt;
+      });
+  REQUIRE(out.order == iota(4));
+  CHECK(out.reports[1].checks().front().detail == "parent " + std::to_string(parent));
+  CHECK(out.reports[3].checks().front().detail == "parent " + std::to_string(parent));
+  CHECK(out.reports[0].checks().front().detail != "child " + std::to_string(parent));
+  CHECK(out.reports[0].checks().front().detail.starts_with("child "));
+}
+
+TEST_CASE("never more children at once than jobs", "[corpus]") {
+  // Each child leaves a marker while it runs and counts the markers it sees.
+  const auto dir = test::fresh_temp_dir("corpus-bound");
+  const auto out = run(8, 2, [&dir](std::size_t i) {
+    const auto marker = dir / std::to_string(i);
+    std::ofstream(marker) << i;
+    std::this_thread::sleep_for(100ms);
+    std::size_t running = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++running;
+    std::filesystem::remove(marker);
+    return named(i, std::to_string(running));
+  });
+  REQUIRE(out.order == iota(8));
+  for (const auto& r : out.reports) CHECK(std::stoul(r.checks().front().detail) <= 2);
+}
+
+TEST_CASE("no inputs: nothing emitted, no child", "[corpus]") {
+  const auto out = run(0, 4, [](std::size_t i) { return named(i, "never"); });
+  CHECK(out.order.empty());
+}

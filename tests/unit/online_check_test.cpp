@@ -1,0 +1,201 @@
+// The online part of pith-check: a file's carried copy of a record compared
+// with what a registry (a real HTTP server on 127.0.0.1, bundles signed by the
+// test key) serves now. News is a warning, never a failure; a registry that
+// cannot be asked changes nothing.
+#include "pith/check_file.hpp"
+#include "pith/online_check.hpp"
+#include "pith/resolver.hpp"
+#include "support/loopback_server.hpp"
+#include "support/test_data.hpp"
+#include "support/test_signer.hpp"
+
+#include <catch2/catch.hpp>
+
+using nlohmann::json;
+using namespace pith;
+using namespace pith::test;
+
+namespace {
+
+const TrustStore& trust() {
+  static const TrustStore store = test_trust_store();
+  return store;
+}
+
+struct Paper {
+  json record;
+  std::string number;
+  std::string body;
+  json rc;  // record_created
+  json gs;  // graph_snapshot
+  json carried;  // the bundle a file carries: record_created + graph_snapshot
+};
+
+Paper make_paper(const std::string& title) {
+  RecordSpec spec;
+  spec.title = title;
+  Paper p;
+  p.record = make_canonical_record(spec);
+  p.number = number_of(p.record);
+  p.body = p.number.substr(10);
+  p.rc = make_record_created_event(test_signer(), p.record);
+  p.gs = make_graph_snapshot_event(test_signer(), p.record, spec);
+  p.carried = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs}));
+  return p;
+}
+
+// The report pith-check makes for the carried bundle, offline.
+Report carried_report(const Paper& p) {
+  Report r = check_registry_bytes(to_bytes(p.carried), trust(), "carried.bundle.json");
+  REQUIRE(r.verdict() == Verdict::verified);
+  REQUIRE(r.extra.contains("carried_record"));
+  return r;
+}
+
+Result<Resolution> ask(const std::string& base, const std::string& number, const std::string& cache_name) {
+  ResolverOptions o;
+  o.resolver_url = base;
+  o.cache_dir = fresh_temp_dir(cache_name);
+  o.timeout_seconds = 2;
+  Resolver resolver(o, verifier_using(trust()));
+  return resolver.resolve(number);
+}
+
+const Check* check(const Report& r, std::string_view code) { return r.find(code); }
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a registry with a correction: newer event and correction reported, verdict kept", "[online]") {
+  const Paper p = make_paper("Online Check Paper One");
+  const json correction = make_event(test_signer(), p.number,
+                                     {"correction", "record", {{"note", "Table 2 fixed"}}, "2026-07-20T00:00:00Z",
+                                      json::array(), p.rc["event_id"]});
+  const json now = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs, correction}));
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
+  server.start();
+
+  Report r = carried_report(p);
+  add_online_checks(r, ask(server.base_url(), p.number, "online-correction"));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.record.current"));
+  CHECK(check(r, "online.record.current")->status == CheckStatus::pass);
+  REQUIRE(check(r, "online.events.newer"));
+  CHECK(check(r, "online.events.newer")->status == CheckStatus::warn);
+  CHECK(has(check(r, "online.events.newer")->detail, "1 event newer"));
+  CHECK(has(check(r, "online.events.newer")->detail, "correction of 2026-07-20T00:00:00Z"));
+  REQUIRE(check(r, "online.corrections"));
+  CHECK(check(r, "online.corrections")->status == CheckStatus::warn);
+  CHECK(r.extra["online"]["newer_events"] == json::array({correction["event_id"]}));
+  CHECK(r.extra["online"]["completeness"]["corrections"] == 1);
+  CHECK(r.verdict() == Verdict::verified);
+
+  const std::string panel = completeness_panel_text(r);
+  CHECK(has(panel, "record completeness (registry now)"));
+  CHECK(has(panel, "corrections           present (1)"));
+  CHECK(has(panel, "author claims         absent"));
+}
+
+TEST_CASE("the same bundle online: nothing newer", "[online]") {
+  const Paper p = make_paper("Online Check Paper Two");
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(p.carried));
+  server.start();
+  Report r = carried_report(p);
+  add_online_checks(r, ask(server.base_url(), p.number, "online-same"));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.events.newer"));
+  CHECK(check(r, "online.events.newer")->status == CheckStatus::pass);
+  CHECK(check(r, "online.corrections") == nullptr);
+  CHECK(check(r, "online.events.superseded") == nullptr);
+  CHECK(r.extra["online"]["newer_events"].empty());
+  CHECK(r.verdict() == Verdict::verified);
+}
+
+TEST_CASE("a carried event superseded online is named", "[online]") {
+  const Paper p = make_paper("Online Check Paper Three");
+  const json gs2 = make_event(test_signer(), p.number,
+                              {"graph_snapshot", "graph", {{"graph_snapshot", {{"v", 2}}}}, "2026-07-09T00:00:00Z",
+                               json::array({p.gs["event_id"]}), nullptr});
+  const json now = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs, gs2}));
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
+  server.start();
+  Report r = carried_report(p);
+  add_online_checks(r, ask(server.base_url(), p.number, "online-superseded"));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.events.superseded"));
+  CHECK(check(r, "online.events.superseded")->status == CheckStatus::warn);
+  CHECK(has(check(r, "online.events.superseded")->detail, "(in the carried copy)"));
+  CHECK(r.extra["online"]["superseded_events"] == json::array({p.gs["event_id"]}));
+  CHECK(r.verdict() == Verdict::verified);
+}
+
+TEST_CASE("equivocating events online are reported", "[online]") {
+  const Paper p = make_paper("Online Check Paper Four");
+  const std::string rc_id = p.rc["event_id"];
+  const json first = make_event(test_signer(), p.number,
+                                {"correction", "record", {{"note", "a"}}, "2026-07-06T00:00:00Z", json::array(), rc_id});
+  const json second = make_event(test_signer(), p.number,
+                                 {"correction", "record", {{"note", "b"}}, "2026-07-07T00:00:00Z", json::array(), rc_id});
+  const json now = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs, second, first}));
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
+  server.start();
+  Report r = carried_report(p);
+  add_online_checks(r, ask(server.base_url(), p.number, "online-equivocation"));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.equivocation"));
+  CHECK(check(r, "online.equivocation")->status == CheckStatus::warn);
+  CHECK(r.extra["online"]["equivocation_count"] == 1);
+}
+
+TEST_CASE("a record the registry no longer serves is a warning", "[online]") {
+  const Paper p = make_paper("Online Check Paper Five");
+  LoopbackServer server;  // every path: 404
+  server.start();
+  Report r = carried_report(p);
+  add_online_checks(r, ask(server.base_url(), p.number, "online-404"));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.record.not_served"));
+  CHECK(check(r, "online.record.not_served")->status == CheckStatus::warn);
+  CHECK(r.extra["online"]["not_served"] == true);
+  CHECK(r.verdict() == Verdict::verified);
+}
+
+TEST_CASE("a registry that cannot be reached changes nothing but says so", "[online]") {
+  const Paper p = make_paper("Online Check Paper Six");
+  std::string base;
+  {
+    LoopbackServer gone;
+    gone.start();
+    base = gone.base_url();
+  }  // stopped: the port now refuses connections
+  Report r = carried_report(p);
+  add_online_checks(r, ask(base, p.number, "online-unreachable"));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.unavailable"));
+  CHECK(check(r, "online.unavailable")->status == CheckStatus::skip);
+  CHECK(check(r, "online.record.not_served") == nullptr);
+  CHECK(r.verdict() == Verdict::verified);
+  // Offline, the panel is the carried copy's.
+  CHECK(has(completeness_panel_text(r), "record completeness (carried copy)"));
+}
+
+TEST_CASE("a forged answer from the registry is refused and reported", "[online]") {
+  const Paper p = make_paper("Online Check Paper Seven");
+  json forged = p.carried;
+  forged["canonical_record"]["metadata"]["primary_cat"] = "cs.AI";  // not re-signed
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(forged));
+  server.start();
+  Report r = carried_report(p);
+  add_online_checks(r, ask(server.base_url(), p.number, "online-forged"));
+  INFO(r.to_text());
+  CHECK(check(r, "online.record.current") == nullptr);
+  REQUIRE(check(r, "online.rejected"));
+  CHECK(check(r, "online.rejected")->status == CheckStatus::warn);
+  CHECK(r.verdict() == Verdict::verified);  // the file's own copy is still sound
+}
