@@ -64,17 +64,25 @@ std::string join(const std::vector<std::string>& parts, std::size_t at_most = 5)
   return out;
 }
 
-// Every failed attempt of a resolution answered 404: the record is not served.
-bool every_attempt_404(std::string_view message) {
-  std::size_t attempts = 0;
+// The registry has stopped serving the record: some base answered 404 on
+// every path it was asked, and no base answered anything else (a base that
+// could not be reached at all says nothing either way; a 5xx is trouble, not
+// an answer).
+bool not_served(std::string_view failures) {
   std::size_t not_found = 0;
-  for (std::size_t pos = message.find("; "); pos != std::string_view::npos; pos = message.find("; ", pos + 2)) {
-    const std::size_t end = message.find("; ", pos + 2);
-    const std::string_view attempt = message.substr(pos + 2, end == std::string_view::npos ? end : end - pos - 2);
-    ++attempts;
-    if (attempt.ends_with(": HTTP 404")) ++not_found;
+  std::size_t other_status = 0;
+  for (std::size_t pos = 0; pos < failures.size();) {
+    std::size_t end = failures.find("; ", pos);
+    if (end == std::string_view::npos) end = failures.size();
+    const std::string_view attempt = failures.substr(pos, end - pos);
+    if (attempt.ends_with(": HTTP 404")) {
+      ++not_found;
+    } else if (attempt.find(": HTTP ") != std::string_view::npos) {
+      ++other_status;
+    }
+    pos = end + 2;
   }
-  return attempts > 0 && attempts == not_found;
+  return not_found > 0 && other_status == 0;
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -171,8 +179,8 @@ void add_online_checks(Report& report, const Result<Resolution>& current) {
     const std::string& why = current.error().message;
     if (is_rejection(current.error())) {
       report.warn("online.rejected", "the registry's answer was refused: " + why);
-    } else if (every_attempt_404(why)) {
-      report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404 everywhere): " + why);
+    } else if (not_served(why)) {
+      report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + why);
       online["not_served"] = true;
     } else {
       report.skip("online.unavailable", "could not ask the registry: " + why);
@@ -186,11 +194,11 @@ void add_online_checks(Report& report, const Result<Resolution>& current) {
   // A stale cache entry used because every base answered 404 is a record
   // that is no longer served, even though a verified copy exists locally.
   std::string failures;
-  for (const auto& f : r.failures) failures += "; " + f;
-  if (r.origin == ResolutionOrigin::stale_cache && every_attempt_404(failures)) {
-    report.warn("online.record.not_served",
-                "the registry no longer serves this record (HTTP 404 everywhere)" + failures + "; compared with the "
-                "cached copy");
+  for (const auto& f : r.failures) failures += (failures.empty() ? "" : "; ") + f;
+  if (!r.failures.empty()) online["failed_attempts"] = r.failures;
+  if (r.origin == ResolutionOrigin::stale_cache && not_served(failures)) {
+    report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + failures +
+                                                "; compared with the copy cached earlier");
     online["not_served"] = true;
   } else {
     report.pass("online.record.current", std::string("the registry's current ") + to_string(r.record.kind) + " (" +

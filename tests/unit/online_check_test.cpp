@@ -165,6 +165,41 @@ TEST_CASE("a record the registry no longer serves is a warning", "[online]") {
   CHECK(r.verdict() == Verdict::verified);
 }
 
+TEST_CASE("a record no longer served, with a copy cached earlier: still a warning", "[online]") {
+  LoopbackServer now_gone;  // 404 everywhere; also the bundle's only mirror hint
+  now_gone.start();
+  RecordSpec spec;
+  spec.title = "Online Check Paper Eight";
+  BundleOptions options;
+  options.base_url = now_gone.base_url();
+  const json bundle = make_signed_bundle(spec, test_signer(), options);
+  const std::string number = bundle["pith_number"];
+  LoopbackServer before;
+  before.serve_bytes("/pith/" + number.substr(10) + "/bundle.json", to_bytes(bundle));
+  before.start();
+
+  ResolverOptions o;
+  o.cache_dir = fresh_temp_dir("online-stale");
+  o.timeout_seconds = 2;
+  o.resolver_url = before.base_url();
+  {
+    Resolver first(o, verifier_using(trust()));
+    REQUIRE(first.resolve(number));  // cached now
+  }
+  o.resolver_url = now_gone.base_url();
+  o.refresh = true;
+  Resolver later(o, verifier_using(trust()));
+  Report r = check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
+  add_online_checks(r, later.resolve(number));
+  INFO(r.to_text());
+  REQUIRE(check(r, "online.record.not_served"));
+  CHECK(check(r, "online.record.not_served")->status == CheckStatus::warn);
+  CHECK(has(check(r, "online.record.not_served")->detail, "cached earlier"));
+  CHECK(check(r, "online.record.current") == nullptr);
+  CHECK(r.extra["online"]["origin"] == "stale cache");
+  CHECK(r.verdict() == Verdict::verified);
+}
+
 TEST_CASE("a registry that cannot be reached changes nothing but says so", "[online]") {
   const Paper p = make_paper("Online Check Paper Six");
   std::string base;

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# pith-check on a corpus, like a librarian would run it: -j N workers,
+# --files-from FILE|-, JSON Lines (one object per input, in input order, the
+# same for any -j), -q (exit code only), the worst exit code wins
+# (1 > 2 > 4 > 3 > 0); and the online check against a registry on 127.0.0.1
+# (the current bundle, a record no longer served). Never the internet.
+set -euo pipefail
+
+bin=${PITH_BIN:?PITH_BIN must be set}
+data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
+src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+check="$bin/pith-check"
+serve="$bin/../tests/pith-test-server"
+bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
+number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+body=JFLLIOJUI2M3KX3FLLGP4N2V65
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache"
+# The default resolver is a closed loopback port: nothing reaches the internet.
+export PITH_RESOLVER=http://127.0.0.1:9
+unset PITH_MIRRORS
+
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_exit CODE ARGS...: runs pith-check, keeps stdout/stderr in $work/out, $work/err.
+expect_exit() {
+  local want=$1 got=0
+  shift
+  "$check" "$@" >"$work/out" 2>"$work/err" </dev/null || got=$?
+  if [[ $got != "$want" ]]; then
+    fail "pith-check $* exited $got, expected $want"
+    sed 's/^/    /' "$work/err" | head -5 >&2
+  fi
+}
+
+zoo=${PITH_ZOO_DIR:-$PWD/zoo}
+"$src/tests/support/pdf_zoo.sh" "$zoo"
+
+# The corpus: stamped PDFs (verified), an unstamped one (not_found), a bare
+# record (unverifiable), a tampered bundle (failed), garbage (error).
+c="$work/c"
+mkdir "$c"
+for name in paper classic hyperxmp pdflatex; do
+  env -u PITH_RESOLVER "$bin/pith-stamp" --offline --pith "$number" --bundle "$bundle" -o "$c/$name.pdf" "$zoo/$name.pdf"
+done
+cp "$zoo/classic.pdf" "$c/plain.pdf"
+cp "$data/WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json" "$c/record.json"
+sed 's/Layered gradient/Layered gradients/' "$bundle" >"$c/tampered.bundle.json"
+echo "not a pith document" >"$c/garbage.txt"
+verified=("$c/paper.pdf" "$c/classic.pdf" "$c/hyperxmp.pdf" "$c/pdflatex.pdf")
+
+# --- exit codes: the worst wins ------------------------------------------
+expect_exit 0 --offline -j 2 "${verified[@]}"
+expect_exit 3 --offline -j 2 "${verified[@]}" "$c/plain.pdf"
+expect_exit 4 --offline -j 2 "$c/plain.pdf" "$c/record.json" "$c/paper.pdf"
+expect_exit 2 --offline -j 2 "$c/record.json" "$c/garbage.txt" "$c/plain.pdf"
+expect_exit 1 --offline -j 2 "$c/garbage.txt" "$c/tampered.bundle.json" "$c/record.json" "$c/paper.pdf"
+expect_exit 1 --offline -j 2 "$c/tampered.bundle.json" "$c/garbage.txt"
+
+# --- JSON Lines: one object per input, in order, the same for any -j -----
+all=("${verified[@]}" "$c/plain.pdf" "$c/record.json" "$c/tampered.bundle.json" "$c/garbage.txt")
+printf '%s\n' "${all[@]}" >"$work/list"
+expect_exit 1 --offline --json -j 1 --files-from "$work/list"
+cp "$work/out" "$work/j1.jsonl"
+"$check" --offline --json -j 3 --files-from - <"$work/list" >"$work/j3.jsonl" 2>/dev/null || true
+cmp -s "$work/j1.jsonl" "$work/j3.jsonl" || fail "-j 3 output differs from -j 1"
+python3 - "$work/j1.jsonl" "$work/list" <<'PY' || fail "JSON Lines (see above)"
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+names = open(sys.argv[2]).read().splitlines()
+want = ["verified"] * 4 + ["not_found", "unverifiable", "failed", "error"]
+bad = 0
+if len(lines) != len(names):
+    print(f"{len(lines)} lines for {len(names)} inputs", file=sys.stderr); sys.exit(1)
+for line, name, verdict in zip(lines, names, want):
+    r = json.loads(line)
+    for key in ("file", "kind", "pith_number", "verdict", "checks"):
+        if key not in r:
+            print(f"{name}: no '{key}'", file=sys.stderr); bad += 1
+    if r["file"] != name or r["verdict"] != verdict:
+        print(f"{name}: got {r['file']} {r['verdict']}, expected {verdict}", file=sys.stderr); bad += 1
+    if r["verdict"] == "error" and not r.get("error"):
+        print(f"{name}: error verdict without a reason", file=sys.stderr); bad += 1
+    if name.endswith(".pdf") and r["verdict"] == "verified":
+        if r["details"]["carried_record"]["kind"] != "bundle":
+            print(f"{name}: no carried_record", file=sys.stderr); bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+# Files and --files-from together: files first, then the list.
+printf '%s\n' "$c/plain.pdf" "" "$c/record.json" | "$check" --offline --json --files-from - "$c/paper.pdf" \
+  >"$work/mixed.jsonl" 2>/dev/null || true
+[[ $(wc -l <"$work/mixed.jsonl") == 3 ]] || fail "files + --files-from -: $(wc -l <"$work/mixed.jsonl") lines, expected 3"
+head -n1 "$work/mixed.jsonl" | grep -q '"file":"'"$c"'/paper.pdf"' || fail "files + --files-from: positional file not first"
+
+# --- -q: exit code only ---------------------------------------------------
+expect_exit 1 --offline -q -j 2 "${all[@]}"
+[[ ! -s "$work/out" && ! -s "$work/err" ]] || fail "-q printed something: $(head -c 200 "$work/out" "$work/err")"
+
+# --- human output: a line per input and a summary -------------------------
+expect_exit 3 --offline "$c/paper.pdf" "$c/plain.pdf"
+grep -q "^✓ $c/paper.pdf: verified $number" "$work/out" || fail "no ✓ line for paper.pdf"
+grep -q "^✗ $c/plain.pdf: not_found" "$work/out" || fail "no ✗ line for plain.pdf"
+grep -q "^2 inputs: 1 verified, 1 not_found" "$work/out" || fail "no summary line"
+grep -q "record completeness (carried copy)" "$work/out" || fail "no completeness panel"
+if grep -q $'\033' "$work/out" "$work/err"; then fail "colour codes without a TTY"; fi
+
+# --- usage errors ---------------------------------------------------------
+expect_exit 2 --offline --files-from "$work/no-such-list"
+grep -q "no-such-list" "$work/err" || fail "--files-from error does not name the file"
+expect_exit 2 --offline
+expect_exit 2 --offline -j 0 "$c/paper.pdf"
+
+# --- online: the registry on 127.0.0.1 -------------------------------------
+root="$work/root"
+mkdir -p "$root/pith/$body"
+cp "$bundle" "$root/pith/$body/bundle.json"
+"$serve" --root "$root" --seconds 120 >"$work/url" 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
+base=$(head -n1 "$work/url")
+[[ "$base" == http://127.0.0.1:* ]] || { echo "pith-test-server did not start" >&2; exit 2; }
+online=(--resolver "$base" --cache-dir "$work/cache" --timeout 5)
+
+expect_exit 0 "${online[@]}" --json -j 2 "$c/paper.pdf" "$c/classic.pdf"
+python3 - "$work/out" <<'PY' || fail "online check with the same bundle (see above)"
+import json, sys
+for line in open(sys.argv[1]).read().splitlines():
+    r = json.loads(line)
+    codes = {c["code"]: c["status"] for c in r["checks"]}
+    ok = codes.get("online.record.current") == "pass" and codes.get("online.events.newer") == "pass"
+    ok = ok and r["details"]["online"]["completeness"]["corrections"] == 0
+    if not ok or r["verdict"] != "verified":
+        print(r["file"], r["verdict"], codes, file=sys.stderr); sys.exit(1)
+PY
+expect_exit 0 "${online[@]}" "$c/paper.pdf"
+grep -q "record completeness (registry now)" "$work/out" || fail "online: no registry completeness panel"
+
+# The registry stops serving the record: a warning, the verdict stays.
+rm -rf "$root/pith/$body"
+# (With a copy cached earlier the resolver would also try the copy's
+# mirror_hints, the real registry's: online_check_test covers that case.)
+expect_exit 0 --resolver "$base" --cache-dir "$work/cache-empty" --timeout 5 --json "$c/paper.pdf"
+grep -q '"code":"online.record.not_served","detail":"[^"]*","status":"warn"' "$work/out" ||
+  fail "online: a record no longer served is not reported: $(head -c 600 "$work/out")"
+
+# --offline: no online check at all.
+expect_exit 0 "${online[@]}" --offline --json "$c/paper.pdf"
+if grep -q '"online\.' "$work/out"; then fail "--offline still ran online checks"; fi
+
+if ((failures > 0)); then
+  echo "pith_check_corpus: $failures failure(s)" >&2
+  exit 1
+fi
+echo "pith_check_corpus: ok"
