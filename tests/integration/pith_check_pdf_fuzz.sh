@@ -57,7 +57,7 @@ EOF
 done
 
 rc=0
-timeout 900 "$bin/pith-check" --offline --json "$work"/corpus/*.pdf >"$work/out.jsonl" 2>"$work/err" || rc=$?
+timeout 900 "$bin/pith-check" --offline --json -j 2 "$work"/corpus/*.pdf >"$work/out.jsonl" 2>"$work/err" || rc=$?
 ((rc != 124)) || fail "pith-check did not finish within 900 s"
 case $rc in 0 | 1 | 2 | 3 | 4) ;; *) fail "pith-check exited with undocumented code $rc: $(tail -3 "$work/err")" ;; esac
 
