@@ -26,3 +26,6 @@ echo "   (C++ also parses strictly and recomputes + compares the merged state; t
 
 # ---- resolve: 1,000 lookups from a loopback registry, batch client vs curl + Python recipe
 "$here/resolver_bench.sh" "$build"
+
+# ---- check: 500 stamped PDFs in one pith-check run; one file vs pdfinfo / exiftool
+"$here/check_bench.sh" "$build"

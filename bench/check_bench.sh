@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# bench/check_bench.sh BUILD_DIR — what checking PDFs costs.
+#
+# 1. A corpus: 500 stamped PDFs of assorted sizes (the PDF zoo, 14 producers
+#    from 4 KB to the 1,200-page file, cycled), each stamped by pith-stamp
+#    with its own bundle signed by pith-test-sign (500 distinct numbers).
+#    One pith-check process checks them all, offline, -q, with -j 1 and -j 2
+#    (every file in its own isolated child process): files per second.
+# 2. One file: a typical 10-page paper and the 1,200-page file, stamped:
+#    pith-check --offline against `pdfinfo -meta` and `exiftool -XMP:all`
+#    (which only read the metadata, verify nothing), by hyperfine.
+# Prints Markdown tables. RUNS (default 10) sets hyperfine's runs per file,
+# CORPUS_RUNS (default 3) the runs over the corpus; ZOO_DIR reuses a zoo.
+set -euo pipefail
+
+build=$(cd "${1:?usage: check_bench.sh BUILD_DIR}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+check="$build/tools/pith-check"
+stamp="$build/tools/pith-stamp"
+signer="$build/tests/pith-test-sign"
+key="$src/tests/data/test-signing-key.json"
+runs=${RUNS:-10}
+corpus_runs=${CORPUS_RUNS:-3}
+count=${CORPUS_SIZE:-500}
+for tool in hyperfine pdfinfo exiftool; do
+  command -v "$tool" >/dev/null || { echo "check_bench: $tool is missing" >&2; exit 2; }
+done
+for exe in "$check" "$stamp" "$signer"; do
+  [[ -x $exe ]] || { echo "check_bench: $exe is not built" >&2; exit 2; }
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
+unset PITH_RESOLVER PITH_MIRRORS
+
+zoo=${ZOO_DIR:-$work/zoo}
+"$src/tests/support/pdf_zoo.sh" "$zoo"
+
+# --- the corpus ---------------------------------------------------------
+mapfile -t rows < <(tail -n +2 "$zoo/zoo.tsv")
+mkdir -p "$work/corpus" "$work/bundles"
+: >"$work/list"
+for ((i = 0; i < count; i++)); do
+  IFS=$'\t' read -r file pages title features <<<"${rows[$((i % ${#rows[@]}))]}"
+  name=$(printf 'p%03d-%s' "$i" "$file")
+  arxiv=$(printf '2405.%05d' "$i")
+  "$signer" --title "$title" --arxiv "$arxiv" >"$work/bundles/$i.json"
+  number=$("$signer" --title "$title" --arxiv "$arxiv" --output number)
+  "$stamp" --offline --trust-key "$key" --pith "$number" --bundle "$work/bundles/$i.json" -o "$work/corpus/$name" \
+    "$zoo/$file"
+  echo "$work/corpus/$name" >>"$work/list"
+done
+bytes=$(cat "$work/list" | xargs du -cb | tail -1 | cut -f1)
+# One run, to be sure the corpus checks as expected before timing it.
+rc=0
+"$check" --offline --trust-key "$key" --json -j 2 --files-from "$work/list" >"$work/out.jsonl" || rc=$?
+verdicts=$(python3 -c '
+import collections, json, sys
+c = collections.Counter(json.loads(l)["verdict"] for l in open(sys.argv[1]))
+print(", ".join(f"{n} {v}" for v, n in sorted(c.items())))' "$work/out.jsonl")
+
+echo "## Corpus: $count stamped PDFs ($((bytes / 1024 / 1024)) MiB, ${#rows[@]} producers cycled), one pith-check process, offline"
+echo
+echo "verdicts: $verdicts (exit $rc)"
+echo
+echo "| workers | wall time (s) | files/s |"
+echo "|---|---|---|"
+for jobs in 1 2; do
+  hyperfine -N --style none --warmup 1 --runs "$corpus_runs" --export-json "$work/h.json" \
+    "$check --offline --trust-key $key -q -j $jobs --files-from $work/list" >/dev/null 2>&1 || true
+  python3 - "$work/h.json" "$jobs" "$count" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(f"| -j {sys.argv[2]} | {r['mean']:.2f} ± {r['stddev'] or 0:.2f} | {int(sys.argv[3]) / r['mean']:.0f} |")
+PY
+done
+
+# --- one file -----------------------------------------------------------
+echo
+echo "## One file: pith-check (full verification) vs metadata readers"
+echo
+echo "| file | pages | size | command | wall time (ms) |"
+echo "|---|---|---|---|---|"
+for file in paper.pdf large.pdf; do
+  f=$(grep -m1 -- "-$file\$" "$work/list")
+  pages=$(pdfinfo "$f" | awk '/^Pages:/ {print $2}')
+  size=$(du -h --apparent-size "$f" | cut -f1)
+  labels=("pith-check --offline" "pdfinfo -meta" "exiftool -XMP:all")
+  commands=("$check --offline --trust-key $key -q $f" "pdfinfo -meta $f" "exiftool -XMP:all $f")
+  for k in "${!labels[@]}"; do
+    hyperfine -N --style none --warmup 2 --runs "$runs" --export-json "$work/h.json" "${commands[$k]}" \
+      >/dev/null 2>&1 || true
+    python3 - "$work/h.json" "$file" "$pages" "$size" "${labels[$k]}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(f"| {sys.argv[2]} | {sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {r['mean'] * 1000:.1f} ± {(r['stddev'] or 0) * 1000:.1f} |")
+PY
+  done
+done
