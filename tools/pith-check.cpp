@@ -1,6 +1,7 @@
 // pith-check: verifies the Pith Number carried by a PDF, and Pith registry
 // files (bundle, state.json, canonical record, resolver answer), each kind
-// detected by content, with keys from the trust store only. Human text by default, one JSON object per file with --json.
+// detected by content, with keys from the trust store only. Human text by
+// default, one JSON object per file with --json.
 #include "pith/check_file.hpp"
 #include "pith/exit_codes.hpp"
 #include "pith/trust_store.hpp"
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json_output, "one JSON object per file per line");
   app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format)")
       ->type_name("FILE");
-  app.add_option("files", files, "PDFs or registry files to check")->required()->type_name("FILE...");
+  app.add_option("files", files, "PDFs or registry files to check")->required()->type_name("FILE");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
