@@ -183,6 +183,41 @@ else
   fail "pith-test-sign not found next to $bin"
 fi
 
+# ---- the record from a resolver (a file:// base, offline: no network in tests)
+if "$stamp" --help | grep -q -- "--offline"; then
+  v="$work/resolved"
+  mkdir -p "$v/base/pith/JFLLIOJUI2M3KX3FLLGP4N2V65"
+  cp "$bundle" "$v/base/pith/JFLLIOJUI2M3KX3FLLGP4N2V65/bundle.json"
+  cp "$base" "$v/x.pdf"
+  "$stamp" --offline --cache-dir "$v/cache" --resolver "file://$v/base" --pith JFLLIOJU "$v/x.pdf" ||
+    fail "resolved: stamp with a short form failed"
+  [[ $(exiftool -s3 -PDF:PithNumber "$v/x.pdf") == "$number" ]] || fail "resolved: full number not written"
+  [[ $(exiftool -s3 -PDF:PithURL "$v/x.pdf") == "https://pith.science/pith/JFLLIOJUI2M3KX3FLLGP4N2V65" ]] ||
+    fail "resolved: a file:// base leaked into /PithURL"
+  cp "$base" "$v/y.pdf"
+  expect 2 "resolved: unknown number" "$v/y.pdf" -- "$stamp" --offline --cache-dir "$v/cache2" --resolver "file://$v/base" \
+    --pith pith:2020:WXNI57C2SJ24QK62DB7DTUREA3 "$v/y.pdf"
+else
+  echo "note: pith-stamp built without the resolver: resolver checks skipped"
+fi
+
+# ---- .tex dispatch (the latex side writes pith.sty)
+x="$work/tex"
+mkdir -p "$x"
+printf '\\documentclass{article}\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n\\begin{document}x\\end{document}\n' >"$x/paper.tex"
+rc=0
+"$stamp" --bundle "$bundle" "$x/paper.tex" >"$x/out" 2>&1 || rc=$?
+if grep -q "not supported by this build" "$x/out"; then
+  echo "note: pith-stamp built without .tex support: .tex checks skipped"
+else
+  ((rc == 0)) || fail ".tex: exit $rc: $(cat "$x/out")"
+  [[ -s $x/pith.sty ]] || fail ".tex: no pith.sty written"
+  printf 'no number here\n' >"$x/none.tex"
+  rc=0
+  "$stamp" --bundle "$bundle" "$x/none.tex" >"$x/out" 2>&1 || rc=$?
+  ((rc == 3)) || fail ".tex without \\pithnumber: exit $rc, expected 3"
+fi
+
 # ---- kill -9 at random moments: the original never changes --------------------
 big=""
 for pdf in "${pdfs[@]}"; do
