@@ -1,0 +1,156 @@
+#include "support/latex_matrix.hpp"
+
+#include "pith/sty_generator.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <random>
+
+namespace pith::test {
+namespace fs = std::filesystem;
+
+const char* to_string(Variant v) {
+  switch (v) {
+    case Variant::plain: return "no hyperref";
+    case Variant::hyperref_before: return "hyperref before pith";
+    case Variant::hyperref_after: return "hyperref after pith";
+    case Variant::hyperxmp: return "hyperref + hyperxmp";
+    case Variant::document_metadata: return "\\DocumentMetadata";
+    case Variant::document_metadata_hyperref: return "\\DocumentMetadata + hyperref";
+  }
+  return "?";
+}
+
+std::string paper_text(const Paper& p) {
+  const bool docmeta = p.variant == Variant::document_metadata || p.variant == Variant::document_metadata_hyperref;
+  const bool abstract_first =
+      p.documentclass == "amsart" || p.documentclass == "revtex4-2" || p.documentclass == "acmart";
+  const std::string abstract = "\\begin{abstract}\n" + std::string(abstract_word) +
+                               " text of the abstract.\n\\end{abstract}\n";
+  std::string author = "\\author{Ada Author}\n";
+  if (p.documentclass == "revtex4-2") author = "\\author{Ada Author}\n\\affiliation{Some Institute}\n";
+  if (p.documentclass == "acmart") {
+    author = "\\author{Ada Author}\n\\affiliation{\\institution{Some Institute}\\country{Country}}\n";
+  }
+  if (p.documentclass == "llncs") author = "\\author{Ada Author}\n\\institute{Some Institute}\n";
+  const std::string title = "\\title{" + std::string(title_word) + " of the Paper}\n";
+
+  std::string t;
+  if (docmeta) t += "\\DocumentMetadata{}\n";
+  t += "\\documentclass";
+  if (!p.class_options.empty()) t += "[" + p.class_options + "]";
+  t += "{" + p.documentclass + "}\n";
+  if (p.variant == Variant::hyperref_before) t += "\\usepackage{hyperref}\n";
+  t += "\\usepackage";
+  if (!p.pith_options.empty()) t += "[" + p.pith_options + "]";
+  t += "{pith}\n";
+  if (p.variant == Variant::hyperref_after || p.variant == Variant::document_metadata_hyperref) {
+    t += "\\usepackage{hyperref}\n";
+  }
+  if (p.variant == Variant::hyperxmp) {
+    t += "\\usepackage{hyperref}\n\\usepackage{hyperxmp}\n\\hypersetup{pdftitle={Quokkatitle},pdfauthor={Ada}}\n";
+  }
+  t += p.extra_preamble;
+  if (!p.number.empty()) t += "\\pithnumber{" + p.number + "}\n";
+  // revtex sets the title from the document body.
+  if (p.documentclass != "revtex4-2") t += title + author;
+  t += "\\begin{document}\n";
+  if (p.documentclass == "revtex4-2") t += title + author;
+  t += p.body_before_title;
+  if (abstract_first) t += abstract;
+  t += "\\maketitle\n";
+  if (!abstract_first) t += abstract;
+  t += "\\section{" + std::string(section_word) + "}\nBody text of the paper.\n\\end{document}\n";
+  return t;
+}
+
+fs::path make_paper_dir(const std::string& tag, const Paper& paper, const std::string& sty) {
+  static std::mt19937_64 rng{std::random_device{}()};
+  std::string clean = tag;
+  for (char& c : clean) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  }
+  const fs::path dir = fs::temp_directory_path() / ("pith-latex-" + clean + "-" + std::to_string(rng() % 1000000));
+  fs::create_directories(dir);
+  std::ofstream(dir / "paper.tex", std::ios::binary) << paper_text(paper);
+  std::ofstream(dir / "pith.sty", std::ios::binary) << sty;
+  return dir;
+}
+
+void check_badge_between_title_and_abstract(const fs::path& pdf, const std::string& url, bool abstract_on_page1) {
+  const auto links = page1_links(qpdf_json(pdf));
+  const auto badge = std::find_if(links.begin(), links.end(), [&](const LinkAnnot& l) { return l.uri == url; });
+  REQUIRE(badge != links.end());
+  REQUIRE(badge->rect.size() == 4);
+  const double height = page1_height(pdf);
+  REQUIRE(height > 0);
+  // pdftotext measures y from the top; the annotation from the bottom.
+  const double badge_top = height - std::max(badge->rect[1], badge->rect[3]);
+  const double badge_bottom = height - std::min(badge->rect[1], badge->rect[3]);
+  const auto words = page1_words(pdf);
+  // The title is the topmost occurrence of its word (acmart repeats it in
+  // the reference format further down).
+  double title_bottom = -1;
+  double title_top = 1e9;
+  double abstract_top = 1e9;
+  for (const auto& w : words) {
+    const bool is_title = w.text.find(title_word) != std::string::npos || w.text.find("QUOKKATITLE") != std::string::npos;
+    if (is_title && w.y_min < title_top) {
+      title_top = w.y_min;
+      title_bottom = w.y_max;
+    }
+  }
+  for (const auto& w : words) {
+    const bool abstract_word_here = w.text.find(abstract_word) != std::string::npos ||
+                                    w.text.starts_with("Abstract") || w.text.starts_with("ABSTRACT") ||
+                                    w.text.find(section_word) != std::string::npos ||
+                                    w.text.find("NUMBATSECTION") != std::string::npos;
+    if (abstract_word_here && w.y_min > title_bottom) abstract_top = std::min(abstract_top, w.y_min);
+  }
+  INFO("title bottom " << title_bottom << ", badge " << badge_top << ".." << badge_bottom << ", abstract top "
+                       << abstract_top);
+  REQUIRE(title_bottom > 0);
+  CHECK(badge_top >= title_bottom - 1.0);
+  if (abstract_on_page1) {
+    REQUIRE(abstract_top < 1e9);
+    CHECK(badge_bottom <= abstract_top + 1.0);
+  }
+}
+
+void check_generated_sty_pdf(Engine engine, const Paper& paper, const VerifiedRecord& record) {
+  auto sty = generate_sty(record);
+  REQUIRE(sty);
+  const auto dir = make_paper_dir(std::string(to_string(engine)) + "-" + to_string(paper.variant), paper, *sty);
+  INFO("paper in " << dir.string());
+  const Compiled c = compile(dir, "paper", engine);
+  INFO(c.output.substr(c.output.size() > 3000 ? c.output.size() - 3000 : 0));
+  REQUIRE(c.ok);
+
+  const auto q = qpdf_json(c.pdf);
+  CHECK(metadata_stream_count(q) == 1);
+  std::string check_out;
+  CHECK(qpdf_check_clean(c.pdf, &check_out));
+  INFO(check_out);
+
+  const std::string url = "https://pith.science/pith/" + record.pith_number.substr(10);
+  CHECK(info_value(c.pdf, "PithNumber") == record.pith_number);
+  CHECK(info_value(c.pdf, "PithURL") == url);
+  CHECK(xmp_value(c.pdf, "Number") == record.pith_number);
+  CHECK(xmp_value(c.pdf, "ResolverUrl") == url);
+  CHECK(xmp_value(c.pdf, "CanonicalRecord") == record.canonical_json);
+  CHECK(xmp_value(c.pdf, "CanonicalSha256") == record.canonical_sha256);
+  CHECK(xmp_value(c.pdf, "ReceiptSignature") == record.receipt_signature_b64);
+  CHECK(xmp_value(c.pdf, "KeyId") == record.key_id);
+  CHECK(xmp_value(c.pdf, "KeyFingerprint") == record.key_fingerprint);
+  const auto bundle = detached(c.pdf, "pith-bundle.json");
+  REQUIRE(bundle);
+  CHECK(*bundle == record.document_bytes);
+  check_badge_between_title_and_abstract(c.pdf, url);
+  if (paper.variant == Variant::hyperxmp) {
+    // hyperxmp's own properties survive next to ours.
+    CHECK(run("exiftool -q -q -b -XMP-dc:Title " + quote(c.pdf)).out.find("Quokkatitle") != std::string::npos);
+  }
+}
+
+}  // namespace pith::test

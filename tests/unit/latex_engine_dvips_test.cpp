@@ -1,0 +1,22 @@
+// The engine × loading-variant matrix for dvips: a paper with the generated
+// pith.sty compiles, and its PDF carries the signed record exactly.
+#include "support/latex_matrix.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace pith::test;
+
+namespace {
+void check(Variant v) {
+  Paper paper;
+  paper.variant = v;
+  check_generated_sty_pdf(Engine::dvips, paper, fixture_record());
+}
+}  // namespace
+
+TEST_CASE("dvips: no hyperref") { check(Variant::plain); }
+TEST_CASE("dvips: hyperref before pith") { check(Variant::hyperref_before); }
+TEST_CASE("dvips: hyperref after pith") { check(Variant::hyperref_after); }
+TEST_CASE("dvips: hyperref + hyperxmp") { check(Variant::hyperxmp); }
+TEST_CASE("dvips: DocumentMetadata") { check(Variant::document_metadata); }
+TEST_CASE("dvips: DocumentMetadata + hyperref") { check(Variant::document_metadata_hyperref); }

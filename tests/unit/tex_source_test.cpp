@@ -1,0 +1,109 @@
+#include "pith/tex_source.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path temp_dir(const std::string& tag) {
+  static std::mt19937_64 rng{std::random_device{}()};
+  fs::path d = fs::temp_directory_path() / ("pith-texsrc-" + tag + "-" + std::to_string(rng()));
+  fs::create_directories(d);
+  return d;
+}
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+constexpr const char* body = "WXNI57C2SJ24QK62DB7DTUREA3";
+}  // namespace
+
+TEST_CASE("argument: body, lower case, spaces, full form") {
+  auto a = pith::parse_tex_number_argument(" wxni57c2 sj24qk62db7dtureA3 ");
+  REQUIRE(a);
+  CHECK(a->body == body);
+  CHECK_FALSE(a->year);
+  auto b = pith::parse_tex_number_argument("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
+  REQUIRE(b);
+  CHECK(b->body == body);
+  CHECK(b->year == "2020");
+  CHECK(pith::parse_tex_number_argument("PITH:WXNI57C2SJ24QK62DB7DTUREA3"));
+}
+
+TEST_CASE("argument: errors name the character and its position") {
+  auto bad = pith::parse_tex_number_argument("WXNI07C2SJ24QK62DB7DTUREA3");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("'0' at position 5") != std::string::npos);
+  auto tex = pith::parse_tex_number_argument("\\input{x}");
+  REQUIRE_FALSE(tex);
+  CHECK(tex.error().message.find("'\\' at position 1") != std::string::npos);
+  auto shortish = pith::parse_tex_number_argument("WXNI57C2");
+  REQUIRE_FALSE(shortish);
+  CHECK(shortish.error().message.find("8 characters") != std::string::npos);
+}
+
+TEST_CASE("comments are ignored, escaped percent is not a comment") {
+  const auto d = temp_dir("comments");
+  write(d / "paper.tex",
+        "% \\pithnumber{AAAAAAAAAAAAAAAAAAAAAAAAAA}\n"
+        "50\\% done % \\pithnumber{BBBBBBBBBBBBBBBBBBBBBBBBBB}\n"
+        "\\\\% \\pithnumber{CCCCCCCCCCCCCCCCCCCCCCCCCC}\n"
+        "\\pithnumber\n  {wxni57c2sj24qk62db7dtureA3} % the real one\n");
+  auto n = pith::find_pith_number(d / "paper.tex");
+  REQUIRE(n);
+  CHECK(n->body == body);
+  CHECK(n->line == 4);
+  CHECK(n->location() == "paper.tex:4");
+}
+
+TEST_CASE("\\input and \\include are followed relative to the main file") {
+  const auto d = temp_dir("input");
+  write(d / "paper.tex", "\\documentclass{article}\n\\input{front/meta}\n\\include{chap}\n");
+  write(d / "front/meta.tex", "\\input front/deeper\n");
+  write(d / "front/deeper.tex", "\\pithnumber{pith:2020:WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  write(d / "chap.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  auto n = pith::find_pith_number(d / "paper.tex");
+  REQUIRE(n);
+  CHECK(n->body == body);
+  CHECK(n->year == "2020");
+  CHECK(n->file.filename() == "deeper.tex");
+}
+
+TEST_CASE("conflicting numbers are an error naming both places") {
+  const auto d = temp_dir("conflict");
+  write(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n\\input{other}\n");
+  write(d / "other.tex", "\n\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n");
+  auto n = pith::find_pith_number(d / "paper.tex");
+  REQUIRE_FALSE(n);
+  CHECK(n.error().message.find("paper.tex:1") != std::string::npos);
+  CHECK(n.error().message.find("other.tex:3") != std::string::npos);
+  CHECK(n.error().message.find("JFLLIOJUI2M3KX3FLLGP4N2V65") != std::string::npos);
+}
+
+TEST_CASE("include loops end; \\endinput stops a file; no number is an error") {
+  const auto d = temp_dir("loop");
+  write(d / "paper.tex", "\\input{a}\n");
+  write(d / "a.tex", "\\input{b}\n");
+  write(d / "b.tex", "\\input{a}\\input{paper}\n\\endinput\n\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  auto n = pith::find_pith_number(d / "paper.tex");
+  REQUIRE_FALSE(n);
+  CHECK(n.error().message.find("no \\pithnumber") != std::string::npos);
+}
+
+TEST_CASE("a malformed number in the paper names the file and line") {
+  const auto d = temp_dir("malformed");
+  write(d / "paper.tex", "\n\\pithnumber{WXNI57C2SJ24QK62DB7DTURE81}\n");
+  auto n = pith::find_pith_number(d / "paper.tex");
+  REQUIRE_FALSE(n);
+  CHECK(n.error().where.ends_with("paper.tex:2"));
+  CHECK(n.error().message.find("'8' at position 25") != std::string::npos);
+}
+
+TEST_CASE("a missing main file is an error naming it") {
+  auto n = pith::find_pith_number("/nonexistent/paper.tex");
+  REQUIRE_FALSE(n);
+  CHECK(n.error().where.find("paper.tex") != std::string::npos);
+}
