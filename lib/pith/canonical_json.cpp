@@ -47,6 +47,25 @@ Result<std::string> try_canon(const json& value) {
   }
 }
 
+std::string canon_without(const json& object, std::initializer_list<std::string_view> skip) {
+  if (!object.is_object()) return canon(object);
+  std::string out = "{";
+  bool first = true;
+  // nlohmann's object is a std::map: iteration is already in key order.
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    bool skipped = false;
+    for (std::string_view k : skip) skipped = skipped || it.key() == k;
+    if (skipped) continue;
+    if (!first) out += ',';
+    first = false;
+    out += canon(json(it.key()));
+    out += ':';
+    out += canon(it.value());
+  }
+  out += '}';
+  return out;
+}
+
 std::string canonical_sha256_hex(const json& value) { return sha256_hex(canon(value)); }
 
 json without_key(const json& value, const char* key) {

@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace pith {
 
@@ -29,6 +31,11 @@ class CanonicalJsonError : public std::invalid_argument {
 
 // sha256(canon(value)) as lower-case hex.
 [[nodiscard]] std::string canonical_sha256_hex(const nlohmann::json& value);
+
+// canon(value minus the top-level keys in `skip`), without copying `value`:
+// the input of the registry's self-hashes (bundle minus bundle_signature,
+// state minus state_sha256, event minus signature/event_id/content_sha256).
+[[nodiscard]] std::string canon_without(const nlohmann::json& object, std::initializer_list<std::string_view> skip);
 
 // `value` without the top-level key `key` (e.g. a bundle minus
 // bundle_signature), the input of the registry's self-hashes.

@@ -77,7 +77,13 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
   v.event_id = event["event_id"].get<std::string>();
   v.created_at = event["created_at"].get<std::string>();
 
-  auto content = try_canon(event_content(event));
+  Result<std::string> content = [&]() -> Result<std::string> {
+    try {
+      return canon_without(event, {"signature", "event_id", "content_sha256"});
+    } catch (const CanonicalJsonError& e) {
+      return fail("", e.what());
+    }
+  }();
   if (!content) {
     add("event.shape.invalid", CheckStatus::fail, "no canonical form: " + content.error().message);
     invalid("no canonical form");

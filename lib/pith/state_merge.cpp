@@ -1,6 +1,7 @@
 #include "pith/state_merge.hpp"
 
 #include "pith/canonical_json.hpp"
+#include "pith/crypto.hpp"
 #include "pith/pith_number.hpp"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ bool reserved_list(const std::string& name) {
 
 }  // namespace
 
-std::string state_hash(const json& state) { return canonical_sha256_hex(without_key(state, "state_sha256")); }
+std::string state_hash(const json& state) { return sha256_hex(canon_without(state, {"state_sha256"})); }
 
 json derive_source_aliases(const json& record, std::string_view body, std::string_view created_at) {
   std::vector<std::pair<std::string, std::string>> aliases;

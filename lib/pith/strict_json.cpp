@@ -90,11 +90,14 @@ class StrictSax {
 
   bool key(std::string& k) {
     Frame& f = frames_.back();
-    if (f.node->contains(k)) {
+    // One lookup: try_emplace leaves `k` untouched when the key exists.
+    auto [it, inserted] = f.node->get_ref<json::object_t&>().try_emplace(std::move(k));
+    if (!inserted) {
       return reject(JsonProblem::duplicate_key, json_path_member(container_path(), k),
                     "duplicate key \"" + printable(k) + "\"");
     }
-    f.key = std::move(k);
+    f.key = &it->first;
+    f.slot = &it->second;
     return true;
   }
 
@@ -125,8 +128,14 @@ class StrictSax {
  private:
   struct Frame {
     json* node;
-    std::string key;  // pending key in an object
+    const std::string* key = nullptr;  // current key in an object (owned by the map)
+    json* slot = nullptr;              // its value, filled by the next value
   };
+
+  static std::string step(const std::string& parent, const Frame& f, std::size_t index) {
+    if (f.node->is_array()) return json_path_index(parent, index);
+    return f.key ? json_path_member(parent, *f.key) : parent;
+  }
 
   // Path of the innermost open container: each open frame contributes the
   // step to the frame opened inside it (the last array element or the
@@ -135,7 +144,7 @@ class StrictSax {
     std::string p = "$";
     for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
       const Frame& f = frames_[i];
-      p = f.node->is_array() ? json_path_index(p, f.node->size() - 1) : json_path_member(p, f.key);
+      p = step(p, f, f.node->size() - 1);
     }
     return p;
   }
@@ -144,7 +153,7 @@ class StrictSax {
     std::string p = container_path();
     if (frames_.empty()) return p;
     const Frame& f = frames_.back();
-    return f.node->is_array() ? json_path_index(p, f.node->size()) : json_path_member(p, f.key);
+    return step(p, f, f.node->size());
   }
 
   json* insert(json&& v) {
@@ -157,9 +166,8 @@ class StrictSax {
       f.node->push_back(std::move(v));
       return &f.node->back();
     }
-    json& slot = (*f.node)[f.key];
-    slot = std::move(v);
-    return &slot;
+    *f.slot = std::move(v);
+    return f.slot;
   }
 
   bool value(json&& v) {
@@ -173,7 +181,7 @@ class StrictSax {
                     "nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
     }
     json* node = insert(std::move(container));
-    frames_.push_back(Frame{node, {}});
+    frames_.push_back(Frame{node});
     return true;
   }
 

@@ -5,6 +5,7 @@
 #include "pith/state_merge.hpp"
 #include "pith/title_binding.hpp"
 
+#include <fstream>
 #include <sodium.h>
 #include <stdexcept>
 
@@ -231,6 +232,17 @@ json make_signed_bundle(const RecordSpec& spec, const TestSigner& signer, const 
   const json events = json::array(
       {make_record_created_event(signer, record), make_graph_snapshot_event(signer, record, spec)});
   return assemble_bundle(signer, record, events, options);
+}
+
+json make_signed_state(const RecordSpec& spec, const TestSigner& signer) {
+  return make_signed_bundle(spec, signer)["state"];
+}
+
+void write_key_file(const TestSigner& signer, const std::filesystem::path& path) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << signer.key_file().dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
 std::string to_bytes(const json& value) { return canon(value); }

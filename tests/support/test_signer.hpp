@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -111,6 +112,13 @@ struct BundleOptions {
 // events, bundle — all signed by `signer`.
 [[nodiscard]] nlohmann::json make_signed_bundle(const RecordSpec& spec = {}, const TestSigner& signer = test_signer(),
                                                 const BundleOptions& options = {});
+
+// The state.json the registry would serve for that bundle.
+[[nodiscard]] nlohmann::json make_signed_state(const RecordSpec& spec = {}, const TestSigner& signer = test_signer());
+
+// Writes `signer`'s key file (pith-signing-key.json format) to `path`, for
+// `pith-check --trust-key` or a test trust directory.
+void write_key_file(const TestSigner& signer, const std::filesystem::path& path);
 
 // canon(value): what the registry serves (any JSON text is accepted by the
 // tools, the canonical one is the deterministic choice).

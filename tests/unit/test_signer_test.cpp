@@ -34,3 +34,11 @@ TEST_CASE("a test bundle's state has both events applied", "[test_signer]") {
   CHECK(bundle["source_aliases"].size() == 6);
   CHECK(bundle["state"]["current"]["canonical_record"] == bundle["canonical_record"]);
 }
+
+TEST_CASE("write_key_file writes the committed key file's content", "[test_signer]") {
+  const auto dir = fresh_temp_dir("keyfile");
+  write_key_file(test_signer(), dir / "k.json");
+  CHECK(read_file(dir / "k.json") == read_data("test-signing-key.json"));
+  CHECK(make_signed_state()["state_type"] == "pith_open_graph_state");
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,51 @@
+// The PDF half of pith-stamp, without verification (which bench/ measures
+// separately through pith-stamp itself): map, read the metadata, plan the
+// update, write it atomically to OUT (or in place when OUT is IN).
+// Usage: pdf_stamp_bench BUNDLE.json IN.pdf OUT.pdf [--append]
+// The bundle is NOT verified here: this program exists to time the PDF side.
+#include "pith/atomic_file.hpp"
+#include "pith/mapped_file.hpp"
+#include "pith/pdf_reader.hpp"
+#include "pith/pdf_stamp.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << "usage: pdf_stamp_bench BUNDLE.json IN.pdf OUT.pdf [--append]\n";
+    return 2;
+  }
+  const bool append = argc > 4 && std::string(argv[4]) == "--append";
+  std::ifstream in(argv[1], std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  pith::VerifiedRecord r;
+  r.document_bytes = ss.str();
+  r.document = nlohmann::json::parse(r.document_bytes);
+  r.pith_number = r.document["pith_number"];
+  r.canonical_record = r.document["canonical_record"];
+  r.canonical_json = r.canonical_record.dump();
+  r.canonical_sha256 = r.document["canonical_sha256"];
+  r.receipt_signature_b64 = r.document["events"][0]["payload"]["receipt"]["signature_b64"];
+  r.key_id = r.document["events"][0]["payload"]["receipt"]["key_id"];
+
+  auto file = pith::MappedFile::open(argv[2]);
+  if (!file) return std::cerr << file.error().describe() << "\n", 2;
+  auto reader = pith::pdf::Reader::open(file->bytes(), argv[2]);
+  if (!reader) return std::cerr << reader.error().describe() << "\n", 2;
+  pith::pdf::StampOptions options;
+  options.original_sha256 = file->sha256_hex();
+  auto plan = pith::pdf::plan_stamp(*reader, r, options);
+  if (!plan) return std::cerr << plan.error().describe() << "\n", 2;
+  if (plan->outcome != pith::pdf::StampOutcome::stamped) return 0;
+  auto ok = append ? pith::append_in_place(argv[2], plan->original_length, plan->update)
+                   : pith::write_atomically(argv[3], argv[2], plan->original_length, plan->update,
+                                            pith::FileAttributes(file->mode()));
+  if (!ok) return std::cerr << ok.error().describe() << "\n", 2;
+  return 0;
+}

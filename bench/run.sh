@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Benchmarks. Usage: bench/run.sh BUILD_DIR   (make bench)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+build="$(cd "${1:-$here/../build}" && pwd)"
+data="$here/../tests/data"
+seconds="${BENCH_SECONDS:-3}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# One core: pin to CPU 0 when taskset exists.
+one_core=()
+command -v taskset >/dev/null && one_core=(taskset -c 0)
+
+# ---- verify: bundles verified per second, C++ (libpith) vs the registry's Python recipe
+echo "== verify: bundles fully verified per second, one core, ${seconds}s each"
+bundles=("$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json")
+for i in 1 2 3 4 5 6 7; do
+  "$build/tests/pith-test-sign" --title "Benchmark paper $i" --arxiv "2403.0000$i" >"$work/b$i.json"
+  bundles+=("$work/b$i.json")
+done
+echo "   ${#bundles[@]} bundles: the registry fixture + 7 test-signed ($(cat "${bundles[@]}" | wc -c) bytes)"
+"${one_core[@]}" "$build/bench/verify_bench" --seconds "$seconds" --trust-key "$data/test-signing-key.json" "${bundles[@]}"
+"${one_core[@]}" /usr/bin/python3 "$here/verify_recipe.py" --seconds "$seconds" \
+  --key "$data/pith-signing-key.json" --key "$data/test-signing-key.json" "${bundles[@]}"
+echo "   (C++ also parses strictly and recomputes + compares the merged state; the Python recipe does not)"

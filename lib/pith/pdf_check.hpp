@@ -1,0 +1,110 @@
+#pragma once
+// Verifying what a PDF says about its Pith Number: that every number in it
+// names the verified record, that the pith metadata is that record's, that the
+// paper's title is the one the record hashes (title binding), and that the
+// bytes the stamp covered are still there (byte binding).
+//
+// Each piece adds checks to a Report, so pith-check can show them all:
+//   pdf.number.found / pdf.number.conflict / pdf.number.matches_record
+//   pdf.metadata.matches_record   (XMP pith:* and the embedded bundle agree)
+//   pdf.title.match / pdf.title.mismatch / pdf.title.undetermined
+//   pdf.bytes.prefix_intact / pdf.bytes.prefix_broken / pdf.bytes.unbound
+//   pdf.bytes.later_revisions
+//   pdf.record.source             (which document the record was verified from)
+#include "pith/pdf_extract.hpp"
+#include "pith/report.hpp"
+#include "pith/trust_store.hpp"
+#include "pith/verified_record.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith {
+
+// --- The whole check ---------------------------------------------------------
+
+// Verifies a PDF from its metadata (read by read_pdf_metadata) and its bytes:
+// extraction, then the record — from the embedded pith-bundle.json (fully
+// verified: events, bundle signature, state), else from the XMP copy of the
+// record and receipt (number <-> record hash, receipt with a pinned key) —
+// then record, title and byte binding. Offline: what the resolver says now
+// is the caller's business (report.pith_number names what to resolve).
+// Never throws; a PDF without a number gives verdict not_found.
+[[nodiscard]] Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metadata,
+                                        const TrustStore& trust, std::string_view name);
+
+// --- Numbers -------------------------------------------------------------
+
+// pdf.number.found (fail when nothing was found: the caller then reports
+// "no number", exit 3) and pdf.number.conflict (fail naming both numbers and
+// where each came from). Returns true when a single number was found.
+[[nodiscard]] bool check_pdf_numbers(const PdfExtraction& extraction, Report& report);
+
+// pdf.number.matches_record: every sighting names `record.pith_number`;
+// pdf.metadata.matches_record: the XMP pith properties that copy the record
+// (canonicalRecord, canonicalSha256, receiptSignature, keyId, keyFingerprint)
+// equal the verified ones — an edited copy fails, naming the property.
+void check_pdf_record_binding(const PdfExtraction& extraction, const VerifiedRecord& record, Report& report);
+
+// --- Title binding -------------------------------------------------------
+
+enum class TitleVerdict { match, mismatch, undetermined };
+[[nodiscard]] const char* to_string(TitleVerdict verdict);
+
+struct TitleCandidate {
+  std::string where;  // "XMP dc:title", "Info /Title"
+  std::string title;
+};
+
+struct PdfTitleBinding {
+  TitleVerdict verdict = TitleVerdict::undetermined;
+  std::string detail;
+};
+
+// Compares each candidate with `expected_sha256` (metadata.title_canon_sha256),
+// hashing the registry's canonical form of the title: lower case, runs of
+// whitespace collapsed to one space, trimmed, punctuation kept (non-ASCII
+// text: NFC, then lower case per code point).
+// Any match → match. No match: a mismatch when some candidate is a real,
+// ASCII title; undetermined when there is no title, only placeholders (a
+// file name such as "paper.dvi", "Untitled"), or only non-ASCII titles (the
+// registry's Unicode normalisation is not known), or no expected hash.
+[[nodiscard]] PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256);
+
+// The title candidates of a PDF: XMP dc:title, then Info /Title.
+[[nodiscard]] std::vector<TitleCandidate> title_candidates(const PdfExtraction& extraction,
+                                                           const std::optional<std::string>& info_title);
+
+// Adds pdf.title.match (pass) / .mismatch (fail) / .undetermined (warn, or
+// skip when the PDF has no title at all).
+void check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
+                         Report& report);
+
+// --- Byte binding --------------------------------------------------------
+
+// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail.
+[[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
+
+struct ByteBinding {
+  CheckStatus status = CheckStatus::skip;
+  std::string code;    // pdf.bytes.prefix_intact | prefix_broken | unbound
+  std::string detail;
+  std::size_t later_revisions = 0;  // revisions after the pith update
+};
+
+// With originalSha256/originalLength (as found in XMP, text): the first
+// originalLength bytes of `file` must hash to originalSha256 (else
+// prefix_broken, a failure), and exactly one revision — the pith update —
+// should follow them; more are later edits (counted, a warning). Without
+// them: unbound (skip; e.g. a PDF stamped from LaTeX by pith.sty).
+[[nodiscard]] ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& original_sha256,
+                                     const std::optional<std::string>& original_length);
+
+// Adds the ByteBinding check and, when later revisions exist,
+// pdf.bytes.later_revisions (warn, with the count).
+void check_byte_binding(std::string_view file, const PdfExtraction& extraction, Report& report);
+
+}  // namespace pith

@@ -1,0 +1,33 @@
+#pragma once
+// What a PDF already says about its Pith Number: Info /PithNumber and
+// /PithURL, the XMP packet (and the pith properties found in it), and the
+// embedded pith-bundle.json. Read through pdf::Reader, so it costs what the
+// metadata costs. Used by pith-stamp (idempotence, number discovery) and by
+// pith-check (extraction). Nothing here is verified: it is what the file claims.
+#include "pith/error.hpp"
+#include "pith/pdf_reader.hpp"
+
+#include <optional>
+#include <string>
+
+namespace pith::pdf {
+
+struct PithMetadata {
+  std::optional<std::string> info_number;  // Info /PithNumber
+  std::optional<std::string> info_url;     // Info /PithURL
+  std::optional<std::string> xmp_packet;   // the catalog's /Metadata stream, decoded
+  // Simple pith:* properties found in the packet (attribute or element form,
+  // `pith` prefix bound to the pith namespace); nullopt when absent.
+  std::optional<std::string> xmp_number;
+  std::optional<std::string> xmp_canonical_sha256;
+  std::optional<std::string> embedded_bundle;  // pith-bundle.json contents
+  [[nodiscard]] bool has_number() const { return info_number || xmp_number; }
+};
+
+[[nodiscard]] Result<PithMetadata> read_pith_metadata(const Reader& reader);
+
+// One simple property of the pith namespace from an XMP packet (bounded scan,
+// no XML parser: used for discovery only; values are XML-unescaped).
+[[nodiscard]] std::optional<std::string> find_xmp_pith_property(std::string_view packet, std::string_view name);
+
+}  // namespace pith::pdf

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# pith-stamp on real PDFs, judged by readers we did not write: qpdf --check,
+# poppler (pdfinfo, pdfdetach), exiftool. Every producer of the PDF zoo
+# (tests/support/pdf_zoo.sh) when it is there, else a few made here. Then the
+# edges: re-stamp, determinism, -o, --append, number discovery, refusals
+# (unverified, wrong record, encrypted, damaged) leaving the file untouched,
+# and kill -9 at random moments never changing the original.
+set -euo pipefail
+
+bin=${PITH_BIN:?PITH_BIN must be set}
+data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
+src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+stamp="$bin/pith-stamp"
+bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
+number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+export SOURCE_DATE_EPOCH=1700000000
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+size_of() { stat -c %s "$1"; }
+
+# ---- the PDFs --------------------------------------------------------------
+pdfs=()
+declare -A features
+if [[ -x $src/tests/support/pdf_zoo.sh ]]; then
+  zoo=${PITH_ZOO_DIR:-$PWD/zoo}
+  "$src/tests/support/pdf_zoo.sh" "$zoo"
+  while IFS=$'\t' read -r file pages title feats; do
+    [[ $file == file ]] && continue
+    pdfs+=("$zoo/$file")
+    features["$zoo/$file"]=$feats
+  done <"$zoo/zoo.tsv"
+else
+  mkdir -p "$work/made"
+  cat >"$work/made/paper.tex" <<'EOF'
+\documentclass{article}
+\usepackage{hyperref}
+\begin{document}\title{Paper}\author{A}\maketitle Text \url{https://example.org}.\newpage Two.\end{document}
+EOF
+  (cd "$work/made" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
+  qpdf --object-streams=disable "$work/made/paper.pdf" "$work/made/classic.pdf"
+  qpdf --linearize "$work/made/paper.pdf" "$work/made/linearized.pdf"
+  qpdf --object-streams=generate "$work/made/classic.pdf" "$work/made/objstm.pdf"
+  pdfs=("$work/made/paper.pdf" "$work/made/classic.pdf" "$work/made/linearized.pdf" "$work/made/objstm.pdf")
+fi
+((${#pdfs[@]} > 0)) || { echo "FAIL: no PDFs to test" >&2; exit 1; }
+
+# ---- every PDF: stamp, then independent readers agree ------------------------
+for pdf in "${pdfs[@]}"; do
+  name=$(basename "$pdf" .pdf)
+  d="$work/$name"
+  mkdir -p "$d"
+  cp "$pdf" "$d/orig.pdf"
+  cp "$pdf" "$d/x.pdf"
+  chmod 640 "$d/x.pdf"
+  attachments_before=$( (pdfdetach -list "$d/orig.pdf" 2>/dev/null || echo 0) | sed -n '1s/^\([0-9]*\) embedded.*/\1/p')
+  title_before=$(exiftool -s3 -XMP-dc:Title "$d/orig.pdf" 2>/dev/null || true)
+
+  out=$("$stamp" --bundle "$bundle" --pith "$number" --badge "$d/x.pdf" 2>&1) || { fail "$name: pith-stamp failed: $out"; continue; }
+  [[ -z $out ]] || fail "$name: not quiet on success: $out"
+  cmp -s -n "$(size_of "$d/orig.pdf")" "$d/orig.pdf" "$d/x.pdf" || fail "$name: the original is not a prefix"
+  (($(size_of "$d/x.pdf") > $(size_of "$d/orig.pdf"))) || fail "$name: nothing appended"
+  [[ $(stat -c %a "$d/x.pdf") == 640 ]] || fail "$name: mode not kept"
+  qpdf --check "$d/x.pdf" >/dev/null 2>&1 || fail "$name: qpdf --check is not clean"
+  pdfinfo -meta "$d/x.pdf" 2>/dev/null | grep -q "$number" || fail "$name: pdfinfo -meta does not show the number"
+  [[ $(exiftool -s3 -XMP-pith:Number "$d/x.pdf") == "$number" ]] || fail "$name: exiftool XMP-pith:Number"
+  [[ $(exiftool -s3 -PDF:PithNumber "$d/x.pdf") == "$number" ]] || fail "$name: exiftool PDF:PithNumber"
+  [[ $(exiftool -s3 -XMP-pith:OriginalLength "$d/x.pdf") == "$(size_of "$d/orig.pdf")" ]] || fail "$name: originalLength"
+  [[ $(exiftool -s3 -XMP-pith:OriginalSha256 "$d/x.pdf") == "$(sha256sum <"$d/orig.pdf" | cut -d' ' -f1)" ]] ||
+    fail "$name: originalSha256"
+  pdfdetach -savefile pith-bundle.json -o "$d/detached.json" "$d/x.pdf" >/dev/null 2>&1 || fail "$name: pdfdetach"
+  cmp -s "$d/detached.json" "$bundle" || fail "$name: embedded bundle differs"
+  attachments_after=$(pdfdetach -list "$d/x.pdf" | sed -n '1s/^\([0-9]*\) embedded.*/\1/p')
+  [[ $attachments_after == $((${attachments_before:-0} + 1)) ]] ||
+    fail "$name: attachments $attachments_before -> $attachments_after"
+  if [[ -n $title_before ]]; then
+    [[ $(exiftool -s3 -XMP-dc:Title "$d/x.pdf") == "$title_before" ]] || fail "$name: dc:title lost"
+  fi
+
+  # Re-stamp: a no-op, number found in the PDF itself.
+  cp "$d/x.pdf" "$d/x1.pdf"
+  out=$("$stamp" -v --bundle "$bundle" "$d/x.pdf" 2>&1) || fail "$name: re-stamp failed: $out"
+  [[ $out == *"already stamped"* ]] || fail "$name: re-stamp did not say already stamped: $out"
+  cmp -s "$d/x.pdf" "$d/x1.pdf" || fail "$name: re-stamp changed the file"
+
+  # Deterministic: a copy made with -o is byte-identical; the source is untouched.
+  "$stamp" --bundle "$bundle" --pith "$number" --badge -o "$d/copy.pdf" "$d/orig.pdf" || fail "$name: -o failed"
+  cmp -s "$d/copy.pdf" "$d/x.pdf" || fail "$name: not deterministic"
+  cmp -s "$d/orig.pdf" "$pdf" || fail "$name: -o changed its input"
+
+  # --append writes the very same bytes.
+  cp "$d/orig.pdf" "$d/app.pdf"
+  "$stamp" --append --bundle "$bundle" --pith "$number" --badge "$d/app.pdf" || fail "$name: --append failed"
+  cmp -s "$d/app.pdf" "$d/x.pdf" || fail "$name: --append differs from the atomic write"
+done
+
+# ---- refusals leave the file untouched ----------------------------------------
+base="${pdfs[0]}"
+r="$work/refuse"
+mkdir -p "$r"
+expect() {  # expect CODE DESCRIPTION FILE -- command...
+  local code=$1 what=$2 file=$3
+  shift 4
+  cp "$file" "$r/before"
+  local rc=0
+  "$@" >"$r/out" 2>&1 || rc=$?
+  [[ $rc == "$code" ]] || fail "$what: exit $rc, expected $code: $(cat "$r/out")"
+  cmp -s "$file" "$r/before" || fail "$what: the file changed"
+}
+
+cp "$base" "$r/plain.pdf"
+expect 3 "no number" "$r/plain.pdf" -- "$stamp" --bundle "$bundle" "$r/plain.pdf"
+grep -q -- "--pith" "$r/out" || fail "no number: the message does not say how to give one"
+
+printf '%% \\pithnumber{AAAAAAAAAAAAAAAAAAAAAAAAAA}\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n' >"$r/plain.tex"
+cp "$base" "$r/plain.pdf"
+"$stamp" --bundle "$bundle" "$r/plain.pdf" || fail "number from the .tex beside the PDF"
+[[ $(exiftool -s3 -PDF:PithNumber "$r/plain.pdf") == "$number" ]] || fail ".tex number not stamped"
+
+cp "$base" "$r/wrong.pdf"
+expect 1 "wrong record" "$r/wrong.pdf" -- "$stamp" --bundle "$bundle" --pith pith:2020:WXNI57C2SJ24QK62DB7DTUREA3 "$r/wrong.pdf"
+
+sed 's/Layered gradient/Layered Gradient/' "$bundle" >"$r/tampered.json"
+cmp -s "$r/tampered.json" "$bundle" && fail "tampering did not change the bundle"
+cp "$base" "$r/tampered.pdf"
+expect 1 "tampered bundle" "$r/tampered.pdf" -- "$stamp" --bundle "$r/tampered.json" --pith "$number" "$r/tampered.pdf"
+
+qpdf --encrypt user owner 256 -- "$base" "$r/enc.pdf"
+expect 2 "encrypted" "$r/enc.pdf" -- "$stamp" --bundle "$bundle" --pith "$number" "$r/enc.pdf"
+grep -q "qpdf --decrypt" "$r/out" || fail "encrypted: no advice: $(cat "$r/out")"
+
+cp "$base" "$r/damaged.pdf"
+python3 - "$r/damaged.pdf" <<'EOF'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+i = b.rfind(b'startxref')
+b[i:] = b'startxref\n17\n%%EOF\n'
+open(p, 'wb').write(b)
+EOF
+expect 2 "damaged" "$r/damaged.pdf" -- "$stamp" --bundle "$bundle" --pith "$number" "$r/damaged.pdf"
+grep -q "byte 17" "$r/out" || fail "damaged: the message does not name the offset: $(cat "$r/out")"
+
+# ---- test-signed records: --trust-key, conflicts and --force, a state document
+signer=""
+for s in "$bin/../tests/pith-test-sign" "$bin/pith-test-sign"; do [[ -x $s ]] && signer=$s && break; done
+if [[ -n $signer ]]; then
+  t="$work/signed"
+  mkdir -p "$t"
+  key="$data/test-signing-key.json"
+  "$signer" --title "Paper A" --arxiv 2401.00001 >"$t/a.json"
+  "$signer" --title "Paper B" --arxiv 2401.00002 >"$t/b.json"
+  "$signer" --title "Paper B" --arxiv 2401.00002 --output state >"$t/b-state.json"
+  num_a=$("$signer" --title "Paper A" --arxiv 2401.00001 --output number)
+  num_b=$("$signer" --title "Paper B" --arxiv 2401.00002 --output number)
+  cp "$base" "$t/x.pdf"
+  rc=0
+  "$stamp" --bundle "$t/a.json" --pith "$num_a" "$t/x.pdf" >"$t/out" 2>&1 || rc=$?
+  ((rc != 0)) || fail "a bundle signed by an untrusted key was stamped"
+  cmp -s "$t/x.pdf" "$base" || fail "untrusted key: the file changed"
+  "$stamp" --trust-key "$key" --bundle "$t/a.json" --pith "$num_a" "$t/x.pdf" || fail "--trust-key: stamp failed"
+  [[ $(exiftool -s3 -XMP-pith:Number "$t/x.pdf") == "$num_a" ]] || fail "--trust-key: number not in XMP"
+  expect 1 "conflicting number" "$t/x.pdf" -- "$stamp" --trust-key "$key" --bundle "$t/b.json" --pith "$num_b" "$t/x.pdf"
+  grep -q -- "--force" "$r/out" || fail "conflict: the message does not mention --force: $(cat "$r/out")"
+  "$stamp" --force --trust-key "$key" --bundle "$t/b.json" --pith "$num_b" "$t/x.pdf" || fail "--force failed"
+  [[ $(exiftool -s3 -XMP-pith:Number "$t/x.pdf") == "$num_b" ]] || fail "--force: XMP number not replaced"
+  [[ $(exiftool -s3 -PDF:PithNumber "$t/x.pdf") == "$num_b" ]] || fail "--force: Info number not replaced"
+  [[ $(pdfdetach -list "$t/x.pdf" | grep -c pith-bundle.json) == 1 ]] || fail "--force: pith-bundle.json duplicated"
+  pdfdetach -savefile pith-bundle.json -o "$t/got.json" "$t/x.pdf" >/dev/null 2>&1
+  cmp -s "$t/got.json" "$t/b.json" || fail "--force: embedded bundle is not the new one"
+  qpdf --check "$t/x.pdf" >/dev/null 2>&1 || fail "--force: qpdf --check is not clean"
+  cp "$base" "$t/s.pdf"
+  "$stamp" --trust-key "$key" --bundle "$t/b-state.json" --pith "$num_b" "$t/s.pdf" || fail "state document: stamp failed"
+  pdfdetach -savefile pith-bundle.json -o "$t/got-state.json" "$t/s.pdf" >/dev/null 2>&1
+  cmp -s "$t/got-state.json" "$t/b-state.json" || fail "state document: embedded bytes differ"
+else
+  fail "pith-test-sign not found next to $bin"
+fi
+
+# ---- kill -9 at random moments: the original never changes --------------------
+big=""
+for pdf in "${pdfs[@]}"; do
+  if [[ -z $big || $(size_of "$pdf") -gt $(size_of "$big") ]]; then big=$pdf; fi
+done
+k="$work/kill"
+mkdir -p "$k"
+cp "$big" "$k/orig.pdf"
+cp "$big" "$k/ref.pdf"
+"$stamp" --bundle "$bundle" --pith "$number" "$k/ref.pdf" || fail "kill: reference stamp failed"
+untouched=0
+done_count=0
+for i in $(seq 1 40); do
+  cp "$k/orig.pdf" "$k/x.pdf"
+  "$stamp" --bundle "$bundle" --pith "$number" "$k/x.pdf" 2>/dev/null &
+  pid=$!
+  sleep "0.0$(printf %02d $((RANDOM % 16)))"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  if cmp -s "$k/x.pdf" "$k/orig.pdf"; then
+    untouched=$((untouched + 1))
+  elif cmp -s "$k/x.pdf" "$k/ref.pdf"; then
+    done_count=$((done_count + 1))
+  else
+    fail "kill -9 run $i left a file that is neither the original nor the stamped one"
+  fi
+  rm -f "$k"/.x.pdf.pith-*  # a killed run may leave its temporary file (documented)
+done
+echo "kill -9: $untouched runs left the original, $done_count completed, 40 in all"
+
+# --append under kill -9: the original bytes stay an exact prefix.
+for i in $(seq 1 20); do
+  cp "$k/orig.pdf" "$k/a.pdf"
+  "$stamp" --append --bundle "$bundle" --pith "$number" "$k/a.pdf" 2>/dev/null &
+  pid=$!
+  sleep "0.0$(printf %02d $((RANDOM % 16)))"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  cmp -s -n "$(size_of "$k/orig.pdf")" "$k/orig.pdf" "$k/a.pdf" || fail "--append kill -9 run $i damaged the original bytes"
+done
+
+if ((failures > 0)); then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "pith-stamp PDF integration: ${#pdfs[@]} PDFs, all checks passed"

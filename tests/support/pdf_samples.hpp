@@ -1,0 +1,38 @@
+#pragma once
+// Sample PDFs made on demand by real producers (pdflatex, qpdf, ghostscript),
+// cached in one temporary directory per test process. A producer that is not
+// installed makes the sample unavailable (the test then SKIPs, loudly).
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace pith::test {
+
+enum class SamplePdf {
+  pdflatex,          // xref stream + object streams (pdfTeX default)
+  classic,           // classic xref table, no object streams (qpdf --object-streams=disable)
+  object_streams,    // qpdf --object-streams=generate
+  linearized,        // qpdf --linearize
+  hybrid,            // classic table + /XRefStm (made by test code from `classic`)
+  with_xmp,          // pdflatex + hyperxmp-free XMP packet with dc:title/dc:creator
+  attachments,       // pdflatex + \embedfile-like attachment (qpdf --add-attachment)
+  ghostscript,       // ps2pdf/gs output
+  encrypted,         // qpdf --encrypt (AES-256)
+  no_info,           // qpdf without /Info
+  big,               // 1,200 pages
+  xelatex,           // XeTeX (xdvipdfmx)
+  lualatex,          // LuaTeX
+  dvips,             // latex + dvips + ps2pdf
+  exiftool_updated,  // pdflatex output with an exiftool incremental update (3 revisions after ours)
+};
+
+// Path to the sample, made on first use; nullopt when a producer is missing.
+[[nodiscard]] std::optional<std::filesystem::path> sample_pdf(SamplePdf kind);
+[[nodiscard]] std::string read_file(const std::filesystem::path& p);
+void write_file(const std::filesystem::path& p, const std::string& bytes);
+// A fresh empty directory under the process's scratch directory.
+[[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
+// Runs a shell command; returns its exit status (stdout/stderr captured into `output` if given).
+int run(const std::string& command, std::string* output = nullptr);
+
+}  // namespace pith::test

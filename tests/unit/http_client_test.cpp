@@ -1,0 +1,359 @@
+// The HTTP client against real servers on 127.0.0.1: statuses, retries,
+// timeouts, slow drip, truncation, size bound, redirects, TLS, conditional
+// requests, file:// and connection reuse.
+#include "pith/http_client.hpp"
+#include "pith/version.hpp"
+#include "support/loopback_server.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+using namespace std::chrono_literals;
+using pith::HttpClient;
+using pith::HttpOptions;
+using pith::HttpRequest;
+using pith::test::LoopbackServer;
+
+namespace {
+
+HttpOptions fast_options() {
+  HttpOptions o;
+  o.connect_timeout = 500ms;
+  o.total_timeout = 800ms;
+  o.retry_backoff = 10ms;
+  o.max_retries = 2;
+  o.low_speed_time = 1s;
+  return o;
+}
+
+std::filesystem::path temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("pith-http-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a 200 answer carries the body, ETag and our User-Agent", "[http]") {
+  LoopbackServer server;
+  server.serve_bytes("/doc.json", R"({"a":1})");
+  server.start();
+  HttpClient client(fast_options());
+  auto r = client.get({server.base_url() + "/doc.json"});
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->body == R"({"a":1})");
+  CHECK_FALSE(r->etag.empty());
+  CHECK(r->last_modified == "Sun, 05 Jul 2026 02:46:28 GMT");
+  const auto reqs = server.requests();
+  REQUIRE(reqs.size() == 1);
+  CHECK(reqs[0].user_agent == pith::user_agent);
+  CHECK(reqs[0].accept == "application/json");
+}
+
+TEST_CASE("a 404 is an answer, not retried", "[http]") {
+  LoopbackServer server;
+  server.start();
+  HttpClient client(fast_options());
+  auto r = client.get({server.base_url() + "/missing"});
+  REQUIRE(r);
+  CHECK(r->status == 404);
+  CHECK_FALSE(r->ok());
+  CHECK(server.hits("/missing") == 1);
+}
+
+TEST_CASE("a 500 is retried with backoff and the later success is used", "[http]") {
+  LoopbackServer server;
+  std::atomic<int> calls{0};
+  server.get("/flaky", [&](const httplib::Request&, httplib::Response& res) {
+    if (calls++ == 0) {
+      res.status = 500;
+      return;
+    }
+    res.set_content("ok", "text/plain");
+  });
+  server.start();
+  HttpClient client(fast_options());
+  auto r = client.get({server.base_url() + "/flaky"});
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->body == "ok");
+  CHECK(r->attempts == 2);
+}
+
+TEST_CASE("a lasting 503 gives up after the bounded retries", "[http]") {
+  LoopbackServer server;
+  server.get("/down", [](const httplib::Request&, httplib::Response& res) { res.status = 503; });
+  server.start();
+  HttpClient client(fast_options());
+  auto r = client.get({server.base_url() + "/down"});
+  REQUIRE(r);
+  CHECK(r->status == 503);
+  CHECK(r->attempts == 3);
+  CHECK(server.hits("/down") == 3);
+  CHECK(r->status_text() == "HTTP 503 after 3 attempts");
+}
+
+TEST_CASE("a server that does not answer in time is a timeout error naming the URL", "[http]") {
+  LoopbackServer server;
+  server.get("/hang", [](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(1200ms);
+    res.set_content("late", "text/plain");
+  });
+  server.start();
+  auto o = fast_options();
+  o.total_timeout = 300ms;
+  o.max_retries = 1;
+  HttpClient client(o);
+  const std::string url = server.base_url() + "/hang";
+  auto r = client.get({url});
+  REQUIRE_FALSE(r);
+  CHECK(r.error().where == url);
+  CHECK(contains(r.error().message, "timed out"));
+  CHECK(server.hits("/hang") == 2);  // timeouts are retried
+}
+
+TEST_CASE("a slow drip is cut by the low-speed limit", "[http]") {
+  LoopbackServer server;
+  server.get("/drip", [](const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("application/json", [](size_t offset, httplib::DataSink& sink) {
+      if (offset >= 40) {
+        sink.done();
+        return true;
+      }
+      std::this_thread::sleep_for(100ms);
+      sink.write("x", 1);
+      return true;
+    });
+  });
+  server.start();
+  auto o = fast_options();
+  o.total_timeout = 20s;  // only the low-speed limit can stop it early
+  o.low_speed_bytes_per_second = 1000;
+  o.low_speed_time = 1s;
+  o.max_retries = 0;
+  HttpClient client(o);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = client.get({server.base_url() + "/drip"});
+  REQUIRE_FALSE(r);
+  CHECK(contains(r.error().message, "timed out"));
+  CHECK(std::chrono::steady_clock::now() - start < 3900ms);  // the whole drip would take 4 s
+}
+
+TEST_CASE("a body cut short of its Content-Length is an error", "[http]") {
+  LoopbackServer server;
+  server.get("/short", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content_provider(1000, "application/json", [](size_t offset, size_t, httplib::DataSink& sink) {
+      if (offset > 0) return false;  // close the connection mid-body
+      sink.write("{\"truncated\":", 13);
+      return true;
+    });
+  });
+  server.start();
+  HttpClient client(fast_options());
+  auto r = client.get({server.base_url() + "/short"});
+  REQUIRE_FALSE(r);
+  INFO(r.error().describe());
+  CHECK((contains(r.error().message, "truncated") || contains(r.error().message, "closed") ||
+         contains(r.error().message, "Connection")));
+}
+
+TEST_CASE("bodies over the size bound are refused, announced or not", "[http]") {
+  LoopbackServer server;
+  const std::string big(pith::default_max_response_bytes + 1, 'x');
+  server.serve_bytes("/big", big);
+  server.get("/big-chunked", [&big](const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("application/json", [&big](size_t offset, httplib::DataSink& sink) {
+      if (offset >= big.size()) {
+        sink.done();
+        return true;
+      }
+      const size_t n = std::min<size_t>(65536, big.size() - offset);
+      sink.write(big.data() + offset, n);
+      return true;
+    });
+  });
+  server.start();
+  auto o = fast_options();
+  o.total_timeout = 5s;
+  HttpClient client(o);
+  for (const char* path : {"/big", "/big-chunked"}) {
+    auto r = client.get({server.base_url() + path});
+    REQUIRE_FALSE(r);
+    CHECK(contains(r.error().message, "larger than 8388608 bytes"));
+  }
+}
+
+TEST_CASE("redirects are followed within the limit, and a loop is an error", "[http]") {
+  LoopbackServer server;
+  server.serve_bytes("/target", "here");
+  server.get("/hop", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/target"); });
+  server.get("/loop", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/loop"); });
+  server.start();
+  HttpClient client(fast_options());
+  auto ok = client.get({server.base_url() + "/hop"});
+  REQUIRE(ok);
+  CHECK(ok->body == "here");
+  CHECK(ok->effective_url == server.base_url() + "/target");
+  auto loop = client.get({server.base_url() + "/loop"});
+  REQUIRE_FALSE(loop);
+  CHECK(contains(loop.error().message, "too many redirects"));
+  CHECK(server.hits("/loop") == 6);  // the first request and 5 redirects
+}
+
+TEST_CASE("a conditional request gets 304 Not Modified", "[http]") {
+  LoopbackServer server;
+  server.serve_bytes("/doc.json", "{}");
+  server.start();
+  HttpClient client(fast_options());
+  auto first = client.get({server.base_url() + "/doc.json"});
+  REQUIRE(first);
+  HttpRequest again{server.base_url() + "/doc.json"};
+  again.if_none_match = first->etag;
+  again.if_modified_since = first->last_modified;
+  auto second = client.get(again);
+  REQUIRE(second);
+  CHECK(second->not_modified);
+  CHECK(second->status == 304);
+  CHECK(second->body.empty());
+  CHECK(server.requests().back().if_none_match == first->etag);
+}
+
+TEST_CASE("file:// reads local mirrors; a missing file reads as 404", "[http]") {
+  const auto dir = temp_dir("file");
+  std::ofstream(dir / "doc.json") << "{\"local\":true}";
+  HttpClient client(fast_options());
+  auto r = client.get({"file://" + (dir / "doc.json").string()});
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->body == "{\"local\":true}");
+  auto missing = client.get({"file://" + (dir / "nope.json").string()});
+  REQUIRE(missing);
+  CHECK(missing->status == 404);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sequential requests reuse one keep-alive connection", "[http]") {
+  LoopbackServer server;
+  server.serve_bytes("/a", "a");
+  server.start();
+  HttpClient client(fast_options());
+  for (int i = 0; i < 12; ++i) REQUIRE(client.get({server.base_url() + "/a"}));
+  CHECK(server.hits("/a") == 12);
+  CHECK(server.connections() == 1);
+}
+
+TEST_CASE("a batch runs concurrently over few reused connections, results in order", "[http]") {
+  LoopbackServer server;
+  for (int i = 0; i < 40; ++i) server.serve_bytes("/n" + std::to_string(i), std::to_string(i));
+  server.start();
+  HttpClient client(fast_options());
+  std::vector<HttpRequest> reqs;
+  for (int i = 0; i < 40; ++i) reqs.push_back({server.base_url() + "/n" + std::to_string(i)});
+  reqs.push_back({server.base_url() + "/missing"});
+  auto results = client.get_many(reqs, 4);
+  REQUIRE(results.size() == 41);
+  for (int i = 0; i < 40; ++i) {
+    REQUIRE(results[i]);
+    CHECK(results[i]->body == std::to_string(i));
+  }
+  REQUIRE(results[40]);
+  CHECK(results[40]->status == 404);
+  CHECK(server.connections() <= 4);
+}
+
+TEST_CASE("a batch retries a 500 and reports a timeout per request", "[http]") {
+  LoopbackServer server;
+  std::atomic<int> calls{0};
+  server.get("/flaky", [&](const httplib::Request&, httplib::Response& res) {
+    if (calls++ == 0) {
+      res.status = 500;
+      return;
+    }
+    res.set_content("ok", "text/plain");
+  });
+  server.get("/hang", [](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(900ms);
+    res.set_content("late", "text/plain");
+  });
+  server.serve_bytes("/fine", "fine");
+  server.start();
+  auto o = fast_options();
+  o.total_timeout = 300ms;
+  o.max_retries = 1;
+  HttpClient client(o);
+  auto results = client.get_many({{server.base_url() + "/flaky"}, {server.base_url() + "/hang"},
+                                  {server.base_url() + "/fine"}},
+                                 8);
+  REQUIRE(results[0]);
+  CHECK(results[0]->body == "ok");
+  CHECK(results[0]->attempts == 2);
+  REQUIRE_FALSE(results[1]);
+  CHECK(contains(results[1].error().message, "timed out"));
+  REQUIRE(results[2]);
+  CHECK(results[2]->body == "fine");
+}
+
+TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host", "[http][tls]") {
+  const auto dir = temp_dir("tls");
+  const auto good = pith::test::make_test_pki(dir / "good");
+  const auto other = pith::test::make_test_pki(dir / "other", "DNS:other.example");
+
+  LoopbackServer tls(good);
+  tls.serve_bytes("/doc.json", "secure");
+  tls.start();
+  {
+    auto o = fast_options();
+    o.cacert = good.ca_cert.string();
+    HttpClient client(o);
+    auto r = client.get({tls.base_url() + "/doc.json"});
+    REQUIRE(r);
+    CHECK(r->body == "secure");
+  }
+  {
+    HttpClient client(fast_options());  // system CAs do not know our test CA
+    auto r = client.get({tls.base_url() + "/doc.json"});
+    REQUIRE_FALSE(r);
+    CHECK(contains(r.error().message, "certificate"));
+  }
+  LoopbackServer wrong_host(other);
+  wrong_host.serve_bytes("/doc.json", "secure?");
+  wrong_host.start();
+  {
+    auto o = fast_options();
+    o.cacert = other.ca_cert.string();  // trusted CA, but the certificate names another host
+    HttpClient client(o);
+    auto r = client.get({wrong_host.base_url() + "/doc.json"});
+    REQUIRE_FALSE(r);
+    CHECK(contains(r.error().message, "certificate"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("HTTPS never redirects down to plain HTTP", "[http][tls]") {
+  const auto dir = temp_dir("downgrade");
+  const auto pki = pith::test::make_test_pki(dir);
+  LoopbackServer plain;
+  plain.serve_bytes("/doc.json", "plain");
+  plain.start();
+  LoopbackServer tls(pki);
+  const std::string target = plain.base_url() + "/doc.json";
+  tls.get("/doc.json", [target](const httplib::Request&, httplib::Response& res) { res.set_redirect(target); });
+  tls.start();
+  auto o = fast_options();
+  o.cacert = pki.ca_cert.string();
+  HttpClient client(o);
+  auto r = client.get({tls.base_url() + "/doc.json"});
+  REQUIRE_FALSE(r);
+  CHECK(contains(r.error().message, "HTTPS never redirects to HTTP"));
+  CHECK(plain.hits("/doc.json") == 0);
+  std::filesystem::remove_all(dir);
+}

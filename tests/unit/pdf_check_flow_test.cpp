@@ -1,0 +1,222 @@
+// check_pdf_metadata end to end on PDF metadata as pith-stamp writes it,
+// and the tampering cases of the check issue (no PDF parser needed: the
+// metadata and the byte layout are built directly).
+#include "pith/crypto.hpp"
+#include "pith/pdf_check.hpp"
+#include "pith/trust_store.hpp"
+#include "pith/xmp.hpp"
+#include "support/test_data.hpp"
+#include "support/test_signer.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace pith;
+
+namespace {
+
+constexpr const char* fixture_title =
+    "Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large "
+    "language models";
+constexpr const char* other_title = "Exploring the limits of Concurrency in ML Training on Google TPUs";
+
+// Bytes shaped like a stamped PDF: the original revision, the pith update,
+// optionally later revisions.
+const std::string original = "%PDF-1.5\n% the paper\nxref\n0 1\ntrailer\n<<>>\nstartxref\n9\n%%EOF\n";
+const std::string pith_update = "9 0 obj\n<< /Type /Metadata >>\nendobj\nxref\ntrailer\n<<>>\nstartxref\n77\n%%EOF\n";
+const std::string later_update = "10 0 obj\n<<>>\nendobj\nxref\ntrailer\n<<>>\nstartxref\n140\n%%EOF\n";
+
+VerifiedRecord verified(const std::string& bytes, const TrustStore& trust) {
+  auto v = verify_document(bytes, trust, "bundle");
+  REQUIRE(v);
+  REQUIRE_FALSE(v->report.has_failure());
+  return *v;
+}
+
+meta::PithProperties props_from(const VerifiedRecord& r) {
+  meta::PithProperties p;
+  p.number = r.pith_number;
+  p.canonical_record = r.canonical_json;
+  p.canonical_sha256 = r.canonical_sha256;
+  p.receipt_signature = r.receipt_signature_b64;
+  p.key_id = r.key_id;
+  p.key_fingerprint = r.key_fingerprint;
+  p.resolver_url = "https://pith.science/pith/" + r.pith_number.substr(10);
+  p.tool = "pith-stamp test";
+  p.original_sha256 = sha256_hex(original);
+  p.original_length = original.size();
+  return p;
+}
+
+struct Stamped {
+  PdfMetadata metadata;
+  std::string file;
+};
+
+Stamped stamp(const std::string& bundle, const VerifiedRecord& r, const std::string& title,
+              const meta::PithProperties& props) {
+  Stamped s;
+  auto packet = merge_pith_xmp("", props);
+  REQUIRE(packet);
+  s.metadata.xmp_packet = *packet;
+  s.metadata.info_number = r.pith_number;
+  s.metadata.info_url = props.resolver_url;
+  s.metadata.info_title = title;
+  s.metadata.embedded_bundle = bundle;
+  s.file = original + pith_update;
+  return s;
+}
+
+struct Fixture {
+  TrustStore trust = TrustStore::with_pinned_key();
+  std::string bundle = test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+  VerifiedRecord record = verified(bundle, trust);
+  Stamped stamped() const { return stamp(bundle, record, fixture_title, props_from(record)); }
+};
+
+Report check(const Stamped& s, const TrustStore& trust) {
+  return check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf");
+}
+
+CheckStatus status_of(const Report& r, std::string_view code) {
+  const Check* c = r.find(code);
+  INFO(code);
+  REQUIRE(c != nullptr);
+  return c->status;
+}
+
+}  // namespace
+
+TEST_CASE("a stamped PDF with the registry's bundle verifies", "[pdf-check]") {
+  const Fixture f;
+  const auto report = check(f.stamped(), f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::verified);
+  CHECK(report.pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(report.input_kind == "pdf");
+  CHECK(status_of(report, "pdf.number.found") == CheckStatus::pass);
+  CHECK(status_of(report, "pdf.record.source") == CheckStatus::pass);
+  CHECK(status_of(report, "pdf.number.matches_record") == CheckStatus::pass);
+  CHECK(status_of(report, "pdf.metadata.matches_record") == CheckStatus::pass);
+  CHECK(status_of(report, "pdf.title.match") == CheckStatus::pass);
+  CHECK(status_of(report, "pdf.bytes.prefix_intact") == CheckStatus::pass);
+  CHECK(status_of(report, "pdf.bytes.later_revisions") == CheckStatus::pass);
+  CHECK(report.extra["pith_sources"].size() == 5);  // XMP number + URL, Info number + URL, bundle
+}
+
+TEST_CASE("tampering: an edit to the embedded bundle fails", "[pdf-check][tamper]") {
+  const Fixture f;
+  auto s = f.stamped();
+  const auto at = s.metadata.embedded_bundle->find("2026-08-09");
+  REQUIRE(at != std::string::npos);
+  (*s.metadata.embedded_bundle)[at + 3] = '7';  // a signed date, one digit
+  const auto report = check(s, f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::failed);
+}
+
+TEST_CASE("tampering: an edit to the XMP record fails", "[pdf-check][tamper]") {
+  const Fixture f;
+  auto props = props_from(f.record);
+  props.canonical_record.replace(props.canonical_record.find("cs."), 3, "xx.");
+  const auto report = check(stamp(f.bundle, f.record, fixture_title, props), f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::failed);
+  CHECK(status_of(report, "pdf.metadata.matches_record") == CheckStatus::fail);
+}
+
+TEST_CASE("tampering: another number in the Info dictionary only is a conflict", "[pdf-check][tamper]") {
+  const Fixture f;
+  auto s = f.stamped();
+  s.metadata.info_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  const auto report = check(s, f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::failed);
+  const Check* c = report.find("pdf.number.conflict");
+  REQUIRE(c != nullptr);
+  CHECK(c->detail.find("Info /PithNumber names pith:2020:WXNI57C2SJ24QK62DB7DTUREA3") != std::string::npos);
+}
+
+TEST_CASE("tampering: bytes changed inside the original prefix fail", "[pdf-check][tamper]") {
+  const Fixture f;
+  auto s = f.stamped();
+  s.file[12] = 'X';
+  const auto report = check(s, f.trust);
+  CHECK(report.verdict() == Verdict::failed);
+  CHECK(status_of(report, "pdf.bytes.prefix_broken") == CheckStatus::fail);
+}
+
+TEST_CASE("a later incremental edit is a warning with its count", "[pdf-check][tamper]") {
+  const Fixture f;
+  auto s = f.stamped();
+  s.file += later_update + later_update;
+  const auto report = check(s, f.trust);
+  CHECK(report.verdict() == Verdict::verified);
+  CHECK(status_of(report, "pdf.bytes.later_revisions") == CheckStatus::warn);
+  CHECK(report.find("pdf.bytes.later_revisions")->detail.find("2 later revision") == 0);
+}
+
+TEST_CASE("tampering: metadata copied into another paper is a title mismatch", "[pdf-check][tamper]") {
+  const Fixture f;
+  const auto report = check(stamp(f.bundle, f.record, other_title, props_from(f.record)), f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::failed);
+  CHECK(status_of(report, "pdf.title.mismatch") == CheckStatus::fail);
+}
+
+TEST_CASE("a PDF with no pith data is 'no number'", "[pdf-check]") {
+  PdfMetadata m;
+  m.info_title = fixture_title;
+  const auto report = check_pdf_metadata("%PDF-1.5\n", m, TrustStore::with_pinned_key(), "plain.pdf");
+  CHECK(report.verdict() == Verdict::not_found);
+  CHECK(exit_code_for(report.verdict()) == 3);
+}
+
+TEST_CASE("without an embedded bundle, the XMP record and receipt are verified", "[pdf-check]") {
+  const Fixture f;
+  auto s = f.stamped();
+  s.metadata.embedded_bundle.reset();
+  const auto report = check(s, f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::verified);
+  const Check* source = report.find("pdf.record.source");
+  REQUIRE(source != nullptr);
+  CHECK(source->detail.find("XMP pith:canonicalRecord") == 0);
+
+  SECTION("a forged receipt signature fails") {
+    auto props = props_from(f.record);
+    auto& sig = props.receipt_signature;
+    sig[5] = sig[5] == 'A' ? 'B' : 'A';
+    auto forged = stamp(f.bundle, f.record, fixture_title, props);
+    forged.metadata.embedded_bundle.reset();
+    const auto forged_report = check(forged, f.trust);
+    INFO(forged_report.to_text());
+    CHECK(forged_report.verdict() == Verdict::failed);
+  }
+  SECTION("a record with duplicate keys is refused") {
+    auto props = props_from(f.record);
+    props.canonical_record.insert(1, R"("metadata":{},)");
+    auto dup = stamp(f.bundle, f.record, fixture_title, props);
+    dup.metadata.embedded_bundle.reset();
+    const auto dup_report = check(dup, f.trust);
+    CHECK(dup_report.verdict() == Verdict::failed);
+    CHECK(status_of(dup_report, "pdf.record.source") == CheckStatus::fail);
+  }
+}
+
+TEST_CASE("a bundle signed by a key outside the trust store is unverifiable", "[pdf-check]") {
+  test::RecordSpec spec;
+  spec.title = "A Test Paper About Stamps";
+  const auto bundle = test::to_bytes(test::make_signed_bundle(spec));
+  const auto trusted = test::test_trust_store();
+  const auto record = verified(bundle, trusted);
+  const auto s = stamp(bundle, record, spec.title, props_from(record));
+
+  const auto good = check(s, trusted);
+  INFO(good.to_text());
+  CHECK(good.verdict() == Verdict::verified);
+  CHECK(status_of(good, "pdf.title.match") == CheckStatus::pass);
+
+  const auto pinned_only = check(s, TrustStore::with_pinned_key());
+  INFO(pinned_only.to_text());
+  CHECK(pinned_only.verdict() == Verdict::unverifiable);
+}

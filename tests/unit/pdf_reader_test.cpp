@@ -1,0 +1,260 @@
+#include "pith/pdf_reader.hpp"
+#include "support/pdf_samples.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <podofo/base/PdfName.h>
+
+using pith::pdf::ObjectId;
+using pith::pdf::Reader;
+using pith::test::SamplePdf;
+
+namespace {
+
+std::string require_sample(SamplePdf kind) {
+  auto p = pith::test::sample_pdf(kind);
+  if (!p) FAIL("sample PDF could not be made (is TeX Live / qpdf / gs installed?)");
+  return pith::test::read_file(*p);
+}
+
+std::string type_of(const PoDoFo::PdfDictionary& d) {
+  const auto* t = d.GetKey(PoDoFo::PdfName("Type"));
+  return t && t->IsName() ? t->GetName().GetName() : "";
+}
+
+// What every well-formed sample must give.
+void check_structure(const Reader& r) {
+  auto cat = r.catalog();
+  REQUIRE(cat);
+  CHECK(type_of(*cat) == "Catalog");
+  auto page = r.first_page();
+  REQUIRE(page);
+  CHECK(type_of(page->dictionary) == "Page");
+  CHECK(r.size() > 3);
+}
+
+}  // namespace
+
+TEST_CASE("reader: pdflatex output (xref stream + object streams)") {
+  const std::string bytes = require_sample(SamplePdf::pdflatex);
+  auto r = Reader::open(bytes, "paper.pdf");
+  REQUIRE(r);
+  CHECK(r->uses_xref_streams());
+  check_structure(*r);
+  // The catalog lives in an object stream in pdfTeX output.
+  CHECK(r->entry(r->root_id()->number).kind == pith::pdf::XrefEntry::Kind::in_object_stream);
+  auto producer = r->info_string("Producer");
+  REQUIRE(producer);
+  REQUIRE(*producer);
+  CHECK((*producer)->find("pdfTeX") != std::string::npos);
+  REQUIRE(r->file_id());
+  CHECK(r->file_id()->first.size() == 16);
+  // Page 1 has the hyperref link annotation.
+  auto page = r->first_page();
+  REQUIRE(page);
+  auto annots = r->page_annotations(*page);
+  REQUIRE(annots);
+  CHECK(!annots->empty());
+}
+
+TEST_CASE("reader: classic table, object streams, linearized and ghostscript files") {
+  for (auto kind : {SamplePdf::classic, SamplePdf::object_streams, SamplePdf::linearized, SamplePdf::ghostscript}) {
+    INFO("sample kind " << static_cast<int>(kind));
+    const std::string bytes = require_sample(kind);
+    auto r = Reader::open(bytes, "sample.pdf");
+    REQUIRE(r);
+    check_structure(*r);
+    if (kind == SamplePdf::classic) CHECK_FALSE(r->uses_xref_streams());
+    if (kind == SamplePdf::linearized) CHECK(r->section_count() == 2);
+  }
+}
+
+TEST_CASE("reader: hybrid file finds objects only listed in /XRefStm") {
+  const std::string bytes = require_sample(SamplePdf::hybrid);
+  auto r = Reader::open(bytes, "hybrid.pdf");
+  REQUIRE(r);
+  CHECK_FALSE(r->uses_xref_streams());
+  CHECK(r->entry(5).kind == pith::pdf::XrefEntry::Kind::in_object_stream);
+  auto title = r->info_string("Title");
+  REQUIRE(title);
+  REQUIRE(*title);
+  CHECK(**title == "Hybrid sample");
+  check_structure(*r);
+}
+
+TEST_CASE("reader: XMP packet and embedded files") {
+  const std::string xmp = require_sample(SamplePdf::with_xmp);
+  auto r = Reader::open(xmp, "xmp.pdf");
+  REQUIRE(r);
+  auto packet = r->xmp_metadata();
+  REQUIRE(packet);
+  REQUIRE(*packet);
+  CHECK((*packet)->find("An XMP titled paper") != std::string::npos);
+  CHECK((*packet)->find("Ada Lovelace") != std::string::npos);
+
+  const std::string att = require_sample(SamplePdf::attachments);
+  auto a = Reader::open(att, "attach.pdf");
+  REQUIRE(a);
+  auto files = a->embedded_files();
+  REQUIRE(files);
+  REQUIRE(files->size() == 2);
+  auto csv = a->embedded_file("data.csv");
+  REQUIRE(csv);
+  REQUIRE(*csv);
+  CHECK(**csv == "a,b\n1,2\n");
+  auto none = a->embedded_file("missing.json");
+  REQUIRE(none);
+  CHECK_FALSE(*none);
+}
+
+TEST_CASE("reader: no /Info dictionary and no final end-of-line") {
+  const std::string bytes = require_sample(SamplePdf::no_info);
+  auto r = Reader::open(bytes, "noinfo.pdf");
+  REQUIRE(r);
+  CHECK_FALSE(r->info_id());
+  auto info = r->info();
+  REQUIRE(info);
+  CHECK_FALSE(*info);
+  check_structure(*r);
+}
+
+TEST_CASE("reader: encrypted files are refused with advice") {
+  const std::string bytes = require_sample(SamplePdf::encrypted);
+  auto r = Reader::open(bytes, "enc.pdf");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().where == "enc.pdf");
+  CHECK(r.error().message.find("encrypted") != std::string::npos);
+  CHECK(r.error().message.find("qpdf --decrypt") != std::string::npos);
+}
+
+TEST_CASE("reader: damaged cross-reference data is an error naming the offset") {
+  const std::string good = require_sample(SamplePdf::classic);
+
+  SECTION("not a PDF") {
+    auto r = Reader::open("hello world", "x.pdf");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find("not a PDF") != std::string::npos);
+  }
+  SECTION("truncated: no startxref") {
+    auto r = Reader::open(std::string_view(good).substr(0, good.size() / 2), "half.pdf");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find("startxref") != std::string::npos);
+  }
+  SECTION("startxref pointing at garbage") {
+    std::string bad = good;
+    const auto pos = bad.rfind("startxref");
+    bad.replace(pos, std::string::npos, "startxref\n10\n%%EOF\n");
+    auto r = Reader::open(bad, "bad.pdf");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find("at byte 10") != std::string::npos);
+  }
+  SECTION("a corrupted table entry") {
+    std::string bad = good;
+    const auto xref = bad.rfind("\nxref");
+    REQUIRE(xref != std::string::npos);
+    bad[xref + 30] = 'Z';  // inside the first entries
+    auto r = Reader::open(bad, "bad.pdf");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find("at byte") != std::string::npos);
+  }
+  SECTION("a /Prev loop is harmless") {
+    std::string looped = good;
+    const auto pos = looped.rfind("trailer");
+    const auto xref = looped.rfind("\nxref") + 1;
+    looped.insert(pos + 7, " << /Prev " + std::to_string(xref) + " >> ");
+    // The inserted dictionary is parsed as the trailer: /Prev points at itself.
+    auto r = Reader::open(looped, "loop.pdf");
+    // Either an error (no /Root in this trailer) or a clean stop; never a hang.
+    if (r) CHECK(r->section_count() == 1);
+  }
+  SECTION("an offset pointing at the wrong object") {
+    auto r = Reader::open(good, "good.pdf");
+    REQUIRE(r);
+    // Object 1 read as object 2 must be refused, not silently accepted.
+    const auto e = r->entry(1);
+    REQUIRE(e.kind == pith::pdf::XrefEntry::Kind::in_file);
+    std::string bad = good;
+    const auto e2 = r->entry(2);
+    // Swap the two offsets in the table text.
+    char a[11], b[11];
+    std::snprintf(a, sizeof a, "%010llu", static_cast<unsigned long long>(e.offset));
+    std::snprintf(b, sizeof b, "%010llu", static_cast<unsigned long long>(e2.offset));
+    const auto pa = bad.rfind(a);
+    REQUIRE(pa != std::string::npos);
+    bad.replace(pa, 10, b);
+    auto r2 = Reader::open(bad, "bad.pdf");
+    REQUIRE(r2);
+    auto o = r2->object(ObjectId{1, 0});
+    REQUIRE_FALSE(o);
+    CHECK(o.error().message.find("instead of 1") != std::string::npos);
+  }
+}
+
+TEST_CASE("reader: 1,200-page file opens without touching the pages") {
+  const std::string bytes = require_sample(SamplePdf::big);
+  auto r = Reader::open(bytes, "big.pdf");
+  REQUIRE(r);
+  check_structure(*r);
+  CHECK(r->size() > 2400);
+}
+
+TEST_CASE("reader: mutated files never crash or hang, and deep nesting is refused") {
+  // Deterministic mutations (bit flips, truncations, splices, damaged tails)
+  // of real files: every outcome must be a value (an error or a reader).
+  std::uint32_t state = 12345;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  std::size_t opened = 0;
+  for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::hybrid, SamplePdf::linearized}) {
+    const std::string original = require_sample(kind);
+    for (int i = 0; i < 150; ++i) {
+      std::string s = original;
+      switch (next() % 4) {
+        case 0:
+          for (int k = 0; k < 4; ++k) s[next() % s.size()] ^= static_cast<char>(1u << (next() % 8));
+          break;
+        case 1: s.resize(next() % s.size()); break;
+        case 2: s.insert(next() % s.size(), original.substr(next() % original.size(), next() % 300)); break;
+        default: {
+          const std::size_t tail = std::min<std::size_t>(s.size(), 2000);
+          for (int k = 0; k < 6; ++k) s[s.size() - 1 - next() % tail] = "0123456789 /<>[]Rnfobj"[next() % 22];
+        }
+      }
+      auto r = Reader::open(s, "mutated.pdf");
+      if (!r) {
+        CHECK_FALSE(r.error().message.empty());
+        continue;
+      }
+      ++opened;
+      (void)r->catalog();
+      (void)r->info();
+      (void)r->xmp_metadata();
+      (void)r->embedded_files();
+      if (auto page = r->first_page()) (void)r->page_annotations(*page);
+    }
+  }
+  CHECK(opened > 0);
+
+  // 100,000 nested arrays in the Info dictionary.
+  std::string deep = "%PDF-1.4\n";
+  std::vector<std::size_t> offsets;
+  const std::vector<std::string> objects = {
+      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>", "<< /Deep " + std::string(100000, '[') + " >>"};
+  for (std::size_t n = 0; n < objects.size(); ++n) {
+    offsets.push_back(deep.size());
+    deep += std::to_string(n + 1) + " 0 obj\n" + objects[n] + "\nendobj\n";
+  }
+  const std::size_t xref = deep.size();
+  deep += "xref\n0 5\n0000000000 65535 f\r\n";
+  char line[32];
+  for (auto o : offsets) {
+    std::snprintf(line, sizeof line, "%010zu 00000 n\r\n", o);
+    deep += line;
+  }
+  deep += "trailer\n<< /Size 5 /Root 1 0 R /Info 4 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  auto r = Reader::open(deep, "deep.pdf");
+  REQUIRE(r);
+  auto info = r->info();
+  REQUIRE_FALSE(info);
+  CHECK(info.error().message.find("at byte") != std::string::npos);
+}

@@ -1,0 +1,239 @@
+// Stamping real PDFs, checked by readers we did not write: qpdf, poppler
+// (pdfinfo, pdfdetach) and exiftool must all see what we wrote.
+#include "pith/pdf_metadata.hpp"
+#include "pith/pdf_reader.hpp"
+#include "pith/pdf_stamp.hpp"
+#include "support/pdf_samples.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using pith::pdf::Reader;
+using pith::pdf::StampOutcome;
+using pith::test::SamplePdf;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The fixture bundle as the stamper sees it. The stamper trusts its caller to
+// have verified the record (pith-stamp does, through verify_document); these
+// tests are about the PDF side, so the fields are filled from the bundle.
+pith::VerifiedRecord fixture_record() {
+  pith::VerifiedRecord r;
+  r.kind = pith::DocumentKind::bundle;
+  r.document_bytes = pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+  r.document = nlohmann::json::parse(r.document_bytes);
+  r.pith_number = r.document["pith_number"];
+  r.canonical_record = r.document["canonical_record"];
+  r.canonical_json = r.canonical_record.dump();
+  r.canonical_sha256 = r.document["canonical_sha256"];
+  const auto& receipt = r.document["events"][0]["payload"]["receipt"];
+  r.receipt_signature_b64 = receipt["signature_b64"];
+  r.key_id = receipt["key_id"];
+  r.key_fingerprint = "8d4b5ee74e4693bcd1df2446408b0d54";
+  return r;
+}
+
+std::string require_sample_path(SamplePdf kind) {
+  auto p = pith::test::sample_pdf(kind);
+  if (!p) FAIL("sample PDF could not be made (is TeX Live / qpdf / gs installed?)");
+  return p->string();
+}
+
+std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
+
+struct Stamped {
+  std::string original;
+  std::string stamped;
+  fs::path path;
+};
+
+Stamped stamp(SamplePdf kind, const pith::VerifiedRecord& record, pith::pdf::StampOptions options = {}) {
+  Stamped s;
+  s.original = pith::test::read_file(require_sample_path(kind));
+  auto reader = Reader::open(s.original, "sample.pdf");
+  REQUIRE(reader);
+  auto plan = pith::pdf::plan_stamp(*reader, record, options);
+  if (!plan) FAIL(plan.error().describe());
+  REQUIRE(plan->outcome == StampOutcome::stamped);
+  CHECK(plan->original_length == s.original.size());
+  s.stamped = s.original + plan->update;
+  s.path = pith::test::scratch_dir("stamp") / "stamped.pdf";
+  pith::test::write_file(s.path, s.stamped);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("stamp: every producer's PDF reads back the same in qpdf, poppler and exiftool") {
+  const auto record = fixture_record();
+  for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::object_streams, SamplePdf::linearized,
+                    SamplePdf::hybrid, SamplePdf::ghostscript, SamplePdf::no_info, SamplePdf::with_xmp,
+                    SamplePdf::attachments, SamplePdf::xelatex, SamplePdf::lualatex, SamplePdf::dvips,
+                    SamplePdf::exiftool_updated}) {
+    INFO("sample kind " << static_cast<int>(kind));
+    pith::pdf::StampOptions options;
+    options.badge = true;
+    const Stamped s = stamp(kind, record, options);
+    // The original is an exact prefix.
+    CHECK(s.stamped.compare(0, s.original.size(), s.original) == 0);
+
+    std::string out;
+    CHECK(pith::test::run("qpdf --check " + shell_quote(s.path.string()), &out) == 0);
+    INFO(out);
+    CHECK(out.find("No syntax or stream encoding errors") != std::string::npos);
+
+    CHECK(pith::test::run("pdfinfo -meta " + shell_quote(s.path.string()), &out) == 0);
+    CHECK(out.find(record.pith_number) != std::string::npos);
+    CHECK(out.find("pith:canonicalSha256") != std::string::npos);
+
+    CHECK(pith::test::run("exiftool -XMP-pith:all -PDF:all " + shell_quote(s.path.string()), &out) == 0);
+    CHECK(out.find("Number") != std::string::npos);
+    CHECK(out.find(record.pith_number) != std::string::npos);
+    CHECK(out.find("Pith URL") != std::string::npos);
+
+    const fs::path saved = s.path.parent_path() / "detached.json";
+    CHECK(pith::test::run("pdfdetach -savefile pith-bundle.json -o " + shell_quote(saved.string()) + " " +
+                          shell_quote(s.path.string()), &out) == 0);
+    CHECK(pith::test::read_file(saved) == record.document_bytes);
+
+    // Our own reader agrees, and a second stamp is a no-op.
+    auto again = Reader::open(s.stamped, "stamped.pdf");
+    REQUIRE(again);
+    auto meta = pith::pdf::read_pith_metadata(*again);
+    REQUIRE(meta);
+    CHECK(meta->info_number == record.pith_number);
+    CHECK(meta->xmp_number == record.pith_number);
+    CHECK(meta->embedded_bundle == record.document_bytes);
+    auto replan = pith::pdf::plan_stamp(*again, record, options);
+    REQUIRE(replan);
+    CHECK(replan->outcome == StampOutcome::already_stamped);
+    CHECK(replan->update.empty());
+  }
+}
+
+TEST_CASE("stamp: existing XMP properties and attachments survive") {
+  const auto record = fixture_record();
+  {
+    const Stamped s = stamp(SamplePdf::with_xmp, record);
+    std::string out;
+    REQUIRE(pith::test::run("exiftool -XMP-dc:all " + shell_quote(s.path.string()), &out) == 0);
+    CHECK(out.find("An XMP titled paper") != std::string::npos);
+    CHECK(out.find("Ada Lovelace") != std::string::npos);
+  }
+  {
+    const Stamped s = stamp(SamplePdf::attachments, record);
+    std::string out;
+    REQUIRE(pith::test::run("pdfdetach -list " + shell_quote(s.path.string()), &out) == 0);
+    CHECK(out.find("3 embedded files") != std::string::npos);
+    CHECK(out.find("data.csv") != std::string::npos);
+    CHECK(out.find("notes.txt") != std::string::npos);
+    CHECK(out.find("pith-bundle.json") != std::string::npos);
+  }
+}
+
+TEST_CASE("stamp: Info keeps its other keys and gains no /ModDate or /Producer") {
+  const auto record = fixture_record();
+  const Stamped s = stamp(SamplePdf::pdflatex, record);
+  auto before = Reader::open(s.original, "before.pdf");
+  auto after = Reader::open(s.stamped, "after.pdf");
+  REQUIRE(before);
+  REQUIRE(after);
+  auto bi = before->info();
+  auto ai = after->info();
+  REQUIRE(bi);
+  REQUIRE(ai);
+  REQUIRE(*bi);
+  REQUIRE(*ai);
+  for (const auto& [k, v] : (*bi)->GetKeys()) {
+    INFO(k.GetName());
+    const auto* w = (*ai)->GetKey(k);
+    REQUIRE(w);
+    std::string a, b;
+    v->ToString(a);
+    w->ToString(b);
+    CHECK(a == b);
+  }
+  CHECK((*ai)->GetKeys().size() == (*bi)->GetKeys().size() + 2);
+  // One more cross-reference section, starting after the original bytes.
+  CHECK(after->section_count() == before->section_count() + 1);
+  CHECK(after->section_offsets().front() >= s.original.size());
+  CHECK(after->section_offsets()[1] == before->startxref());
+  // /ID[0] is the document's identity: kept.
+  CHECK(after->file_id()->first == before->file_id()->first);
+  CHECK(after->file_id()->second != before->file_id()->second);
+}
+
+TEST_CASE("stamp: deterministic with SOURCE_DATE_EPOCH") {
+  const auto record = fixture_record();
+  pith::pdf::StampOptions options;
+  options.source_date_epoch = 1700000000;
+  options.badge = true;
+  const Stamped a = stamp(SamplePdf::pdflatex, record, options);
+  const Stamped b = stamp(SamplePdf::pdflatex, record, options);
+  CHECK(a.stamped == b.stamped);
+  CHECK(a.stamped.find("/ModDate (D:20231114221320Z)") != std::string::npos);
+  options.source_date_epoch.reset();
+  const Stamped c = stamp(SamplePdf::pdflatex, record, options);
+  const std::string update = c.stamped.substr(c.original.size());
+  const auto params = update.find("/Params");
+  REQUIRE(params != std::string::npos);
+  CHECK(update.substr(params, update.find(">>", params) - params).find("/ModDate") == std::string::npos);
+}
+
+TEST_CASE("stamp: a different number is a conflict unless forced") {
+  const auto record = fixture_record();
+  const Stamped s = stamp(SamplePdf::classic, record);
+  auto other = record;
+  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
+  other.document_bytes = "{\"other\":true}";
+  auto reader = Reader::open(s.stamped, "stamped.pdf");
+  REQUIRE(reader);
+  auto plan = pith::pdf::plan_stamp(*reader, other, {});
+  REQUIRE(plan);
+  CHECK(plan->outcome == StampOutcome::conflict);
+  CHECK(plan->previous_number == record.pith_number);
+  CHECK(plan->update.empty());
+
+  pith::pdf::StampOptions force;
+  force.force = true;
+  auto forced = pith::pdf::plan_stamp(*reader, other, force);
+  REQUIRE(forced);
+  REQUIRE(forced->outcome == StampOutcome::stamped);
+  const std::string restamped = s.stamped + forced->update;
+  auto r2 = Reader::open(restamped, "restamped.pdf");
+  REQUIRE(r2);
+  auto meta = pith::pdf::read_pith_metadata(*r2);
+  REQUIRE(meta);
+  CHECK(meta->info_number == other.pith_number);
+  CHECK(meta->xmp_number == other.pith_number);
+  CHECK(meta->embedded_bundle == other.document_bytes);
+  auto files = r2->embedded_files();
+  REQUIRE(files);
+  CHECK(files->size() == 1);  // the old pith-bundle.json was replaced, not duplicated
+  const fs::path p = pith::test::scratch_dir("force") / "restamped.pdf";
+  pith::test::write_file(p, restamped);
+  CHECK(pith::test::run("qpdf --check " + shell_quote(p.string()) + " >/dev/null") == 0);
+}
+
+TEST_CASE("stamp: the badge is skipped when page 1 already links to pith") {
+  const auto record = fixture_record();
+  pith::pdf::StampOptions options;
+  options.badge = true;
+  const Stamped s = stamp(SamplePdf::pdflatex, record, options);
+  CHECK(s.stamped.find("/Subtype /Link") != std::string::npos);
+  // Force a re-stamp with another record: the existing pith link means no second badge.
+  auto other = record;
+  other.document_bytes += " ";
+  auto reader = Reader::open(s.stamped, "stamped.pdf");
+  REQUIRE(reader);
+  auto plan = pith::pdf::plan_stamp(*reader, other, options);
+  REQUIRE(plan);
+  REQUIRE(plan->outcome == StampOutcome::stamped);
+  CHECK(plan->update.find("/Subtype /Link") == std::string::npos);
+  REQUIRE_FALSE(plan->notes.empty());
+  CHECK(plan->notes.front().find("badge skipped") != std::string::npos);
+}

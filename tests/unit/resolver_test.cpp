@@ -1,0 +1,399 @@
+// The resolver's decisions (fetch order, mirrors, cache, offline, identity
+// checks) against real loopback servers, with a stand-in verifier whose
+// verdict the test controls. The same flows with real Ed25519-signed
+// bundles and the real verifier are in resolver_verified_test.cpp.
+#include "pith/resolver.hpp"
+#include "support/loopback_server.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace std::chrono_literals;
+using pith::Resolver;
+using pith::ResolverOptions;
+using pith::ResolutionOrigin;
+using pith::test::LoopbackServer;
+
+namespace {
+
+// Stand-in documents: {"pith_number", "canonical_record", "trusted"}.
+pith::DocumentVerifier stand_in_verifier() {
+  return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::VerifiedRecord> {
+    auto doc = nlohmann::json::parse(bytes, nullptr, false);
+    if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(std::string(name), "not a registry document");
+    pith::VerifiedRecord r;
+    r.kind = pith::DocumentKind::bundle;
+    r.pith_number = doc["pith_number"].get<std::string>();
+    r.canonical_record = doc.value("canonical_record", nlohmann::json::object());
+    r.document_bytes = std::string(bytes);
+    r.document = doc;
+    if (doc.value("trusted", false)) {
+      r.report.trust_anchor("stand_in.signature", "trusted");
+    } else {
+      r.report.fail("stand_in.signature", "not signed by a trusted key");
+    }
+    return r;
+  };
+}
+
+std::string body(int i) {
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string b = "QQQQQQQQQQQQQQQQQQQQQQ";
+  for (int k = 0; k < 4; ++k) b += alphabet[(i >> (5 * (3 - k))) & 31];
+  return b;
+}
+std::string number(int i) { return "pith:2021:" + body(i); }
+
+std::string document(const std::string& full, bool trusted = true, const std::string& arxiv = "2106.02679",
+                     int version = 1) {
+  nlohmann::json d = {{"pith_number", full},
+                      {"canonical_record", {{"source", {{"kind", "arxiv"}, {"id", arxiv}, {"version", version}}}}},
+                      {"trusted", trusted}};
+  return d.dump();
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name) {
+    static int counter = 0;
+    path = std::filesystem::temp_directory_path() /
+           ("pith-resolver-test-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+ResolverOptions options_for(const std::string& base, const std::filesystem::path& cache) {
+  ResolverOptions o;
+  o.resolver_url = base;
+  o.cache_dir = cache;
+  o.timeout_seconds = 0.5;
+  return o;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+
+std::string check_detail(const pith::Resolution& r, const std::string& code) {
+  const auto* c = r.report.find(code);
+  return c ? c->detail : std::string("<no check " + code + ">");
+}
+
+}  // namespace
+
+TEST_CASE("a full number resolves from the server's bundle.json and is cached", "[resolver]") {
+  TempDir cache("full");
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + body(1) + "/bundle.json", document(number(1)));
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto r = resolver.resolve(number(1));
+  REQUIRE(r);
+  CHECK(r->record.pith_number == number(1));
+  CHECK(r->origin == ResolutionOrigin::server);
+  CHECK(r->source == server.base_url() + "/pith/" + body(1) + "/bundle.json");
+  CHECK(contains(check_detail(*r, "resolver.source"), "from server"));
+  CHECK(std::filesystem::exists(cache.path / (body(1) + ".json")));
+  CHECK(std::filesystem::exists(cache.path / "aliases" / "arxiv-2106.02679v1"));
+}
+
+TEST_CASE("fetch order: bundle, well-known bundle, state, then resolver JSON-LD", "[resolver]") {
+  TempDir cache("order");
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + body(2), document(number(2)), "application/ld+json");
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto r = resolver.resolve(body(2));
+  REQUIRE(r);
+  CHECK(r->source == server.base_url() + "/pith/" + body(2));
+  const auto reqs = server.requests();
+  REQUIRE(reqs.size() == 4);
+  CHECK(reqs[0].path == "/pith/" + body(2) + "/bundle.json");
+  CHECK(reqs[1].path == "/.well-known/pith/" + body(2) + "/bundle.json");
+  CHECK(reqs[2].path == "/pith/" + body(2) + "/state.json");
+  CHECK(reqs[3].path == "/pith/" + body(2));
+  CHECK(reqs[3].accept == "application/ld+json");
+  CHECK(r->failures.size() == 3);
+}
+
+TEST_CASE("a short form reports the full number it resolved to", "[resolver]") {
+  TempDir cache("short");
+  LoopbackServer server;
+  const std::string prefix = body(3).substr(0, 8);
+  server.serve_bytes("/pith/" + prefix + "/bundle.json", document(number(3)));
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto r = resolver.resolve("pith:" + prefix);
+  REQUIRE(r);
+  CHECK(r->record.pith_number == number(3));
+  CHECK(check_detail(*r, "resolver.short_form") == "pith:" + prefix + " resolved to " + number(3));
+}
+
+TEST_CASE("a short form answered with a record outside the prefix is rejected", "[resolver]") {
+  TempDir cache("short-bad");
+  LoopbackServer server;
+  server.serve_bytes("/pith/AAAAAAAA/bundle.json", document(number(4)));
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto r = resolver.resolve("pith:AAAAAAAA");
+  REQUIRE_FALSE(r);
+  CHECK(contains(r.error().message, "substitution: asked for pith:AAAAAAAA, got " + number(4)));
+}
+
+TEST_CASE("arXiv ids must match the signed record's source and version", "[resolver]") {
+  TempDir cache("arxiv");
+  LoopbackServer server;
+  server.serve_bytes("/pith/2106.02679/bundle.json", document(number(5)));
+  server.serve_bytes("/pith/2106.02679v2/bundle.json", document(number(5)));  // v1 record under a v2 alias
+  server.serve_bytes("/pith/2106.99999/bundle.json", document(number(5)));
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto ok = resolver.resolve("arXiv:2106.02679");
+  REQUIRE(ok);
+  CHECK(contains(check_detail(*ok, "resolver.arxiv"), "resolved to " + number(5)));
+  auto wrong_version = resolver.resolve("2106.02679v2");
+  REQUIRE_FALSE(wrong_version);
+  CHECK(contains(wrong_version.error().message, "whose source is arxiv 2106.02679v1"));
+  auto wrong_paper = resolver.resolve("2106.99999");
+  REQUIRE_FALSE(wrong_paper);
+  CHECK(contains(wrong_paper.error().message, "substitution"));
+}
+
+TEST_CASE("a verified record of another paper is a substitution, never accepted", "[resolver]") {
+  TempDir cache("substitution");
+  LoopbackServer server;
+  for (const std::string prefix : {"/pith/", "/.well-known/pith/"}) {
+    server.serve_bytes(prefix + body(6) + "/bundle.json", document(number(7)));
+  }
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto r = resolver.resolve(number(6));
+  REQUIRE_FALSE(r);
+  CHECK(contains(r.error().message, "substitution: asked for " + number(6) + ", got " + number(7)));
+  CHECK_FALSE(std::filesystem::exists(cache.path / (body(7) + ".json")));
+}
+
+TEST_CASE("a document failing verification falls over to a mirror, and says so", "[resolver]") {
+  TempDir cache("mirror");
+  LoopbackServer bad;
+  bad.serve_bytes("/pith/" + body(8) + "/bundle.json", document(number(8), false));
+  bad.serve_bytes("/pith/" + body(8) + "/state.json", "this is not JSON");
+  bad.start();
+  LoopbackServer mirror;
+  mirror.serve_bytes("/pith/" + body(8) + "/bundle.json", document(number(8)));
+  mirror.start();
+  auto o = options_for(bad.base_url(), cache.path);
+  o.mirrors = {mirror.base_url()};
+  Resolver resolver(o, stand_in_verifier());
+  auto r = resolver.resolve(number(8));
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::mirror);
+  CHECK(contains(check_detail(*r, "resolver.source"), "from mirror " + mirror.base_url()));
+  CHECK(contains(check_detail(*r, "resolver.rejected"), "failed verification (stand_in.signature"));
+  bool saw_non_json = false;
+  for (const auto& f : r->failures) saw_non_json = saw_non_json || contains(f, "not a registry document");
+  CHECK(saw_non_json);
+}
+
+TEST_CASE("an unreachable resolver falls over to the next mirror", "[resolver]") {
+  TempDir cache("failover");
+  std::string dead_base;
+  {
+    LoopbackServer dead;
+    dead.start();
+    dead_base = dead.base_url();
+  }  // stopped: connections are refused
+  LoopbackServer mirror;
+  mirror.serve_bytes("/pith/" + body(9) + "/bundle.json", document(number(9)));
+  mirror.start();
+  auto o = options_for(dead_base, cache.path);
+  o.mirrors = {mirror.base_url()};
+  Resolver resolver(o, stand_in_verifier());
+  auto r = resolver.resolve(number(9));
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::mirror);
+  REQUIRE(r->failures.size() == 1);  // one refused connection skips that base's other paths
+  CHECK(contains(r->failures[0], dead_base));
+}
+
+TEST_CASE("nothing anywhere is a clear error listing every attempt", "[resolver]") {
+  TempDir cache("nothing");
+  LoopbackServer server;
+  server.start();
+  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  auto r = resolver.resolve(number(10));
+  REQUIRE_FALSE(r);
+  CHECK(r.error().where == number(10));
+  CHECK(contains(r.error().message, "/pith/" + body(10) + "/bundle.json: HTTP 404"));
+  CHECK(contains(r.error().message, "/pith/" + body(10) + ": HTTP 404"));
+}
+
+TEST_CASE("offline: served from the cache and reported; without a cache entry an error", "[resolver]") {
+  TempDir cache("offline");
+  {
+    LoopbackServer server;
+    server.serve_bytes("/pith/" + body(11) + "/bundle.json", document(number(11)));
+    server.start();
+    Resolver online(options_for(server.base_url(), cache.path), stand_in_verifier());
+    REQUIRE(online.resolve(number(11)));
+  }
+  auto o = options_for("http://127.0.0.1:9", cache.path);
+  o.offline = true;
+  Resolver offline(o, stand_in_verifier());
+  auto r = offline.resolve(number(11));
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::cache);
+  CHECK(contains(check_detail(*r, "resolver.offline"), "offline: the registry was not asked"));
+  auto by_arxiv = offline.resolve("arXiv:2106.02679v1");
+  REQUIRE(by_arxiv);
+  CHECK(by_arxiv->record.pith_number == number(11));
+  auto by_short = offline.resolve("pith:" + body(11).substr(0, 12));
+  REQUIRE(by_short);
+  CHECK(by_short->record.pith_number == number(11));
+  auto missing = offline.resolve(number(12));
+  REQUIRE_FALSE(missing);
+  CHECK(contains(missing.error().message, "offline and not in the cache"));
+}
+
+TEST_CASE("offline still reads file:// mirrors", "[resolver]") {
+  TempDir cache("file-cache");
+  TempDir mirror("file-mirror");
+  std::filesystem::create_directories(mirror.path / "pith" / body(13));
+  std::ofstream(mirror.path / "pith" / body(13) / "bundle.json") << document(number(13));
+  auto o = options_for("file://" + mirror.path.string(), cache.path);
+  o.offline = true;
+  Resolver resolver(o, stand_in_verifier());
+  auto r = resolver.resolve(number(13));
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::server);
+  CHECK(r->source == "file://" + (mirror.path / "pith" / body(13) / "bundle.json").string());
+}
+
+TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with ETag", "[resolver]") {
+  TempDir cache("fresh");
+  LoopbackServer server;
+  const std::string path = "/pith/" + body(14) + "/bundle.json";
+  server.serve_bytes(path, document(number(14)));
+  server.start();
+  auto o = options_for(server.base_url(), cache.path);
+  {
+    Resolver resolver(o, stand_in_verifier());
+    REQUIRE(resolver.resolve(number(14)));
+    auto again = resolver.resolve(number(14));
+    REQUIRE(again);
+    CHECK(again->origin == ResolutionOrigin::cache);
+    CHECK(server.hits(path) == 1);
+  }
+  o.freshness = 0s;
+  Resolver stale(o, stand_in_verifier());
+  auto revalidated = stale.resolve(number(14));
+  REQUIRE(revalidated);
+  CHECK(server.hits(path) == 2);
+  CHECK_FALSE(server.requests().back().if_none_match.empty());
+  CHECK(revalidated->origin == ResolutionOrigin::cache);
+  CHECK(contains(check_detail(*revalidated, "resolver.source"), "304 Not Modified"));
+}
+
+TEST_CASE("--refresh asks the network even for a fresh entry", "[resolver]") {
+  TempDir cache("refresh");
+  LoopbackServer server;
+  const std::string path = "/pith/" + body(15) + "/bundle.json";
+  server.serve_bytes(path, document(number(15)));
+  server.start();
+  auto o = options_for(server.base_url(), cache.path);
+  REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(15)));
+  o.refresh = true;
+  REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(15)));
+  CHECK(server.hits(path) == 2);
+}
+
+TEST_CASE("a stale entry is used, with a warning, when nothing online answers", "[resolver]") {
+  TempDir cache("stale");
+  std::string base;
+  {
+    LoopbackServer server;
+    server.serve_bytes("/pith/" + body(16) + "/bundle.json", document(number(16)));
+    server.start();
+    base = server.base_url();
+    REQUIRE(Resolver(options_for(base, cache.path), stand_in_verifier()).resolve(number(16)));
+  }
+  auto o = options_for(base, cache.path);
+  o.freshness = 0s;
+  auto r = Resolver(o, stand_in_verifier()).resolve(number(16));
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::stale_cache);
+  CHECK(contains(check_detail(*r, "resolver.cache.stale"), "did not answer"));
+}
+
+TEST_CASE("a poisoned cache entry is never used: dropped and refetched", "[resolver]") {
+  TempDir cache("poison");
+  LoopbackServer server;
+  const std::string path = "/pith/" + body(17) + "/bundle.json";
+  server.serve_bytes(path, document(number(17)));
+  server.start();
+  auto o = options_for(server.base_url(), cache.path);
+  REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(17)));
+  const auto entry = cache.path / (body(17) + ".json");
+
+  SECTION("tampered so it no longer verifies") { std::ofstream(entry) << document(number(17), false); }
+  SECTION("swapped for another record that verifies") { std::ofstream(entry) << document(number(18)); }
+  SECTION("garbage") { std::ofstream(entry) << "\x00\x01 not json"; }
+
+  auto r = Resolver(o, stand_in_verifier()).resolve(number(17));
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::server);
+  CHECK(server.hits(path) == 2);
+  CHECK(contains(check_detail(*r, "resolver.cache.rejected"), "entry removed"));
+
+  // Offline, a poisoned entry leaves nothing to use.
+  std::ofstream(entry) << document(number(17), false);
+  auto off = o;
+  off.offline = true;
+  auto offline = Resolver(off, stand_in_verifier()).resolve(number(17));
+  REQUIRE_FALSE(offline);
+  CHECK_FALSE(std::filesystem::exists(entry));
+}
+
+TEST_CASE("a batch resolves many numbers concurrently over few connections", "[resolver][batch]") {
+  TempDir cache("batch");
+  LoopbackServer server;
+  std::vector<std::string> inputs;
+  for (int i = 100; i < 160; ++i) {
+    server.serve_bytes("/pith/" + body(i) + "/bundle.json", document(number(i)));
+    inputs.push_back(number(i));
+  }
+  inputs.push_back("pith:2021:QQQQQQQQQQQQQQQQQQQQQQ0000");  // not a number: its own error
+  inputs.push_back(number(999));                            // not on the server
+  server.start();
+  auto o = options_for(server.base_url(), cache.path);
+  o.max_concurrency = 6;
+  Resolver resolver(o, stand_in_verifier());
+  auto results = resolver.resolve_many(inputs);
+  REQUIRE(results.size() == inputs.size());
+  for (std::size_t i = 0; i < 60; ++i) {
+    REQUIRE(results[i]);
+    CHECK(results[i]->record.pith_number == inputs[i]);
+  }
+  REQUIRE_FALSE(results[60]);
+  CHECK(contains(results[60].error().message, "position"));
+  REQUIRE_FALSE(results[61]);
+  CHECK(server.connections() <= 6);
+}
+
+TEST_CASE("options come from the environment, flags override", "[resolver][options]") {
+  ::setenv("PITH_RESOLVER", "http://127.0.0.1:1234", 1);
+  ::setenv("PITH_MIRRORS", "https://a.example, https://b.example;file:///srv/mirror", 1);
+  auto o = ResolverOptions::from_environment();
+  CHECK(o.resolver_url == "http://127.0.0.1:1234");
+  CHECK(o.mirrors == std::vector<std::string>{"https://a.example", "https://b.example", "file:///srv/mirror"});
+  ::unsetenv("PITH_RESOLVER");
+  ::unsetenv("PITH_MIRRORS");
+  CHECK(ResolverOptions::from_environment().resolver_url == "https://pith.science");
+  ::setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);
+  CHECK(pith::default_cache_dir() == std::filesystem::path("/tmp/xdg-test/pith"));
+  ::unsetenv("XDG_CACHE_HOME");
+  o.timeout_seconds = 0.5;
+  CHECK(o.http_options().total_timeout == 500ms);
+}
