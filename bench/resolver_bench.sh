@@ -21,7 +21,7 @@ root="$work/root"
 : >"$work/numbers"
 for i in $(seq 1 "$count"); do
   "$build/tests/pith-test-sign" --title "Resolver benchmark paper $i" --arxiv "2405.$((10000 + i))" >"$work/b.json"
-  number=$("$build/tests/pith-test-sign" --title "Resolver benchmark paper $i" --arxiv "2405.$((10000 + i))" --output number)
+  number=$(grep -o '"pith_number":"[^"]*"' "$work/b.json" | head -n1 | cut -d'"' -f4)
   mkdir -p "$root/pith/${number##*:}"
   mv "$work/b.json" "$root/pith/${number##*:}/bundle.json"
   echo "$number" >>"$work/numbers"

@@ -114,7 +114,11 @@ expect_exit 0 --resolver "$base" --mirror "$mirror" --trust-key "$key" --cache-d
 expect_out "from mirror $mirror/pith/$body_a/bundle.json"
 stop_server
 
-# 9. A file that exists is still a file, whatever its name.
+# 9. A mistyped number gets the parser's message, not "no such file".
+expect_exit 2 "${common[@]}" --offline "pith:2024:ABCDEFGH0JKLMNOPQRSTUVWXYZ"
+expect_err "invalid character '0' at position 19"
+
+# 10. A file that exists is still a file, whatever its name.
 cp "$work/a.json" "$work/$body_a"
 (cd "$work" && expect_exit 0 --trust-key "$key" --offline "$body_a")
 grep -q "resolver.source" "$work/out" && fail "an existing file was resolved instead of read"
