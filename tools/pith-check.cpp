@@ -1,9 +1,12 @@
-// pith-check: verifies the Pith Number carried by a PDF, and Pith registry files (bundle, state.json, canonical
-// record, resolver answer), detected by content, with keys from the trust
-// store only. An argument that is not an existing file but is a Pith Number
-// (full, body, short form) or an arXiv id is resolved from the registry,
-// its mirrors or the cache, and verified the same way. Human text by
-// default, one JSON object per input with --json.
+// pith-check: verifies the Pith Number carried by a PDF, and Pith registry
+// files (bundle, state.json, canonical record, resolver answer), detected by
+// content, with keys from the trust store only. An argument that is not an
+// existing file but is a Pith Number (full, body, short form) or an arXiv id
+// is resolved from the registry, its mirrors or the cache, and verified the
+// same way. Each file is checked in a child process with limits, -j N at a
+// time (a corpus: --files-from); unless --offline, the registry is asked what
+// changed since. Human text by default, JSON Lines with --json
+// (docs/pith-check-json.md). The work is in pith::run_checks (check_run.hpp).
 #include "pith/check_file.hpp"
 #include "pith/check_run.hpp"
 #include "pith/exit_codes.hpp"

@@ -115,6 +115,23 @@ grep -q "^2 inputs: 1 verified, 1 not_found" "$work/out" || fail "no summary lin
 grep -q "record completeness (carried copy)" "$work/out" || fail "no completeness panel"
 if grep -q $'\033' "$work/out" "$work/err"; then fail "colour codes without a TTY"; fi
 
+# --- on a terminal (script gives pith-check a pseudo-terminal) ------------
+if command -v script >/dev/null; then
+  tty_run() { script -qec "$*" /dev/null </dev/null | cat -v || true; }
+  tty_run env -u NO_COLOR "$check" --offline -j 2 "$c/paper.pdf" "$c/plain.pdf" >"$work/tty"
+  grep -q 'pith-check: 2/2 (1 verified, 1 not_found)' "$work/tty" || fail "no progress line on a terminal"
+  grep -q '\^\[\[32m' "$work/tty" || fail "no colour on a terminal"
+  tty_run env NO_COLOR=1 "$check" --offline -j 2 "$c/paper.pdf" "$c/plain.pdf" >"$work/tty"
+  if grep -q '\^\[\[3' "$work/tty"; then fail "colour on a terminal despite NO_COLOR"; fi
+  tty_run env -u NO_COLOR "$check" --offline -q "$c/paper.pdf" "$c/plain.pdf" >"$work/tty"
+  [[ ! -s "$work/tty" ]] || fail "-q on a terminal printed: $(head -c 200 "$work/tty")"
+else
+  echo "pith_check_corpus: script(1) missing, terminal checks skipped" >&2
+fi
+# No progress line when stderr is not a terminal (every run above): checked on one.
+"$check" --offline -j 2 "$c/paper.pdf" "$c/plain.pdf" >/dev/null 2>"$work/err" || true
+if grep -q '/2 (' "$work/err"; then fail "progress line on a non-terminal stderr"; fi
+
 # --- usage errors ---------------------------------------------------------
 expect_exit 2 --offline --files-from "$work/no-such-list"
 grep -q "no-such-list" "$work/err" || fail "--files-from error does not name the file"
