@@ -65,6 +65,12 @@ echo "## Corpus: $count stamped PDFs ($((bytes / 1024 / 1024)) MiB, ${#rows[@]} 
 echo
 echo "verdicts: $verdicts (exit $rc)"
 echo
+# CPU time (user + sys, children included): what a file costs whatever
+# else the machine is doing.
+cpu=$(/usr/bin/time -f '%U %S' "$check" --offline --trust-key "$key" -q -j 1 --files-from "$work/list" 2>&1 >/dev/null |
+  tail -1 | awk -v n="$count" '{printf "%.1f", ($1 + $2) * 1000 / n}' || true)
+echo "CPU time per file (user + sys, -j 1): $cpu ms; load average before timing: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
 echo "| workers | wall time (s) | files/s |"
 echo "|---|---|---|"
 for jobs in 1 2; do
