@@ -171,6 +171,26 @@ expect_exit 0 --resolver "$base" --cache-dir "$work/cache-empty" --timeout 5 --j
 grep -q '"code":"online.record.not_served","detail":"[^"]*","status":"warn"' "$work/out" ||
   fail "online: a record no longer served is not reported: $(head -c 600 "$work/out")"
 
+# A paper whose record got a correction after the PDF was stamped: the
+# registry's bundle has one more event. Reported (warnings), still verified.
+signer="$bin/../tests/pith-test-sign"
+key="$data/test-signing-key.json"
+title=$(awk -F'\t' '$1 == "classic.pdf" {print $3}' "$zoo/zoo.tsv")
+tnumber=$("$signer" --title "$title" --arxiv 2405.55555 --output number)
+"$signer" --title "$title" --arxiv 2405.55555 >"$work/t.bundle.json"
+env -u PITH_RESOLVER "$bin/pith-stamp" --offline --trust-key "$key" --pith "$tnumber" --bundle "$work/t.bundle.json" \
+  -o "$c/corrected.pdf" "$zoo/classic.pdf"
+mkdir -p "$root/pith/${tnumber##*:}"
+"$signer" --title "$title" --arxiv 2405.55555 --correction "Table 2: wrong units" >"$root/pith/${tnumber##*:}/bundle.json"
+expect_exit 0 "${online[@]}" --trust-key "$key" "$c/corrected.pdf"
+grep -q "^✓ $c/corrected.pdf: verified $tnumber" "$work/out" || fail "corrected paper: not verified"
+grep -q "warn online.events.newer: the registry has 1 event newer than the carried copy: correction of 2026-07-20" \
+  "$work/out" || fail "corrected paper: the newer event is not reported"
+grep -q "warn online.corrections: the record has 1 correction" "$work/out" || fail "corrected paper: no correction"
+grep -q "corrections           present (1)" "$work/out" || fail "corrected paper: panel lacks the correction"
+expect_exit 0 "${online[@]}" --trust-key "$key" --offline "$c/corrected.pdf"
+if grep -q "online\." "$work/out"; then fail "corrected paper: online checks with --offline"; fi
+
 # --offline: no online check at all.
 expect_exit 0 "${online[@]}" --offline --json "$c/paper.pdf"
 if grep -q '"online\.' "$work/out"; then fail "--offline still ran online checks"; fi

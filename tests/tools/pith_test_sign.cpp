@@ -3,7 +3,7 @@
 // for shell tests and other helpers' fixtures. Deterministic output.
 //
 //   pith-test-sign [--title T] [--arxiv ID] [--version N] [--submitted ISO]
-//                  [--authors A] [--base-url URL] [--output KIND]
+//                  [--authors A] [--base-url URL] [--correction NOTE]... [--output KIND]
 //   KIND: bundle (default), state, record, receipt, key, number
 #include "pith/canonical_json.hpp"
 #include "pith/pith_number.hpp"
@@ -11,12 +11,15 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{"pith-test-sign: write documents signed by the pith TEST key (never trust it outside tests)"};
   pith::test::RecordSpec spec;
   pith::test::BundleOptions options;
   std::string output = "bundle";
+  std::vector<std::string> corrections;
   app.add_option("--title", spec.title, "paper title");
   app.add_option("--arxiv", spec.arxiv_id, "arXiv id, e.g. 2401.00001");
   app.add_option("--version", spec.version, "arXiv version number");
@@ -24,6 +27,9 @@ int main(int argc, char** argv) {
   app.add_option("--authors", spec.authors, "authors text");
   app.add_option("--abstract", spec.abstract, "abstract");
   app.add_option("--base-url", options.base_url, "resolver base URL used in links and mirror_hints");
+  app.add_option("--correction", corrections,
+                 "append a signed correction event with this note (repeatable; dated 2026-07-2N)")
+      ->allow_extra_args(false);
   app.add_option("--output", output, "bundle | state | record | receipt | key | number")
       ->check(CLI::IsMember({"bundle", "state", "record", "receipt", "key", "number"}));
   CLI11_PARSE(app, argc, argv);
@@ -43,7 +49,18 @@ int main(int argc, char** argv) {
       std::cout << pith::test::number_of(record) << "\n";
       return 0;
     } else {
-      const nlohmann::json bundle = pith::test::make_signed_bundle(spec, signer, options);
+      // The events of make_signed_bundle, then one correction per note: the
+      // same paper as without --correction, with later events.
+      const nlohmann::json rc = pith::test::make_record_created_event(signer, record);
+      nlohmann::json events = nlohmann::json::array({rc, pith::test::make_graph_snapshot_event(signer, record, spec)});
+      for (std::size_t i = 0; i < corrections.size(); ++i) {
+        const std::string day = std::to_string(20 + i % 9);
+        events.push_back(pith::test::make_event(
+            signer, pith::test::number_of(record),
+            {"correction", "record", {{"note", corrections[i]}}, "2026-07-" + day + "T00:00:00Z",
+             nlohmann::json::array(), i == 0 ? rc["event_id"] : events.back()["event_id"]}));
+      }
+      const nlohmann::json bundle = pith::test::assemble_bundle(signer, record, events, options);
       out = output == "state" ? bundle["state"] : bundle;
     }
     std::cout << pith::canon(out) << "\n";
