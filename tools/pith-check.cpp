@@ -37,7 +37,16 @@ constexpr const char* exit_code_help = R"(Exit codes (with several files the wor
 
 Trust store: the registry key pith-v1-2026-05 (pinned), key files in
 $XDG_CONFIG_HOME/pith/keys/*.json (default ~/.config/pith/keys), and every
---trust-key FILE. Keys shipped inside the data are never trusted.)";
+--trust-key FILE. Keys shipped inside the data are never trusted.
+
+Online (the default; --offline skips it): for each number found, the
+registry's current bundle is fetched, verified and compared with the file's
+copy: newer events, corrections, superseded or equivocating events, a record
+no longer served are warnings (online.*), with the record-completeness panel.
+
+Each file is checked in its own process with CPU-time, memory and wall-clock
+limits: a crash, a hang or a limit is that file's verdict `error`, and the
+run goes on. JSON Lines schema: docs/pith-check-json.md.)";
 
 bool use_colour() {
   const char* no_colour = std::getenv("NO_COLOR");
@@ -100,7 +109,7 @@ int main(int argc, char** argv) {
   bool json_output = false;
   std::vector<std::string> trust_keys;
   std::vector<std::string> files;
-  app.add_flag("--json", json_output, "one JSON object per file per line");
+  app.add_flag("--json", json_output, "one JSON object per input per line (JSON Lines, in input order)");
   app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format; repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false)  // one FILE per --trust-key: the inputs that follow are not keys
