@@ -216,11 +216,29 @@ bool IsolatedChild::read_available() {
 
 Report IsolatedChild::finish() {
   if (early_) return std::move(*early_);
-  const bool timed_out = fd_ >= 0;  // still open: the caller gave up at the deadline
+  // A report already written in full is taken even if the caller comes to
+  // read it late (another child kept it busy): drain what is there now.
+  while (fd_ >= 0) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0 || read_available()) break;
+  }
+  bool timed_out = fd_ >= 0;  // still open: the child is still at work past its deadline
   if (timed_out || too_large_) ::kill(pid_, SIGKILL);
   if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  // The pipe's end normally means the child is exiting; one that closed it
+  // and lives on is still held to the deadline.
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  for (;;) {
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) break;
+    if (done == 0 && std::chrono::steady_clock::now() >= deadline_) {
+      ::kill(pid_, SIGKILL);
+      timed_out = true;
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (done == 0) ::usleep(500);
   }
   pid_ = -1;
 

@@ -157,3 +157,17 @@ TEST_CASE("no inputs: nothing emitted, no child", "[corpus]") {
   const auto out = run(0, 4, [](std::size_t i) { return named(i, "never"); });
   CHECK(out.order.empty());
 }
+
+TEST_CASE("a child that closes its report pipe and hangs is still stopped at the deadline", "[corpus]") {
+  const auto out = run(2, 2, [](std::size_t i) -> Report {
+    if (i == 0) {
+      for (int fd = 3; fd < 64; ++fd) ::close(fd);  // the report pipe among them
+      for (;;) std::this_thread::sleep_for(1s);
+    }
+    return named(i, "fine");
+  });
+  REQUIRE(out.order == iota(2));
+  REQUIRE(out.reports[0].error);
+  CHECK(out.reports[0].error->find("wall-clock limit") != std::string::npos);
+  CHECK(out.reports[1].verdict() == Verdict::verified);
+}
