@@ -165,8 +165,11 @@ PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::s
     if (!is_placeholder_title(c.title)) real.push_back(&c);
   }
   if (real.empty()) {
+    const auto named = std::find_if(candidates.begin(), candidates.end(),
+                                    [](const TitleCandidate& c) { return !title_canon(c.title).empty(); });
+    if (named == candidates.end()) return {TitleVerdict::undetermined, "the PDF has no title"};
     return {TitleVerdict::undetermined,
-            candidates.empty() ? "the PDF has no title" : "the PDF's title is a placeholder: " + quoted_title(candidates.front().title)};
+            "the PDF's title is a placeholder: " + named->where + " " + quoted_title(named->title)};
   }
   // Every real ASCII title must match: a PDF whose Info title is another
   // paper's next to a matching XMP title has been edited (and readers show
@@ -218,7 +221,10 @@ void check_title_binding(const std::vector<TitleCandidate>& candidates, const nl
       report.fail("pdf.title.mismatch", binding.detail);
       break;
     case TitleVerdict::undetermined:
-      if (candidates.empty()) {
+      // No title at all (none, or only empty ones) is not a finding about
+      // this PDF's claim: skip. A placeholder or a foreign title is: warn.
+      if (std::all_of(candidates.begin(), candidates.end(),
+                      [](const TitleCandidate& c) { return title_canon(c.title).empty(); })) {
         report.skip("pdf.title.undetermined", binding.detail);
       } else {
         report.warn("pdf.title.undetermined", binding.detail);

@@ -5,7 +5,8 @@
 # different Info number only (conflict), bytes changed inside the stamped
 # prefix, later edits by exiftool (a warning; a title edited later too), the
 # stamp's own title edited, metadata copied into another paper (title
-# mismatch), and a PDF with no pith data (exit 3).
+# mismatch), and a PDF with no pith data (exit 3). Also a PDF made with
+# pith.sty (metadata compiled in by LaTeX): verified, byte binding unbound.
 set -euo pipefail
 
 bin=${PITH_BIN:?PITH_BIN must be set}
@@ -146,6 +147,23 @@ cp "$zoo/other-title.pdf" "$t"
 exiftool -q -overwrite_original -tagsFromFile "$paper" -xmp "$t"
 exiftool -s3 -XMP-pith:Number "$t" | grep -q JFLL || fail "test setup: exiftool did not copy the pith XMP"
 check "$t" 1 failed pdf.title.mismatch fail
+
+# ---- a PDF made with pith.sty (the metadata compiled in, not stamped) -------
+# pith-stamp paper.tex writes pith.sty with the record; pdflatex puts the
+# number, record, receipt and bundle into the PDF itself. There is no
+# "before", so byte binding is unbound; everything else verifies.
+mkdir "$work/sty"
+cp "$src/samples/paper.tex" "$work/sty/"
+if (cd "$work/sty" && "$bin/pith-stamp" paper.tex --bundle "$bundle" &&
+  pdflatex -interaction=batchmode -halt-on-error paper.tex >/dev/null 2>&1 &&
+  pdflatex -interaction=batchmode -halt-on-error paper.tex >/dev/null 2>&1); then
+  check "$work/sty/paper.pdf" 0 verified pdf.record.source pass pdf.number.matches_record pass \
+    pdf.metadata.matches_record pass pdf.bytes.unbound skip
+  [[ $(json_query "$work/last.json" "'link_annotation' in {s['source'] for s in r['details']['pith_sources']}") == True ]] ||
+    fail "pith.sty PDF: the page-1 badge link was not reported"
+else
+  fail "pith.sty PDF: pith-stamp paper.tex or pdflatex failed"
+fi
 
 if ((failures > 0)); then
   echo "pith_check_pdf: $failures failure(s)" >&2
