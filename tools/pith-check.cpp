@@ -7,6 +7,7 @@
 #include "pith/check_file.hpp"
 #include "pith/exit_codes.hpp"
 #include "pith/identifier.hpp"
+#include "pith/pdf_online.hpp"
 #include "pith/resolver.hpp"
 #include "pith/trust_store.hpp"
 #include "pith/version.hpp"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace {
@@ -105,25 +107,44 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Arguments that are not files but name a paper are resolved together
-  // (one batch over reused connections), then reported in argument order.
-  std::vector<std::string> identifiers;
-  for (const auto& arg : files) {
-    if (is_identifier_argument(arg)) identifiers.push_back(arg);
+  // Files are checked first (PDFs in isolated children). Then arguments that
+  // name a paper, and — online — the numbers the PDFs carry, are resolved
+  // together (one batch over reused connections); reports go out in
+  // argument order.
+  constexpr std::size_t no_lookup = static_cast<std::size_t>(-1);
+  std::vector<std::optional<pith::Report>> file_reports(files.size());
+  std::vector<std::size_t> lookup_of(files.size(), no_lookup);
+  std::vector<std::string> lookups;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (is_identifier_argument(files[i])) {
+      lookup_of[i] = lookups.size();
+      lookups.push_back(files[i]);
+      continue;
+    }
+    file_reports[i] = pith::check_file(files[i], trust);
+    const pith::Report& r = *file_reports[i];
+    if (!resolver_options.offline && r.input_kind == "pdf" && !r.error && !r.pith_number.empty()) {
+      lookup_of[i] = lookups.size();
+      lookups.push_back(r.pith_number);
+    }
   }
   std::vector<pith::Result<pith::Resolution>> resolved;
-  if (!identifiers.empty()) {
+  if (!lookups.empty()) {
     pith::Resolver resolver(resolver_options, pith::verifier_using(trust));
-    resolved = resolver.resolve_many(identifiers);
+    resolved = resolver.resolve_many(lookups);
   }
 
   const bool colour = !json_output && use_colour();
   int worst = pith::exit_code::ok;
-  std::size_t next_identifier = 0;
-  for (const auto& file : files) {
-    const pith::Report report = is_identifier_argument(file)
-                                    ? report_for(file, std::move(resolved[next_identifier++]))
-                                    : pith::check_file(file, trust);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& file = files[i];
+    pith::Report report;
+    if (!file_reports[i]) {
+      report = report_for(file, std::move(resolved[lookup_of[i]]));
+    } else {
+      report = std::move(*file_reports[i]);
+      if (lookup_of[i] != no_lookup) pith::add_online_checks(report, resolved[lookup_of[i]]);
+    }
     if (json_output) {
       std::cout << report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (!report.error) {

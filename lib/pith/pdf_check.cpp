@@ -2,6 +2,7 @@
 
 #include "pith/crypto.hpp"
 #include "pith/mapped_file.hpp"
+#include "pith/pdf_online.hpp"
 #include "pith/pdf_reader.hpp"
 #include "pith/pith_metadata.hpp"
 #include "pith/strict_json.hpp"
@@ -400,6 +401,7 @@ Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metada
   const auto record = verify_carried_record(metadata, *extraction, trust, report);
   if (record) {
     if (!record->pith_number.empty()) report.pith_number = record->pith_number;
+    report.extra["carried"] = carried_summary(*record);  // for the online comparison
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
