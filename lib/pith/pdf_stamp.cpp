@@ -17,12 +17,7 @@
 #include <podofo/base/PdfString.h>
 #include <sodium.h>
 
-#if __has_include("pith/xmp.hpp")
 #include "pith/xmp.hpp"
-#define PITH_HAVE_XMP_MERGE 1
-#else
-#define PITH_HAVE_XMP_MERGE 0
-#endif
 
 namespace pith::pdf {
 namespace {
@@ -32,58 +27,6 @@ using PoDoFo::PdfDictionary;
 using PoDoFo::PdfName;
 using PoDoFo::PdfObject;
 
-#if !PITH_HAVE_XMP_MERGE
-// Stand-in until the Exempi merge (xmp.hpp) lands: adds one rdf:Description
-// with the pith properties to the packet (or makes a packet). Existing
-// properties are kept; an older pith description is not removed.
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-Result<std::string> merge_pith_xmp(std::string_view existing, const meta::PithProperties& p) {
-  std::string desc = std::string("<rdf:Description rdf:about=\"\" xmlns:pith=\"") + meta::xmp_namespace + "\">\n";
-  auto prop = [&](const char* name, const std::string& value) {
-    desc += std::string("<pith:") + name + ">" + xml_escape(value) + "</pith:" + name + ">\n";
-  };
-  prop(meta::xmp_number, p.number);
-  prop(meta::xmp_canonical_record, p.canonical_record);
-  prop(meta::xmp_canonical_sha256, p.canonical_sha256);
-  prop(meta::xmp_receipt_signature, p.receipt_signature);
-  prop(meta::xmp_key_id, p.key_id);
-  prop(meta::xmp_key_fingerprint, p.key_fingerprint);
-  prop(meta::xmp_resolver_url, p.resolver_url);
-  prop(meta::xmp_tool, p.tool);
-  if (p.original_sha256) prop(meta::xmp_original_sha256, *p.original_sha256);
-  if (p.original_length) prop(meta::xmp_original_length, std::to_string(*p.original_length));
-  desc += "</rdf:Description>\n";
-  std::string packet(existing);
-  // Drop a description this stand-in wrote before (a re-stamp replaces it).
-  const std::string marker = std::string("<rdf:Description rdf:about=\"\" xmlns:pith=\"") + meta::xmp_namespace;
-  for (auto at = packet.find(marker); at != std::string::npos; at = packet.find(marker)) {
-    const auto close = packet.find("</rdf:Description>\n", at);
-    if (close == std::string::npos) break;
-    packet.erase(at, close + 19 - at);
-  }
-  const auto end = packet.rfind("</rdf:RDF>");
-  if (end == std::string::npos) {
-    return "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
-           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n" +
-           desc + "</rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>";
-  }
-  packet.insert(end, desc);
-  return packet;
-}
-#endif
 
 const PdfObject* key(const PdfDictionary& d, const char* k) { return d.GetKey(PdfName(k)); }
 
