@@ -219,21 +219,48 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   CHECK(pith::test::run("qpdf --check " + shell_quote(p.string()) + " >/dev/null") == 0);
 }
 
-TEST_CASE("stamp: the badge is skipped when page 1 already links to pith") {
+TEST_CASE("stamp: the badge is skipped when page 1 already links to this number, replaced under --force") {
   const auto record = fixture_record();
   pith::pdf::StampOptions options;
   options.badge = true;
   const Stamped s = stamp(SamplePdf::pdflatex, record, options);
   CHECK(s.stamped.find("/Subtype /Link") != std::string::npos);
-  // Force a re-stamp with another record: the existing pith link means no second badge.
-  auto other = record;
-  other.document_bytes += " ";
+  // The same number with a refreshed bundle: the existing link means no second badge.
+  auto refreshed = record;
+  refreshed.document_bytes += " ";
   auto reader = Reader::open(s.stamped, "stamped.pdf");
   REQUIRE(reader);
-  auto plan = pith::pdf::plan_stamp(*reader, other, options);
+  auto plan = pith::pdf::plan_stamp(*reader, refreshed, options);
   REQUIRE(plan);
   REQUIRE(plan->outcome == StampOutcome::stamped);
   CHECK(plan->update.find("/Subtype /Link") == std::string::npos);
   REQUIRE_FALSE(plan->notes.empty());
   CHECK(plan->notes.front().find("badge skipped") != std::string::npos);
+
+  // Another number under --force: our old badge goes, the new one comes, other links stay.
+  auto other = record;
+  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
+  options.force = true;
+  auto forced = pith::pdf::plan_stamp(*reader, other, options);
+  REQUIRE(forced);
+  REQUIRE(forced->outcome == StampOutcome::stamped);
+  const std::string restamped = s.stamped + forced->update;
+  auto r2 = Reader::open(restamped, "restamped.pdf");
+  REQUIRE(r2);
+  auto page = r2->first_page();
+  REQUIRE(page);
+  auto annots = r2->page_annotations(*page);
+  REQUIRE(annots);
+  std::size_t to_old = 0, to_new = 0, others = 0;
+  for (const auto& [id, a] : *annots) {
+    const auto* action = a.GetKey(PoDoFo::PdfName("A"));
+    const std::string uri = action ? action->GetDictionary().GetKey(PoDoFo::PdfName("URI"))->GetString().GetStringUtf8() : "";
+    if (uri.ends_with("/pith/JFLLIOJUI2M3KX3FLLGP4N2V65")) ++to_old;
+    else if (uri.ends_with("/pith/WXNI57C2SJ24QK62DB7DTUREA3")) ++to_new;
+    else ++others;
+  }
+  CHECK(to_old == 0);
+  CHECK(to_new == 1);
+  CHECK(others >= 1);  // hyperref's \url link survives
 }
