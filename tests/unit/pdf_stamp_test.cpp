@@ -2,7 +2,9 @@
 // (pdfinfo, pdfdetach) and exiftool must all see what we wrote.
 #include "pith/pdf_metadata.hpp"
 #include "pith/pdf_reader.hpp"
+#include "pith/pdf_check.hpp"
 #include "pith/pdf_stamp.hpp"
+#include "pith/trust_store.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,23 +19,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The fixture bundle as the stamper sees it. The stamper trusts its caller to
-// have verified the record (pith-stamp does, through verify_document); these
-// tests are about the PDF side, so the fields are filled from the bundle.
+// The fixture bundle, verified by the real verifier with the pinned key.
 pith::VerifiedRecord fixture_record() {
-  pith::VerifiedRecord r;
-  r.kind = pith::DocumentKind::bundle;
-  r.document_bytes = pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  r.document = nlohmann::json::parse(r.document_bytes);
-  r.pith_number = r.document["pith_number"];
-  r.canonical_record = r.document["canonical_record"];
-  r.canonical_json = r.canonical_record.dump();
-  r.canonical_sha256 = r.document["canonical_sha256"];
-  const auto& receipt = r.document["events"][0]["payload"]["receipt"];
-  r.receipt_signature_b64 = receipt["signature_b64"];
-  r.key_id = receipt["key_id"];
-  r.key_fingerprint = "8d4b5ee74e4693bcd1df2446408b0d54";
-  return r;
+  static const pith::VerifiedRecord record = [] {
+    const std::string bytes =
+        pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+    auto r = pith::verify_document(bytes, pith::TrustStore::with_pinned_key(), "fixture bundle");
+    REQUIRE(r);
+    REQUIRE(r->report.verdict() == pith::Verdict::verified);
+    return *r;
+  }();
+  return record;
 }
 
 std::string require_sample_path(SamplePdf kind) {
@@ -263,4 +259,59 @@ TEST_CASE("stamp: the badge is skipped when page 1 already links to this number,
   CHECK(to_old == 0);
   CHECK(to_new == 1);
   CHECK(others >= 1);  // hyperref's \url link survives
+}
+
+TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith-stamp wrote") {
+  const auto record = fixture_record();
+  pith::pdf::StampOptions options;
+  options.badge = true;
+  for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::with_xmp, SamplePdf::hybrid}) {
+    INFO("sample kind " << static_cast<int>(kind));
+    const Stamped s = stamp(kind, record, options);
+    auto reader = Reader::open(s.stamped, "stamped.pdf");
+    REQUIRE(reader);
+    const pith::PdfMetadata metadata = pith::pdf::read_pdf_metadata(*reader);
+    CHECK(metadata.read_problems.empty());
+    CHECK(metadata.info_number == record.pith_number);
+    CHECK(metadata.embedded_bundle == record.document_bytes);
+    REQUIRE(metadata.xmp_packet);
+    bool badge = false;
+    for (const auto& uri : metadata.link_uris) badge = badge || uri.ends_with("/pith/JFLLIOJUI2M3KX3FLLGP4N2V65");
+    CHECK(badge);
+    auto extraction = pith::extract_pith_numbers(metadata);
+    REQUIRE(extraction);
+    CHECK(extraction->number() == record.pith_number);
+    CHECK(extraction->conflicts().empty());
+    const pith::Report report =
+        pith::check_pdf_metadata(s.stamped, metadata, pith::TrustStore::with_pinned_key(), "stamped.pdf");
+    INFO(report.to_text(false));
+    // The samples' titles are not the fixture paper's: only title binding may fail.
+    for (const auto& check : report.checks())
+      if (check.status == pith::CheckStatus::fail) CHECK(check.code.starts_with("pdf.title."));
+    CHECK(report.find("pdf.bytes.prefix_intact"));
+    CHECK(report.find("pdf.metadata.matches_record"));
+    CHECK(report.find("pdf.number.matches_record"));
+  }
+}
+
+TEST_CASE("read_pdf_metadata: a damaged object is a problem, the rest is still read") {
+  const auto record = fixture_record();
+  const Stamped s = stamp(SamplePdf::classic, record);
+  auto reader = Reader::open(s.stamped, "stamped.pdf");
+  REQUIRE(reader);
+  // Break the XMP stream's /Length in place (same byte count): its object no longer parses.
+  std::string broken = s.stamped;
+  const auto meta_at = broken.rfind("/Subtype /XML");
+  REQUIRE(meta_at != std::string::npos);
+  const auto len_at = broken.find("/Length ", broken.rfind(" obj", meta_at));
+  REQUIRE(len_at != std::string::npos);
+  broken[len_at + 8] = broken[len_at + 8] == '9' ? '1' : '9';
+  auto r2 = Reader::open(broken, "broken.pdf");
+  REQUIRE(r2);
+  const pith::PdfMetadata m = pith::pdf::read_pdf_metadata(*r2);
+  REQUIRE_FALSE(m.read_problems.empty());
+  CHECK(m.read_problems.front().find("XMP metadata") != std::string::npos);
+  CHECK(m.read_problems.front().find("at byte") != std::string::npos);
+  CHECK(m.info_number == record.pith_number);
+  CHECK(m.embedded_bundle == record.document_bytes);
 }
