@@ -21,6 +21,8 @@
 #include "pith/verified_record.hpp"
 #include "pith/version.hpp"
 
+#include "resolver_cli.hpp"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -47,12 +49,7 @@ struct Options {
   std::string pith;
   std::string bundle;
   std::vector<std::string> trust_keys;
-  std::string resolver;               // empty: PITH_RESOLVER, else the default
-  std::vector<std::string> mirrors;
-  bool offline = false;
-  bool refresh = false;
-  std::string cache_dir;
-  std::string cacert;
+  pith::ResolverOptions registry = pith::ResolverOptions::from_environment();  // + the shared registry flags
   bool append = false;
   bool force = false;
   bool badge = false;
@@ -153,17 +150,11 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   return ss.str();
 }
 
-std::string effective_resolver(const Options& opt) {
-  if (!opt.resolver.empty()) return opt.resolver;
-  if (const char* env = std::getenv("PITH_RESOLVER"); env && *env) return env;
-  return pith::meta::default_resolver;
-}
-
 // The base written into the PDF (/PithURL, XMP resolverUrl, the badge link):
 // the resolver when it is a web address, else the public default (a file://
 // or local test base must not end up in a published paper).
 std::string link_base(const Options& opt) {
-  const std::string base = effective_resolver(opt);
+  const std::string& base = opt.registry.resolver_url;
   if (base.starts_with("https://") || base.starts_with("http://")) return base;
   return pith::meta::default_resolver;
 }
@@ -183,14 +174,7 @@ pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, const std::
     if (record) outcome.verification = record->report;
     return record;
   }
-  pith::ResolverOptions ro = pith::ResolverOptions::from_environment();
-  ro.resolver_url = effective_resolver(opt);
-  if (!opt.mirrors.empty()) ro.mirrors = opt.mirrors;
-  ro.offline = opt.offline;
-  ro.refresh = opt.refresh;
-  if (!opt.cache_dir.empty()) ro.cache_dir = opt.cache_dir;
-  if (!opt.cacert.empty()) ro.cacert = opt.cacert;
-  pith::Resolver resolver(ro, pith::verifier_using(trust));
+  pith::Resolver resolver(opt.registry, pith::verifier_using(trust));
   auto resolution = resolver.resolve(number);
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
@@ -392,15 +376,9 @@ int main(int argc, char** argv) {
                "append the update to FILE directly (cost independent of size; a crash can leave a partial "
                "update after the intact original bytes)");
   app.add_flag("--force", opt.force, "replace a stamp for a different Pith Number");
-  app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless it already links to pith");
+  app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
   app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)");
-  app.add_option("--resolver", opt.resolver,
-                 "resolver base URL (default $PITH_RESOLVER or https://pith.science); also used for /PithURL and the badge");
-  app.add_option("--mirror", opt.mirrors, "mirror base URL tried when the resolver fails (repeatable; default $PITH_MIRRORS)");
-  app.add_flag("--offline", opt.offline, "never use the network: the cache and file:// bases only");
-  app.add_flag("--refresh", opt.refresh, "revalidate cached records even when fresh");
-  app.add_option("--cache-dir", opt.cache_dir, "record cache directory (default $XDG_CACHE_HOME/pith)");
-  app.add_option("--cacert", opt.cacert, "CA bundle (PEM) for HTTPS");
+  pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", opt.verbose, "say what was done");
   app.add_flag("--json", opt.json, "print the outcome as JSON on stdout");
   try {
