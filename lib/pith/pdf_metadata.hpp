@@ -5,7 +5,6 @@
 // metadata costs. Used by pith-stamp (idempotence, number discovery) and by
 // pith-check (extraction). Nothing here is verified: it is what the file claims.
 #include "pith/error.hpp"
-#include "pith/pdf_extract.hpp"
 #include "pith/pdf_reader.hpp"
 
 #include <optional>
@@ -26,11 +25,5 @@ struct PithMetadata {
 
 [[nodiscard]] Result<PithMetadata> read_pith_metadata(const Reader& reader);
 
-// For pith-check (pdf_extract.hpp / pdf_check.hpp): every raw value the
-// checker judges — XMP packet, Info /PithNumber /PithURL /Title, the embedded
-// pith-bundle.json, the URIs of page 1's link annotations. Lenient: a part
-// that cannot be read (a damaged object) becomes a sentence in
-// `read_problems` naming it and the byte offset; the other parts are still read.
-[[nodiscard]] PdfMetadata read_pdf_metadata(const Reader& reader);
 
 }  // namespace pith::pdf
