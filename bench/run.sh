@@ -26,3 +26,8 @@ echo "   (C++ also parses strictly and recomputes + compares the merged state; t
 
 # ---- resolve: 1,000 lookups from a loopback registry, batch client vs curl + Python recipe
 "$here/resolver_bench.sh" "$build"
+
+# ---- stamp: pith-stamp on a 10-page paper and 1,200-page files vs cp, exiftool, qpdf, PoDoFo WriteUpdate
+echo
+echo "== stamp: pith-stamp against cp, exiftool, qpdf and PoDoFo WriteUpdate"
+"$here/stamp_bench.sh" "$build"
