@@ -1,4 +1,4 @@
-// pith-check: verifies Pith registry files (bundle, state.json, canonical
+// pith-check: verifies the Pith Number carried by a PDF, and Pith registry files (bundle, state.json, canonical
 // record, resolver answer), detected by content, with keys from the trust
 // store only. An argument that is not an existing file but is a Pith Number
 // (full, body, short form) or an arXiv id is resolved from the registry,
@@ -13,7 +13,6 @@
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -38,22 +37,10 @@ bool use_colour() {
   return ::isatty(STDOUT_FILENO) == 1 && (no_colour == nullptr || *no_colour == '\0');
 }
 
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  }
-  return true;
-}
-
-// A file that exists is checked as a file, even if its name looks like a
-// number. Otherwise a number or arXiv id is resolved; so is anything written
-// `pith:...` or `arXiv:...`, so that a typo gets the parser's message (which
-// character, where) instead of "no such file".
+// A file that exists is checked as a file, even if its name looks like a number.
 bool is_identifier_argument(const std::string& arg) {
   std::error_code ec;
-  if (std::filesystem::exists(arg, ec)) return false;
-  return pith::looks_like_identifier(arg) || starts_with_ci(arg, "pith:") || starts_with_ci(arg, "arxiv:");
+  return !std::filesystem::exists(arg, ec) && pith::looks_like_identifier(arg);
 }
 
 // The verification report of a resolved record, with where it came from.
@@ -87,7 +74,7 @@ pith::Report report_for(const std::string& input, pith::Result<pith::Resolution>
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"pith-check: verify Pith registry files (bundle, state, canonical record) against trusted keys"};
+  CLI::App app{"pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against trusted keys"};
   app.footer(exit_code_help);
   app.set_version_flag("--version", std::string(pith::version_string));
   pith::ResolverOptions resolver_options = pith::ResolverOptions::from_environment();
@@ -97,7 +84,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json_output, "one JSON object per file per line");
   app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format)")
       ->type_name("FILE");
-  app.add_option("inputs", files, "registry files, Pith Numbers or arXiv ids to check")
+  app.add_option("inputs", files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
       ->required()
       ->type_name("FILE|NUMBER...");
   pith::cli::add_resolver_options(app, resolver_options);
@@ -136,7 +123,7 @@ int main(int argc, char** argv) {
   for (const auto& file : files) {
     const pith::Report report = is_identifier_argument(file)
                                     ? report_for(file, std::move(resolved[next_identifier++]))
-                                    : pith::check_registry_file(file, trust);
+                                    : pith::check_file(file, trust);
     if (json_output) {
       std::cout << report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (!report.error) {

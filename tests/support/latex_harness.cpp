@@ -56,6 +56,7 @@ const char* to_string(Engine e) {
     case Engine::lualatex: return "lualatex";
     case Engine::xelatex: return "xelatex";
     case Engine::dvips: return "latex+dvips+ps2pdf";
+    case Engine::dvipdfmx: return "latex+dvipdfmx";
   }
   return "?";
 }
@@ -97,6 +98,10 @@ Compiled compile(const fs::path& dir, const std::string& name, Engine engine) {
     case Engine::dvips:
       steps = {env + "latex" + flags + name + ".tex", env + "latex" + flags + name + ".tex",
                "dvips -q -o " + name + ".ps " + name + ".dvi", "ps2pdf " + name + ".ps " + name + ".pdf"};
+      break;
+    case Engine::dvipdfmx:
+      steps = {env + "latex" + flags + name + ".tex", env + "latex" + flags + name + ".tex",
+               "dvipdfmx -q -o " + name + ".pdf " + name + ".dvi"};
       break;
   }
   c.ok = true;

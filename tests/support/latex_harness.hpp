@@ -21,7 +21,8 @@ namespace pith::test {
 // trust store: hostile data that is nevertheless validly signed.
 [[nodiscard]] VerifiedRecord signed_record_with_title(const std::string& title);
 
-enum class Engine { pdflatex, lualatex, xelatex, dvips };
+// dvipdfmx: latex + dvipdfmx (the paper needs the class option dvipdfmx).
+enum class Engine { pdflatex, lualatex, xelatex, dvips, dvipdfmx };
 [[nodiscard]] const char* to_string(Engine e);
 
 struct Compiled {

@@ -20,3 +20,13 @@ TEST_CASE("dvips: hyperref after pith") { check(Variant::hyperref_after); }
 TEST_CASE("dvips: hyperref + hyperxmp") { check(Variant::hyperxmp); }
 TEST_CASE("dvips: DocumentMetadata") { check(Variant::document_metadata); }
 TEST_CASE("dvips: DocumentMetadata + hyperref") { check(Variant::document_metadata_hyperref); }
+
+// latex + dvipdfmx (the class option selects the driver) takes the XeTeX path.
+TEST_CASE("latex+dvipdfmx: no hyperref and hyperref after pith") {
+  for (Variant v : {Variant::plain, Variant::hyperref_after}) {
+    Paper paper;
+    paper.class_options = "dvipdfmx";
+    paper.variant = v;
+    check_generated_sty_pdf(Engine::dvipdfmx, paper, fixture_record());
+  }
+}

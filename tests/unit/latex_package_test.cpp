@@ -150,4 +150,10 @@ TEST_CASE("LaTeX older than 2021-06-01: a clear error") {
   const auto c = compile(dir, "paper", Engine::pdflatex);
   CHECK_FALSE(c.ok);
   CHECK(unwrapped(c.log).find("LaTeX 2021-06-01 or newer is needed") != std::string::npos);
+  // That error and nothing else: the package stops reading itself cleanly.
+  std::size_t errors = 0;
+  for (auto at = c.log.find("\n! "); at != std::string::npos; at = c.log.find("\n! ", at + 1)) {
+    errors += c.log.compare(at, 7, "\n!  ==>") != 0;  // not -halt-on-error's closing line
+  }
+  CHECK(errors == 1);
 }
