@@ -51,6 +51,8 @@
 #define PITH_HAVE_TEX_STAMP 0
 #endif
 
+#include "resolver_cli.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -61,12 +63,9 @@ struct Options {
   std::string pith;
   std::string bundle;
   std::vector<std::string> trust_keys;
-  std::string resolver;               // empty: PITH_RESOLVER, else the default
-  std::vector<std::string> mirrors;
-  bool offline = false;
-  bool refresh = false;
-  std::string cache_dir;
-  std::string cacert;
+  // --resolver --mirror --offline --refresh --cache-dir --cacert --timeout,
+  // shared with pith-check (tools/resolver_cli.hpp); env defaults first.
+  pith::ResolverOptions registry = pith::ResolverOptions::from_environment();
   bool append = false;
   bool force = false;
   bool badge = false;
@@ -187,9 +186,7 @@ std::optional<std::string> read_whole_file(const std::string& path) {
 }
 
 std::string effective_resolver(const Options& opt) {
-  if (!opt.resolver.empty()) return opt.resolver;
-  if (const char* env = std::getenv("PITH_RESOLVER"); env && *env) return env;
-  return pith::meta::default_resolver;
+  return opt.registry.resolver_url.empty() ? pith::meta::default_resolver : opt.registry.resolver_url;
 }
 
 // The base written into the PDF (/PithURL, XMP resolverUrl, the badge link):
@@ -218,14 +215,7 @@ pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, const std::
     return record;
   }
 #if PITH_HAVE_RESOLVER
-  pith::ResolverOptions ro = pith::ResolverOptions::from_environment();
-  ro.resolver_url = effective_resolver(opt);
-  if (!opt.mirrors.empty()) ro.mirrors = opt.mirrors;
-  ro.offline = opt.offline;
-  ro.refresh = opt.refresh;
-  if (!opt.cache_dir.empty()) ro.cache_dir = opt.cache_dir;
-  if (!opt.cacert.empty()) ro.cacert = opt.cacert;
-  pith::Resolver resolver(ro, pith::verifier_using(trust));
+  pith::Resolver resolver(opt.registry, pith::verifier_using(trust));
   auto resolution = resolver.resolve(number);
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
@@ -441,15 +431,7 @@ int main(int argc, char** argv) {
   app.add_flag("--force", opt.force, "replace a stamp for a different Pith Number");
   app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless it already links to pith");
   app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)");
-  app.add_option("--resolver", opt.resolver,
-                 "resolver base URL (default $PITH_RESOLVER or https://pith.science); also used for /PithURL and the badge");
-#if PITH_HAVE_RESOLVER
-  app.add_option("--mirror", opt.mirrors, "mirror base URL tried when the resolver fails (repeatable; default $PITH_MIRRORS)");
-  app.add_flag("--offline", opt.offline, "never use the network: the cache and file:// bases only");
-  app.add_flag("--refresh", opt.refresh, "revalidate cached records even when fresh");
-  app.add_option("--cache-dir", opt.cache_dir, "record cache directory (default $XDG_CACHE_HOME/pith)");
-  app.add_option("--cacert", opt.cacert, "CA bundle (PEM) for HTTPS");
-#endif
+  pith::cli::add_resolver_options(app, opt.registry);  // the resolver also gives /PithURL and the badge link
   app.add_flag("-v,--verbose", opt.verbose, "say what was done");
   app.add_flag("--json", opt.json, "print the outcome as JSON on stdout");
   try {
