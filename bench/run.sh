@@ -23,3 +23,6 @@ echo "   ${#bundles[@]} bundles: the registry fixture + 7 test-signed ($(cat "${
 "${one_core[@]}" /usr/bin/python3 "$here/verify_recipe.py" --seconds "$seconds" \
   --key "$data/pith-signing-key.json" --key "$data/test-signing-key.json" "${bundles[@]}"
 echo "   (C++ also parses strictly and recomputes + compares the merged state; the Python recipe does not)"
+
+# ---- resolve: 1,000 lookups from a loopback registry, batch client vs curl + Python recipe
+"$here/resolver_bench.sh" "$build"

@@ -192,6 +192,15 @@ std::string effective_resolver(const Options& opt) {
   return pith::meta::default_resolver;
 }
 
+// The base written into the PDF (/PithURL, XMP resolverUrl, the badge link):
+// the resolver when it is a web address, else the public default (a file://
+// or local test base must not end up in a published paper).
+std::string link_base(const Options& opt) {
+  const std::string base = effective_resolver(opt);
+  if (base.starts_with("https://") || base.starts_with("http://")) return base;
+  return pith::meta::default_resolver;
+}
+
 // The verified record for `number`: from --bundle, else from the resolver.
 // Verification uses only the tool's trust store: the pinned key, the user's
 // key directory and --trust-key files; never a key shipped in the data.
@@ -336,7 +345,7 @@ Outcome stamp_pdf(const Options& opt) {
   }
 
   pith::pdf::StampOptions so;
-  so.resolver = effective_resolver(opt);
+  so.resolver = link_base(opt);
   so.force = opt.force;
   so.badge = opt.badge;
   so.source_date_epoch = source_date_epoch();

@@ -72,25 +72,27 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+void sync_directory(const std::filesystem::path& dir) {
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+}
+
+Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes, bool durable) {
   const std::string where = path.string();
   std::random_device rd;
   const auto temp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(rd()));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return fail(where, "cannot create a temporary file: " + errno_text());
-  const bool written = write_all(fd, bytes) && ::fsync(fd) == 0;
+  const bool written = write_all(fd, bytes) && (!durable || ::fsync(fd) == 0);
   const std::string why = errno_text();
   ::close(fd);
   if (!written || std::rename(temp.c_str(), path.c_str()) != 0) {
     const std::string reason = written ? errno_text() : why;
     ::unlink(temp.c_str());
     return fail(where, "cannot write: " + reason);
-  }
-  // Make the rename itself durable.
-  const int dir_fd = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
   }
   return {};
 }
@@ -105,19 +107,23 @@ Result<std::filesystem::path> RecordCache::store(const std::string& full_number,
   std::filesystem::create_directories(dir_ / "aliases", ec);
   if (ec) return fail(dir_.string(), "cannot create the cache directory: " + ec.message());
   const auto doc_path = dir_ / (body + ".json");
+  // The document is fsynced; the metadata and aliases are advisory (one that
+  // is lost reads as "stale" or "not cached" and is simply fetched again), so
+  // they are atomic but not fsynced one by one: one directory sync at the end.
   if (auto ok = write_file_atomically(doc_path, bytes); !ok) return std::unexpected(ok.error());
   const nlohmann::json m = {{"pith_number", full_number}, {"url", meta.url}, {"etag", meta.etag},
                             {"last_modified", meta.last_modified}, {"fetched_at", meta.fetched_at}};
-  if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n"); !ok) {
+  if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false); !ok) {
     return std::unexpected(ok.error());
   }
   for (const auto& alias : arxiv_aliases) {
     const std::string name = alias_file_name(alias);
     if (!safe_name(name)) continue;
-    if (auto ok = write_file_atomically(dir_ / "aliases" / name, full_number + "\n"); !ok) {
+    if (auto ok = write_file_atomically(dir_ / "aliases" / name, full_number + "\n", false); !ok) {
       return std::unexpected(ok.error());
     }
   }
+  sync_directory(dir_);
   return doc_path;
 }
 
@@ -127,7 +133,7 @@ Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fet
   if (!doc) return fail(full_number, "not in the cache");
   nlohmann::json m = {{"pith_number", full_number}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
                       {"last_modified", doc->meta.last_modified}, {"fetched_at", fetched_at}};
-  return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n");
+  return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false);
 }
 
 std::optional<CachedDocument> RecordCache::load_body(const std::string& body) const {

@@ -55,9 +55,13 @@ class RecordCache {
   std::filesystem::path dir_;
 };
 
-// Writes `bytes` to `path` atomically: a temporary file beside it, fsync,
-// rename over the target, fsync of the directory.
-[[nodiscard]] Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+// Writes `bytes` to `path` atomically: a temporary file beside it, fsync
+// (when `durable`), rename over the target. Readers see the old or the new
+// file, never a torn one.
+[[nodiscard]] Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
+                                                 bool durable = true);
+// fsync of a directory, making renames in it durable.
+void sync_directory(const std::filesystem::path& dir);
 
 [[nodiscard]] std::int64_t unix_now();
 

@@ -1,5 +1,7 @@
 #include "pith/check_file.hpp"
 
+#include "pith/isolated_check.hpp"
+#include "pith/pdf_check.hpp"
 #include "pith/verified_record.hpp"
 
 #include <cerrno>
@@ -41,6 +43,20 @@ Report check_registry_file(const std::filesystem::path& path, const TrustStore& 
                                   " bytes: not a registry document (refused unread)");
   }
   return check_registry_bytes(bytes, trust, name);
+}
+
+Report check_file(const std::filesystem::path& path, const TrustStore& trust) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(1024, '\0');
+  if (in) {
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    // PDFs are parsed in a child process with limits (isolated_check.hpp).
+    if (looks_like_pdf(head)) {
+      return run_isolated(path.string(), [&] { return check_pdf_file(path.string(), trust); });
+    }
+  }
+  return check_registry_file(path, trust);
 }
 
 }  // namespace pith

@@ -124,7 +124,9 @@ void configure(Transfer& t, const HttpOptions& o, CURLSH* share) {
   curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
   if (!o.cacert.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, o.cacert.c_str());
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
-  curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+  // Wait for a multiplexable (HTTP/2) connection only where one can exist:
+  // over plain HTTP/1.1 waiting would serialise a batch on one connection.
+  if (is_https(url)) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
   // Redirects: bounded, and never from HTTPS down to plain HTTP (or to file://).
   if (!is_file(url)) {
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
@@ -136,7 +138,9 @@ void configure(Transfer& t, const HttpOptions& o, CURLSH* share) {
   curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o.low_speed_bytes_per_second);
   curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, static_cast<long>(o.low_speed_time.count()));
   curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(o.max_response_bytes));
-  curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // decoded size is what the bound counts
+  // gzip only: every server has it and it is cheap to produce; the size
+  // bound counts decoded bytes, so a compression bomb stops at 8 MiB too.
+  curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip");
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
   t.headers = curl_slist_append(t.headers, ("Accept: " + t.request->accept).c_str());

@@ -30,9 +30,8 @@ class MappedFile {
   [[nodiscard]] uid_t owner() const { return uid_; }
   [[nodiscard]] gid_t group() const { return gid_; }
 
-  // SHA-256 of the whole file, lower-case hex. Pages are released from this
-  // process as they are hashed, so hashing a 50 MB file does not add 50 MB
-  // to its resident size (they stay in the page cache).
+  // SHA-256 of the whole file, lower-case hex (OpenSSL; read with pread, so
+  // hashing a 50 MB file neither faults in nor keeps its pages resident).
   [[nodiscard]] std::string sha256_hex() const;
 
  private:
@@ -46,6 +45,7 @@ class MappedFile {
   mode_t mode_ = 0;
   uid_t uid_ = 0;
   gid_t gid_ = 0;
+  int fd_ = -1;
 };
 
 }  // namespace pith

@@ -1,6 +1,8 @@
 #include "pith/pdf_check.hpp"
 
 #include "pith/crypto.hpp"
+#include "pith/mapped_file.hpp"
+#include "pith/pdf_reader.hpp"
 #include "pith/pith_metadata.hpp"
 #include "pith/strict_json.hpp"
 #include "pith/title_binding.hpp"
@@ -166,15 +168,18 @@ PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::s
     return {TitleVerdict::undetermined,
             candidates.empty() ? "the PDF has no title" : "the PDF's title is a placeholder: " + quoted_title(candidates.front().title)};
   }
+  // Every real ASCII title must match: a PDF whose Info title is another
+  // paper's next to a matching XMP title has been edited (and readers show
+  // either one).
   for (const auto* c : real) {
-    if (title_canon_sha256_matches(c->title, expected_sha256)) {
-      return {TitleVerdict::match, c->where + " " + quoted_title(c->title) + " is the record's title"};
+    if (is_ascii(c->title) && !title_canon_sha256_matches(c->title, expected_sha256)) {
+      return {TitleVerdict::mismatch, c->where + " " + quoted_title(c->title) +
+                                          " is not the record's title (its canonical SHA-256 differs)"};
     }
   }
   for (const auto* c : real) {
-    if (is_ascii(c->title)) {
-      return {TitleVerdict::mismatch, c->where + " " + quoted_title(c->title) +
-                                          " is not the record's title (its canonical SHA-256 differs)"};
+    if (title_canon_sha256_matches(c->title, expected_sha256)) {
+      return {TitleVerdict::match, c->where + " " + quoted_title(c->title) + " is the record's title"};
     }
   }
   return {TitleVerdict::undetermined, real.front()->where + " " + quoted_title(real.front()->title) +
@@ -190,7 +195,7 @@ std::vector<TitleCandidate> title_candidates(const PdfExtraction& extraction,
 }
 
 void check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                         Report& report) {
+                         Report& report, const std::vector<TitleCandidate>* stamped) {
   std::string expected;
   if (canonical_record.is_object()) {
     const auto metadata = canonical_record.find("metadata");
@@ -202,7 +207,16 @@ void check_title_binding(const std::vector<TitleCandidate>& candidates, const nl
   const auto binding = bind_title(candidates, expected);
   switch (binding.verdict) {
     case TitleVerdict::match: report.pass("pdf.title.match", binding.detail); break;
-    case TitleVerdict::mismatch: report.fail("pdf.title.mismatch", binding.detail); break;
+    case TitleVerdict::mismatch:
+      if (stamped) {
+        if (const auto then = bind_title(*stamped, expected); then.verdict == TitleVerdict::match) {
+          report.warn("pdf.title.changed_after_stamping",
+                      binding.detail + "; when stamped, " + then.detail + " (edited by a later revision)");
+          break;
+        }
+      }
+      report.fail("pdf.title.mismatch", binding.detail);
+      break;
     case TitleVerdict::undetermined:
       if (candidates.empty()) {
         report.skip("pdf.title.undetermined", binding.detail);
@@ -234,7 +248,8 @@ std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
 }
 
 ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& original_sha256,
-                       const std::optional<std::string>& original_length) {
+                       const std::optional<std::string>& original_length,
+                       const std::optional<std::vector<std::uint64_t>>& xref_section_offsets) {
   if (!original_sha256 && !original_length) {
     return {CheckStatus::skip, "pdf.bytes.unbound",
             "no pith:originalSha256 / pith:originalLength (not stamped by pith-stamp)", 0};
@@ -264,20 +279,26 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
                 ", stamped " + *original_sha256,
             0};
   }
-  const auto after = count_revision_ends(file, static_cast<std::size_t>(*length));
+  const auto after =
+      xref_section_offsets
+          ? static_cast<std::size_t>(std::count_if(xref_section_offsets->begin(), xref_section_offsets->end(),
+                                                   [&](std::uint64_t offset) { return offset >= *length; }))
+          : count_revision_ends(file, static_cast<std::size_t>(*length));
   if (after == 0) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken",
-            "no complete revision follows the " + std::to_string(*length) + " stamped bytes", 0};
+            "no revision that chains to the document follows the " + std::to_string(*length) + " stamped bytes", 0};
   }
   return {CheckStatus::pass, "pdf.bytes.prefix_intact",
-          "the first " + std::to_string(*length) + " bytes are the paper as stamped (SHA-256 " + actual + ")", after - 1};
+          "the first " + std::to_string(*length) + " bytes are the paper as stamped (SHA-256 " + actual + ")", after - 1,
+          *length};
 }
 
-void check_byte_binding(std::string_view file, const PdfExtraction& extraction, Report& report) {
+ByteBinding check_byte_binding(std::string_view file, const PdfExtraction& extraction, Report& report,
+                               const std::optional<std::vector<std::uint64_t>>& xref_section_offsets) {
   const std::optional<std::string> none;
   const auto& sha = extraction.xmp ? extraction.xmp->original_sha256 : none;
   const auto& length = extraction.xmp ? extraction.xmp->original_length : none;
-  const auto binding = bind_bytes(file, sha, length);
+  const auto binding = bind_bytes(file, sha, length, xref_section_offsets);
   report.add(binding.code, binding.status, binding.detail);
   if (binding.later_revisions > 0) {
     report.warn("pdf.bytes.later_revisions",
@@ -286,6 +307,7 @@ void check_byte_binding(std::string_view file, const PdfExtraction& extraction, 
   } else if (binding.status == CheckStatus::pass) {
     report.pass("pdf.bytes.later_revisions", "nothing appended after the pith update");
   }
+  return binding;
 }
 
 // --- The whole check ---------------------------------------------------------
@@ -357,7 +379,7 @@ std::optional<VerifiedRecord> verify_carried_record(const PdfMetadata& metadata,
 }  // namespace
 
 Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metadata, const TrustStore& trust,
-                          std::string_view name) {
+                          std::string_view name, const StampedTitles& stamped_titles) {
   Report report;
   report.input = std::string(name);
   report.input_kind = "pdf";
@@ -373,10 +395,70 @@ Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metada
   if (record) {
     if (!record->pith_number.empty()) report.pith_number = record->pith_number;
     check_pdf_record_binding(*extraction, *record, report);
-    check_title_binding(title_candidates(*extraction, metadata.info_title), record->canonical_record, report);
   }
-  check_byte_binding(file_bytes, *extraction, report);
+  const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
+  if (record) {
+    std::optional<std::vector<TitleCandidate>> stamped;
+    if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && stamped_titles) {
+      stamped = stamped_titles(bytes.original_length);
+    }
+    check_title_binding(title_candidates(*extraction, metadata.info_title), record->canonical_record, report,
+                        stamped ? &*stamped : nullptr);
+  }
   return report;
+}
+
+namespace {
+
+// The error as a message about the file `name` (front ends print the file
+// name themselves: "pith-check: paper.pdf: …").
+std::string message_about(const Error& error, std::string_view name) {
+  std::string text = error.describe();
+  const std::string prefix = std::string(name) + ": ";
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  return text;
+}
+
+}  // namespace
+
+bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
+
+Report check_pdf_bytes(std::string_view bytes, const TrustStore& trust, std::string_view name) {
+  auto reader = pdf::Reader::open(bytes, std::string(name));
+  if (!reader) {
+    Report report;
+    report.input = std::string(name);
+    report.input_kind = "pdf";
+    report.error = message_about(reader.error(), name);
+    return report;
+  }
+  // The titles of the stamped revision: the first originalLength bytes are
+  // a complete PDF (the paper before stamping), read the same lazy way.
+  const StampedTitles stamped_titles = [bytes, &name](std::uint64_t length) {
+    std::vector<TitleCandidate> titles;
+    auto original = pdf::Reader::open(bytes.substr(0, static_cast<std::size_t>(length)),
+                                      std::string(name) + " (as stamped)");
+    if (!original) return titles;
+    const PdfMetadata then = read_pdf_metadata(*original);
+    if (then.xmp_packet) {
+      if (auto xmp = read_xmp(*then.xmp_packet); xmp && xmp->title) titles.push_back({"XMP dc:title", *xmp->title});
+    }
+    if (then.info_title) titles.push_back({"Info /Title", *then.info_title});
+    return titles;
+  };
+  return check_pdf_metadata(bytes, read_pdf_metadata(*reader), trust, name, stamped_titles);
+}
+
+Report check_pdf_file(const std::string& path, const TrustStore& trust) {
+  auto file = MappedFile::open(path);
+  if (!file) {
+    Report report;
+    report.input = path;
+    report.input_kind = "pdf";
+    report.error = message_about(file.error(), path);
+    return report;
+  }
+  return check_pdf_bytes(file->bytes(), trust, path);
 }
 
 }  // namespace pith

@@ -1,5 +1,6 @@
 #include "pith/pdf_extract.hpp"
 
+#include "pith/pdf_reader.hpp"
 #include "pith/pith_metadata.hpp"
 
 #include <nlohmann/json.hpp>
@@ -236,6 +237,68 @@ Result<PdfExtraction> extract_pith_numbers(const PdfMetadata& metadata) {
   if (metadata.embedded_bundle) collect_from_bundle(*metadata.embedded_bundle, collect, out);
   for (const auto& uri : metadata.link_uris) {
     collect.url(NumberSource::link_annotation, "page 1 link", uri, false);
+  }
+  return out;
+}
+
+namespace {
+
+// Page 1 annotations looked at: a real first page has a few dozen links; a
+// hostile one may have millions of entries.
+constexpr std::size_t max_page_annotations = 4096;
+
+std::optional<std::string> link_uri(const pdf::Reader& reader, const PoDoFo::PdfDictionary& annotation) {
+  const PoDoFo::PdfObject* subtype = annotation.GetKey(PoDoFo::PdfName("Subtype"));
+  if (!subtype || !subtype->IsName() || subtype->GetName().GetName() != "Link") return std::nullopt;
+  auto action = reader.resolve_key(annotation, "A");
+  if (!action || !*action || !(*action)->IsDictionary()) return std::nullopt;
+  const PoDoFo::PdfDictionary& a = (*action)->GetDictionary();
+  const PoDoFo::PdfObject* kind = a.GetKey(PoDoFo::PdfName("S"));
+  if (!kind || !kind->IsName() || kind->GetName().GetName() != "URI") return std::nullopt;
+  auto uri = reader.resolve_key(a, "URI");
+  if (!uri || !*uri || !((*uri)->IsString() || (*uri)->IsHexString())) return std::nullopt;
+  return pdf::string_bytes((*uri)->GetString());  // URIs are 7-bit ASCII bytes (ISO 32000 12.6.4.7)
+}
+
+template <class T>
+std::optional<T> or_problem(Result<std::optional<T>> value, const char* what, PdfMetadata& out) {
+  if (!value) {
+    out.read_problems.push_back(std::string(what) + " could not be read: " + value.error().describe());
+    return std::nullopt;
+  }
+  return std::move(*value);
+}
+
+}  // namespace
+
+PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
+  PdfMetadata out;
+  out.xref_section_offsets = reader.section_offsets();
+  out.info_number = or_problem(reader.info_string(meta::info_number), "Info /PithNumber", out);
+  out.info_url = or_problem(reader.info_string(meta::info_url), "Info /PithURL", out);
+  out.info_title = or_problem(reader.info_string("Title"), "Info /Title", out);
+  out.xmp_packet = or_problem(reader.xmp_metadata(), "the XMP packet (/Metadata)", out);
+  out.embedded_bundle =
+      or_problem(reader.embedded_file(meta::embedded_name), "the embedded pith-bundle.json", out);
+
+  auto page = reader.first_page();
+  if (!page) {
+    out.read_problems.push_back("page 1 could not be read: " + page.error().describe());
+    return out;
+  }
+  auto annotations = reader.page_annotations(*page);
+  if (!annotations) {
+    out.read_problems.push_back("page 1 annotations could not be read: " + annotations.error().describe());
+    return out;
+  }
+  std::size_t seen = 0;
+  for (const auto& [id, annotation] : *annotations) {
+    if (++seen > max_page_annotations) {
+      out.read_problems.push_back("page 1 has more than " + std::to_string(max_page_annotations) +
+                                  " annotations: the rest were not read");
+      break;
+    }
+    if (auto uri = link_uri(reader, annotation)) out.link_uris.push_back(std::move(*uri));
   }
   return out;
 }

@@ -11,12 +11,17 @@
 #include "pith/error.hpp"
 #include "pith/xmp.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace pith {
+
+namespace pdf {
+class Reader;  // pdf_reader.hpp
+}
 
 // The raw metadata of a PDF that can hold a Pith Number, as read.
 struct PdfMetadata {
@@ -26,8 +31,18 @@ struct PdfMetadata {
   std::optional<std::string> info_title;       // Info /Title
   std::optional<std::string> embedded_bundle;  // the embedded pith-bundle.json, decoded
   std::vector<std::string> link_uris;          // /URI of page 1's link annotations (all of them)
+  // Byte offsets of the cross-reference sections (the /Prev chain), when read
+  // from a PDF: sections at or after a stamp's originalLength are revisions
+  // appended after the stamped bytes.
+  std::optional<std::vector<std::uint64_t>> xref_section_offsets;
   std::vector<std::string> read_problems;      // parts that could not be read (damaged objects)
 };
+
+// Reads the metadata above through the lazy reader: Info, the catalog's
+// /Metadata, the EmbeddedFiles name tree and page 1's annotations only. A part
+// that cannot be read (a damaged object) becomes a read problem and the rest
+// is still read; the reader itself failing to open is the caller's error.
+[[nodiscard]] PdfMetadata read_pdf_metadata(const pdf::Reader& reader);
 
 enum class NumberSource {
   xmp_number,        // XMP pith:number

@@ -2,6 +2,13 @@
 
 #include "pith/pith_metadata.hpp"
 
+#if __has_include("pith/xmp.hpp")
+#include "pith/xmp.hpp"
+#define PITH_HAVE_XMP_READ 1
+#else
+#define PITH_HAVE_XMP_READ 0
+#endif
+
 namespace pith::pdf {
 namespace {
 
@@ -76,8 +83,16 @@ Result<PithMetadata> read_pith_metadata(const Reader& reader) {
   if (!packet) return std::unexpected(packet.error());
   m.xmp_packet = *packet;
   if (m.xmp_packet) {
+#if PITH_HAVE_XMP_READ
+    // A real XMP parser (Exempi) when available; a packet it cannot read has no pith values.
+    if (auto readout = read_xmp(*m.xmp_packet); readout && readout->parsed) {
+      m.xmp_number = readout->number;
+      m.xmp_canonical_sha256 = readout->canonical_sha256;
+    }
+#else
     m.xmp_number = find_xmp_pith_property(*m.xmp_packet, meta::xmp_number);
     m.xmp_canonical_sha256 = find_xmp_pith_property(*m.xmp_packet, meta::xmp_canonical_sha256);
+#endif
   }
   auto bundle = reader.embedded_file(meta::embedded_name);
   if (!bundle) return std::unexpected(bundle.error());

@@ -120,6 +120,7 @@ struct Resolver::Job {
   std::vector<Endpoint> endpoints;
   std::size_t next = 0;
   std::vector<std::string> failures;
+  bool rejected_bad_record = false;  // some answer or cache entry was forged, tampered or substituted
   Report report;
 
   [[nodiscard]] bool has_next() const { return !result && next < endpoints.size(); }
@@ -167,6 +168,8 @@ void Resolver::consult_cache(Job& job) {
   if (reason) {
     // Never used: dropped, and the record is fetched again.
     job.report.warn("resolver.cache.rejected", doc->path.string() + ": " + *reason + "; entry removed");
+    job.failures.push_back(doc->path.string() + ": " + *reason + " (cache entry removed)");
+    job.rejected_bad_record = true;
     cache_.remove(*body);
     return;
   }
@@ -268,6 +271,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
   if (auto why = rejection_reason(*verified, job.id)) {
     job.failures.push_back(ep.url + ": " + *why);
     job.report.warn("resolver.rejected", ep.url + ": " + *why);
+    job.rejected_bad_record = true;
     ++job.next;
     return;
   }
@@ -292,11 +296,12 @@ void Resolver::finish_exhausted(Job& job) {
     job.result = std::move(r);
     return;
   }
-  std::string message;
+  std::string message = job.rejected_bad_record ? std::string(rejection_marker) + ", nothing verified; " : "";
   if (job.endpoints.empty() && options_.offline) {
-    message = "offline and not in the cache " + cache_.dir().string();
+    message += "offline and not in the cache " + cache_.dir().string();
+    for (const auto& f : job.failures) message += "; " + f;
   } else {
-    message = "not resolved";
+    message += "not resolved";
     for (const auto& f : job.failures) message += "; " + f;
     if (options_.offline) message += " (offline: only file:// bases and the cache were tried)";
   }

@@ -32,6 +32,12 @@ using DocumentVerifier = std::function<Result<VerifiedRecord>(std::string_view b
   return [&trust](std::string_view bytes, std::string_view name) { return verify_document(bytes, trust, name); };
 }
 
+// A failed resolution during which some answer (or cache entry) was refused
+// as forged, tampered or substituted has an Error message starting with this
+// marker: a front end reports it as a failed verification, not a network error.
+inline constexpr std::string_view rejection_marker = "bad record rejected";
+[[nodiscard]] inline bool is_rejection(const Error& e) { return e.message.starts_with(rejection_marker); }
+
 enum class ResolutionOrigin { server, mirror, cache, stale_cache };
 [[nodiscard]] const char* to_string(ResolutionOrigin o);
 

@@ -51,7 +51,9 @@ ResolverOptions ResolverOptions::from_environment() {
 HttpOptions ResolverOptions::http_options() const {
   HttpOptions h;
   h.total_timeout = to_ms(timeout_seconds);
-  h.connect_timeout = std::min(h.total_timeout, std::max(to_ms(timeout_seconds / 3.0), std::chrono::milliseconds(100)));
+  // A third of the budget to connect, but at least a second (a loaded machine
+  // can be slow to accept even on loopback), never more than the total.
+  h.connect_timeout = std::min(h.total_timeout, std::max(to_ms(timeout_seconds / 3.0), std::chrono::milliseconds(1000)));
   // A drip slower than this for a third of the budget will not finish in time anyway.
   h.low_speed_time = std::chrono::seconds(std::max<long long>(1, std::llround(timeout_seconds / 3.0)));
   h.cacert = cacert;

@@ -94,6 +94,12 @@ void LoopbackServer::start() {
     return httplib::Server::HandlerResponse::Unhandled;
   });
   server_->set_keep_alive_timeout(2);
+  // Headers and body go out in separate writes: without TCP_NODELAY, Nagle
+  // plus the client's delayed ACK would add ~40 ms to every response.
+  server_->set_tcp_nodelay(true);
+  // Idle keep-alive connections each hold a worker: enough workers for a
+  // batch client's connections plus slow handlers in fault tests.
+  server_->new_task_queue = [] { return new httplib::ThreadPool(64); };
   server_->set_keep_alive_max_count(100000);  // let clients reuse connections as long as they like
   // Binding also listens: a client connecting before the thread runs waits in the backlog.
   port_ = server_->bind_to_any_port("127.0.0.1");

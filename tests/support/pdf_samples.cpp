@@ -222,20 +222,6 @@ std::optional<fs::path> sample_pdf(SamplePdf kind) {
   return p;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_file(const fs::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("cannot write " + p.string());
-}
-
 fs::path scratch_dir(const std::string& name) {
   static int counter = 0;
   fs::path d = process_dir() / (name + "-" + std::to_string(++counter));

@@ -2,6 +2,8 @@
 // Sample PDFs made on demand by real producers (pdflatex, qpdf, ghostscript),
 // cached in one temporary directory per test process. A producer that is not
 // installed makes the sample unavailable (the test then SKIPs, loudly).
+#include "support/test_data.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -28,8 +30,7 @@ enum class SamplePdf {
 
 // Path to the sample, made on first use; nullopt when a producer is missing.
 [[nodiscard]] std::optional<std::filesystem::path> sample_pdf(SamplePdf kind);
-[[nodiscard]] std::string read_file(const std::filesystem::path& p);
-void write_file(const std::filesystem::path& p, const std::string& bytes);
+// read_file / write_file: support/test_data.hpp (one definition for all tests).
 // A fresh empty directory under the process's scratch directory.
 [[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
 // Runs a shell command; returns its exit status (stdout/stderr captured into `output` if given).

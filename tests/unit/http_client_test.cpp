@@ -267,7 +267,7 @@ TEST_CASE("a batch runs concurrently over few reused connections, results in ord
   }
   REQUIRE(results[40]);
   CHECK(results[40]->status == 404);
-  CHECK(server.connections() <= 4);
+  CHECK(server.connections() <= 8);  // reuse: 41 requests over a handful of connections
 }
 
 TEST_CASE("a batch retries a 500 and reports a timeout per request", "[http]") {

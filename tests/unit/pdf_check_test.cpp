@@ -94,10 +94,31 @@ TEST_CASE("title binding: another paper's title is a mismatch naming where", "[t
   CHECK(b.detail.find("Info /Title \"Exploring the limits") == 0);
 }
 
-TEST_CASE("title binding: any candidate that matches wins", "[title]") {
-  const auto b = bind_title({{"XMP dc:title", "Some other words"}, {"Info /Title", title_jfll}}, title_jfll_sha);
-  CHECK(b.verdict == TitleVerdict::match);
-  CHECK(b.detail.find("Info /Title") == 0);
+TEST_CASE("title binding: every real ASCII title must match", "[title]") {
+  const auto two = bind_title({{"XMP dc:title", "Some other words"}, {"Info /Title", title_jfll}}, title_jfll_sha);
+  CHECK(two.verdict == TitleVerdict::mismatch);
+  CHECK(two.detail.find("XMP dc:title \"Some other words\"") == 0);
+  // A placeholder or a non-ASCII variant next to a matching title is fine.
+  const auto placeholder = bind_title({{"Info /Title", "paper.dvi"}, {"XMP dc:title", title_jfll}}, title_jfll_sha);
+  CHECK(placeholder.verdict == TitleVerdict::match);
+  CHECK(placeholder.detail.find("XMP dc:title") == 0);
+  CHECK(bind_title({{"XMP dc:title", "Ünïcode variant"}, {"Info /Title", title_jfll}}, title_jfll_sha).verdict ==
+        TitleVerdict::match);
+}
+
+TEST_CASE("a title edited after stamping is a warning when the stamped title matched", "[title]") {
+  const nlohmann::json record = {{"metadata", {{"title_canon_sha256", title_jfll_sha}}}};
+  const std::vector<TitleCandidate> now = {{"Info /Title", "x"}};
+  const std::vector<TitleCandidate> then = {{"Info /Title", title_jfll}};
+  Report edited;
+  check_title_binding(now, record, edited, &then);
+  CHECK(only_check(edited, "pdf.title.changed_after_stamping").status == CheckStatus::warn);
+  CHECK_FALSE(edited.has_failure());
+  // The stamped title did not match either: metadata copied from another paper.
+  const std::vector<TitleCandidate> then_other = {{"Info /Title", title_wxni}};
+  Report copied;
+  check_title_binding(now, record, copied, &then_other);
+  CHECK(only_check(copied, "pdf.title.mismatch").status == CheckStatus::fail);
 }
 
 TEST_CASE("title binding is undetermined without a real title or for non-ASCII", "[title]") {

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# pith-check resolving numbers and arXiv ids like a user would: a record that
+# is only on a (loopback) registry is fetched, verified and cached; with the
+# server stopped, --offline verifies it from the cache. Substituted records
+# are refused. Needs PITH_BIN (built tools) and PITH_TEST_DATA (tests/data);
+# pith-test-sign and pith-test-server are next to the tests.
+set -euo pipefail
+
+: "${PITH_BIN:?PITH_BIN must name the directory of the built tools}"
+: "${PITH_TEST_DATA:?PITH_TEST_DATA must name tests/data}"
+check="$PITH_BIN/pith-check"
+signer="${PITH_TEST_SIGN:-$PITH_BIN/../tests/pith-test-sign}"
+serve="${PITH_TEST_SERVER:-$PITH_BIN/../tests/pith-test-server}"
+key="$PITH_TEST_DATA/test-signing-key.json"
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache" NO_COLOR=1
+unset PITH_RESOLVER PITH_MIRRORS
+
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+expect_exit() {
+  local want=$1; shift
+  local got=0
+  "$check" "$@" >"$work/out" 2>"$work/err" || got=$?
+  if [[ $got -ne $want ]]; then
+    fail "pith-check $* exited $got, expected $want"
+    sed 's/^/    /' "$work/out" "$work/err" >&2
+  fi
+}
+expect_out() { grep -q -- "$1" "$work/out" || fail "stdout lacks '$1'"; }
+expect_err() { grep -q -- "$1" "$work/err" || fail "stderr lacks '$1'"; }
+
+# start_server ROOT: serves ROOT on 127.0.0.1, sets $base and $server_pid.
+start_server() {
+  "$serve" --root "$1" --seconds 120 >"$work/url" 2>"$work/server.log" &
+  server_pid=$!
+  for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
+  base=$(head -n1 "$work/url")
+  [[ "$base" == http://127.0.0.1:* ]] || { echo "pith-test-server did not start" >&2; exit 2; }
+}
+stop_server() { kill "$server_pid"; wait "$server_pid" || true; server_pid=""; }
+
+# Two signed papers, served by the registry paths.
+"$signer" --title "Resolver CLI paper" --arxiv 2401.77777 --version 2 >"$work/a.json"
+"$signer" --title "Another paper" --arxiv 2401.88888 >"$work/b.json"
+number_a=$("$signer" --title "Resolver CLI paper" --arxiv 2401.77777 --version 2 --output number)
+number_b=$("$signer" --title "Another paper" --arxiv 2401.88888 --output number)
+body_a=${number_a##*:}
+body_b=${number_b##*:}
+root="$work/root"
+mkdir -p "$root/pith/$body_a" "$root/pith/${body_a:0:8}" "$root/pith/2401.77777v2"
+cp "$work/a.json" "$root/pith/$body_a/bundle.json"
+cp "$work/a.json" "$root/pith/${body_a:0:8}/bundle.json"
+cp "$work/a.json" "$root/pith/2401.77777v2/bundle.json"
+# A registry that answers A's number with B's (valid, signed) bundle.
+mkdir -p "$work/evil/pith/$body_a"
+cp "$work/b.json" "$work/evil/pith/$body_a/bundle.json"
+
+cache="$work/cache"
+common=(--trust-key "$key" --cache-dir "$cache" --timeout 2)
+
+start_server "$root"
+
+# 1. A number only on the server: resolved, verified, cached.
+expect_exit 0 --resolver "$base" "${common[@]}" "$number_a"
+expect_out "verified $number_a"
+expect_out "resolver.source"
+expect_out "from server $base/pith/$body_a/bundle.json"
+[[ -f "$cache/$body_a.json" ]] || fail "no cache entry for $number_a"
+
+# 2. A short form says which full number it resolved to; --json names the source.
+expect_exit 0 --resolver "$base" "${common[@]}" --refresh --json "pith:${body_a:0:8}"
+expect_out "\"resolved_number\":\"$number_a\""
+expect_out "resolved to $number_a"
+expect_out "\"origin\":\"server\""
+
+# 3. An arXiv id with version.
+expect_exit 0 --resolver "$base" "${common[@]}" --refresh "arXiv:2401.77777v2"
+expect_out "resolver.arxiv"
+
+# 4. Not on the registry: a clear error naming the input, exit 2.
+expect_exit 2 --resolver "$base" "${common[@]}" "$number_b"
+expect_err "pith-check: $number_b: not resolved"
+expect_err "HTTP 404"
+
+stop_server
+
+# 5. Server gone: --offline verifies from the cache and says so.
+expect_exit 0 --resolver "$base" "${common[@]}" --offline "$number_a"
+expect_out "verified $number_a"
+expect_out "resolver.offline"
+expect_out "from the cache"
+
+# 6. Offline and not cached: exit 2, says so.
+expect_exit 2 --resolver "$base" "${common[@]}" --offline "$number_b"
+expect_err "offline and not in the cache"
+
+# 7. A substituting registry: refused, exit 1, nothing cached for it.
+start_server "$work/evil"
+expect_exit 1 --resolver "$base" --trust-key "$key" --cache-dir "$work/cache2" --timeout 2 "$number_a"
+expect_out "resolver.rejected"
+expect_out "substitution"
+[[ ! -e "$work/cache2/$body_b.json" ]] || fail "a substituted bundle was cached"
+
+# 8. A mirror after the substituting registry: the mirror's record is used.
+mirror="file://$root"
+expect_exit 0 --resolver "$base" --mirror "$mirror" --trust-key "$key" --cache-dir "$work/cache3" --timeout 2 "$number_a"
+expect_out "from mirror $mirror/pith/$body_a/bundle.json"
+stop_server
+
+# 9. A mistyped number gets the parser's message, not "no such file".
+expect_exit 2 "${common[@]}" --offline "pith:2024:ABCDEFGH0JKLMNOPQRSTUVWXYZ"
+expect_err "invalid character '0' at position 19"
+
+# 10. A file that exists is still a file, whatever its name.
+cp "$work/a.json" "$work/$body_a"
+(cd "$work" && expect_exit 0 --trust-key "$key" --offline "$body_a")
+grep -q "resolver.source" "$work/out" && fail "an existing file was resolved instead of read"
+
+if ((failures > 0)); then
+  echo "resolver_cli: $failures failure(s)" >&2
+  exit 1
+fi
+echo "resolver_cli: all checks passed"

@@ -1,0 +1,141 @@
+// A check run in a child process: its report comes back whole; a crash, a
+// runaway loop, a hang or a memory blow-up becomes an `error` verdict.
+#include "pith/isolated_check.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+#include <vector>
+
+using namespace pith;
+
+namespace {
+
+Report sample_report() {
+  Report r;
+  r.input = "paper.pdf";
+  r.input_kind = "pdf";
+  r.pith_number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
+  r.extra["pith_sources"] = nlohmann::json::array({{{"source", "info_number"}}});
+  r.pass("pdf.number.found", "found");
+  r.trust_anchor("bundle.signature.valid", "trusted");
+  r.warn("pdf.bytes.later_revisions", "1 later revision");
+  r.skip("pdf.title.undetermined", "bad \xff utf-8");
+  return r;
+}
+
+// Small limits for the failure cases. Each case lets only the limit it is
+// about bite: a loaded machine may take long to burn 1 s of CPU, so the other
+// limits stay generous.
+IsolationLimits only_cpu_limit() {
+  IsolationLimits l;
+  l.cpu_seconds = 1;
+  l.wall_seconds = 600;
+  return l;
+}
+IsolationLimits only_wall_limit() {
+  IsolationLimits l;
+  l.wall_seconds = 2;
+  return l;
+}
+IsolationLimits only_memory_limit() {
+  IsolationLimits l;
+  l.memory_bytes = std::uint64_t{512} << 20;
+  l.wall_seconds = 600;
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("the child's report comes back whole, verdict included", "[isolation]") {
+  const Report expected = sample_report();
+  const Report got = run_isolated("paper.pdf", [&] { return expected; });
+  CHECK_FALSE(got.error);
+  CHECK(got.input == expected.input);
+  CHECK(got.input_kind == "pdf");
+  CHECK(got.pith_number == expected.pith_number);
+  CHECK(got.extra == expected.extra);
+  REQUIRE(got.checks().size() == expected.checks().size());
+  CHECK(got.checks()[1].anchors_trust);
+  CHECK(got.checks()[2].status == CheckStatus::warn);
+  CHECK(got.verdict() == Verdict::verified);
+
+  Report not_found;
+  not_found.number_found = false;
+  not_found.skip("pdf.number.found", "none");
+  CHECK(run_isolated("x.pdf", [&] { return not_found; }).verdict() == Verdict::not_found);
+
+  Report errored;
+  errored.error = "damaged";
+  const auto e = run_isolated("x.pdf", [&] { return errored; });
+  CHECK(e.error == "damaged");
+}
+
+TEST_CASE("the wire form is checked on the way back", "[isolation]") {
+  CHECK(report_from_wire(report_to_wire(sample_report())));
+  auto wire = report_to_wire(sample_report());
+  wire["checks"][0]["status"] = "maybe";
+  CHECK_FALSE(report_from_wire(wire));
+  CHECK_FALSE(report_from_wire(nlohmann::json::array()));
+  auto no_flag = report_to_wire(sample_report());
+  no_flag.erase("number_found");
+  CHECK_FALSE(report_from_wire(no_flag));
+}
+
+TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
+  const Report r = run_isolated("crash.pdf", []() -> Report {
+    std::raise(SIGSEGV);
+    return {};
+  });
+  REQUIRE(r.error);
+  CHECK(r.error->find("crashed (signal 11") != std::string::npos);
+  CHECK(r.input == "crash.pdf");
+  CHECK(r.verdict() == Verdict::error);
+}
+
+TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
+  const Report r = run_isolated("loop.pdf", []() -> Report {
+    volatile unsigned long spin = 0;
+    for (;;) spin = spin + 1;
+  }, only_cpu_limit());
+  REQUIRE(r.error);
+  CHECK(r.error->find("CPU-time limit") != std::string::npos);
+}
+
+TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
+  const Report r = run_isolated("hang.pdf", []() -> Report {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }, only_wall_limit());
+  REQUIRE(r.error);
+  CHECK(r.error->find("wall-clock limit") != std::string::npos);
+}
+
+TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
+  const Report r = run_isolated("big.pdf", []() -> Report {
+    std::vector<std::vector<char>> hog;
+    for (;;) hog.emplace_back(std::size_t{64} << 20, 'x');
+  }, only_memory_limit());
+  REQUIRE(r.error);
+  CHECK(r.error->find("memory limit") != std::string::npos);
+}
+
+TEST_CASE("the caller's buffered output is not duplicated by the child", "[isolation]") {
+  // Buffered text in the parent would be written twice if the child flushed it.
+  std::string captured;
+  {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    FILE* out = ::fdopen(fds[1], "w");
+    REQUIRE(out != nullptr);
+    std::fputs("once\n", out);  // buffered, not yet written
+    (void)run_isolated("x.pdf", [] { return Report{}; });
+    std::fclose(out);
+    char buffer[64];
+    ssize_t n = 0;
+    while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0) captured.append(buffer, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+  }
+  CHECK(captured == "once\n");
+}

@@ -1,0 +1,106 @@
+#include "pith/pdf_reader.hpp"
+#include "pith/pdf_update.hpp"
+#include "support/pdf_samples.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <podofo/base/PdfName.h>
+#include <podofo/base/PdfString.h>
+
+using pith::pdf::ObjectId;
+using pith::pdf::Reader;
+using pith::pdf::UpdateObject;
+
+namespace {
+
+PoDoFo::PdfObject dict_with(const char* key, const std::string& value) {
+  PoDoFo::PdfDictionary d;
+  d.AddKey(PoDoFo::PdfName(key), PoDoFo::PdfString(value));
+  return PoDoFo::PdfObject(d);
+}
+
+}  // namespace
+
+TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /Prev and /Size") {
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::pdflatex);
+  REQUIRE(path);
+  const std::string original = pith::test::read_file(*path);
+  auto base = Reader::open(original, "paper.pdf");
+  REQUIRE(base);
+  const std::uint32_t n = base->size();
+  std::vector<UpdateObject> objects;
+  for (std::uint32_t k : {n + 2, n, n + 1, n + 7})
+    objects.push_back(UpdateObject{ObjectId{k, 0}, dict_with("K", "v" + std::to_string(k)), std::nullopt});
+  objects.push_back(UpdateObject{ObjectId{n + 3, 0}, dict_with("Type", "x"), std::string("stream\nbytes")});
+  auto update = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
+  REQUIRE(update);
+
+  const auto xref = update->find("\nxref\n");
+  REQUIRE(xref != std::string::npos);
+  const auto trailer = update->find("trailer\n", xref);
+  const std::string table = update->substr(xref + 6, trailer - xref - 6);
+  // Objects n..n+3 in one subsection, n+7 in another; each entry 20 bytes.
+  const std::string first_sub = std::to_string(n) + " 4\n";
+  REQUIRE(table.starts_with(first_sub));
+  const auto second_sub = table.find(std::to_string(n + 7) + " 1\n");
+  REQUIRE(second_sub == first_sub.size() + 4 * 20);
+  CHECK(table.size() == second_sub + (std::to_string(n + 7) + " 1\n").size() + 20);
+  CHECK(table.substr(first_sub.size() + 18, 2) == "\r\n");
+
+  const std::string tail = update->substr(trailer);
+  CHECK(tail.find("/Prev " + std::to_string(base->startxref())) != std::string::npos);
+  CHECK(tail.find("/Size " + std::to_string(n + 8)) != std::string::npos);
+  CHECK(tail.ends_with("%%EOF\n"));
+
+  // The result reads back: every new object at its offset, the old ones too.
+  const std::string combined = original + *update;
+  auto after = Reader::open(combined, "after.pdf");
+  REQUIRE(after);
+  auto obj = after->object(ObjectId{n + 7, 0});
+  REQUIRE(obj);
+  REQUIRE(obj->IsDictionary());
+  CHECK(obj->GetDictionary().GetKey(PoDoFo::PdfName("K"))->GetString().GetStringUtf8() == "v" + std::to_string(n + 7));
+  auto s = after->stream(ObjectId{n + 3, 0});
+  REQUIRE(s);
+  CHECK(s->data == "stream\nbytes");
+  CHECK(after->catalog());
+  CHECK(after->first_page());
+
+  // Deterministic.
+  auto again = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
+  REQUIRE(again);
+  CHECK(*again == *update);
+}
+
+TEST_CASE("update: refuses duplicate or zero object numbers and empty updates") {
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
+  REQUIRE(path);
+  const std::string original = pith::test::read_file(*path);
+  auto base = Reader::open(original, "classic.pdf");
+  REQUIRE(base);
+  const pith::pdf::UpdateTrailer t{*base->root_id(), base->info_id()};
+  CHECK_FALSE(pith::pdf::build_incremental_update(*base, {}, t));
+  std::vector<UpdateObject> dup = {UpdateObject{ObjectId{5, 0}, dict_with("A", "1"), std::nullopt},
+                                   UpdateObject{ObjectId{5, 0}, dict_with("A", "2"), std::nullopt}};
+  CHECK_FALSE(pith::pdf::build_incremental_update(*base, dup, t));
+  std::vector<UpdateObject> zero = {UpdateObject{ObjectId{0, 0}, dict_with("A", "1"), std::nullopt}};
+  CHECK_FALSE(pith::pdf::build_incremental_update(*base, zero, t));
+}
+
+TEST_CASE("update: a file without a final end-of-line gets one before the update") {
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::no_info);
+  REQUIRE(path);
+  const std::string original = pith::test::read_file(*path);
+  REQUIRE(original.back() == 'F');
+  auto base = Reader::open(original, "noinfo.pdf");
+  REQUIRE(base);
+  std::vector<UpdateObject> one = {UpdateObject{ObjectId{base->size(), 0}, dict_with("A", "1"), std::nullopt}};
+  auto update = pith::pdf::build_incremental_update(*base, one, {*base->root_id(), std::nullopt});
+  REQUIRE(update);
+  CHECK(update->front() == '\n');
+  CHECK(update->find("/Info") == std::string::npos);
+  CHECK(update->find("/ID [") != std::string::npos);  // made, since the file had none
+  auto after = Reader::open(original + *update, "after.pdf");
+  REQUIRE(after);
+  CHECK(after->object(ObjectId{base->size(), 0}));
+}

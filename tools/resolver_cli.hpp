@@ -1,0 +1,44 @@
+#pragma once
+// The registry options shared by pith-check and pith-stamp, registered once
+// here so the tools never duplicate them. Start from
+// pith::ResolverOptions::from_environment() (PITH_RESOLVER, PITH_MIRRORS);
+// flags given on the command line override it.
+#include "pith/resolver_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace pith::cli {
+
+inline void add_resolver_options(CLI::App& app, ResolverOptions& options) {
+  const std::string group = "Registry";
+  app.add_option("--resolver", options.resolver_url,
+                 "registry base URL (default https://pith.science, env PITH_RESOLVER); file:// for a local mirror")
+      ->type_name("URL")
+      ->group(group);
+  // --mirror entries come before those of PITH_MIRRORS, in the order given.
+  app.add_option_function<std::vector<std::string>>(
+         "--mirror",
+         [&options](const std::vector<std::string>& urls) {
+           options.mirrors.insert(options.mirrors.begin(), urls.begin(), urls.end());
+         },
+         "another base serving the registry paths, tried in order when the resolver fails (repeatable; env "
+         "PITH_MIRRORS)")
+      ->type_name("URL")
+      ->group(group);
+  app.add_flag("--offline", options.offline, "never use the network: only the cache and file:// bases")->group(group);
+  app.add_flag("--refresh", options.refresh, "ask the registry even when the cached copy is fresh")->group(group);
+  app.add_option("--cache-dir", options.cache_dir, "where verified records are cached (default $XDG_CACHE_HOME/pith)")
+      ->type_name("DIR")
+      ->group(group);
+  app.add_option("--cacert", options.cacert, "trust this CA bundle (PEM) for HTTPS; verification is never off")
+      ->check(CLI::ExistingFile)
+      ->group(group);
+  app.add_option("--timeout", options.timeout_seconds, "seconds allowed per request (default 30)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("SECONDS")
+      ->group(group);
+}
+
+}  // namespace pith::cli
