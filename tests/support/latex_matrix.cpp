@@ -159,6 +159,10 @@ void check_generated_sty_pdf(Engine engine, const Paper& paper, const VerifiedRe
   REQUIRE(bundle);
   CHECK(*bundle == record.document_bytes);
   check_badge_between_title_and_abstract(c.pdf, url);
+  // pith-check verifies the PDF from what pith.sty put in it, offline.
+  const auto checked = pith_check_offline(c.pdf);
+  INFO(checked.out);
+  CHECK(checked.status == 0);
   if (paper.variant == Variant::hyperxmp) {
     // hyperxmp's own properties survive next to ours.
     CHECK(run("exiftool -q -q -b -XMP-dc:Title " + quote(c.pdf)).out == paper.title);
