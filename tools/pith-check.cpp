@@ -13,6 +13,7 @@
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -37,10 +38,22 @@ bool use_colour() {
   return ::isatty(STDOUT_FILENO) == 1 && (no_colour == nullptr || *no_colour == '\0');
 }
 
-// A file that exists is checked as a file, even if its name looks like a number.
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  }
+  return true;
+}
+
+// A file that exists is checked as a file, even if its name looks like a
+// number. Otherwise a number or arXiv id is resolved; so is anything written
+// `pith:...` or `arXiv:...`, so that a typo gets the parser's message (which
+// character, where) instead of "no such file".
 bool is_identifier_argument(const std::string& arg) {
   std::error_code ec;
-  return !std::filesystem::exists(arg, ec) && pith::looks_like_identifier(arg);
+  if (std::filesystem::exists(arg, ec)) return false;
+  return pith::looks_like_identifier(arg) || starts_with_ci(arg, "pith:") || starts_with_ci(arg, "arxiv:");
 }
 
 // The verification report of a resolved record, with where it came from.
