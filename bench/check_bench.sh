@@ -8,7 +8,8 @@
 #    (every file in its own isolated child process): files per second.
 # 2. One file: a typical 10-page paper and the 1,200-page file, stamped:
 #    pith-check --offline against `pdfinfo -meta` and `exiftool -XMP:all`
-#    (which only read the metadata, verify nothing), by hyperfine.
+#    (which only read the metadata, verify nothing), by hyperfine; peak RSS
+#    from /usr/bin/time (pith-check's includes its checking child).
 # Prints Markdown tables. RUNS (default 10) sets hyperfine's runs per file,
 # CORPUS_RUNS (default 3) the runs over the corpus; ZOO_DIR reuses a zoo.
 set -euo pipefail
@@ -87,8 +88,11 @@ done
 echo
 echo "## One file: pith-check (full verification) vs metadata readers"
 echo
-echo "| file | pages | size | command | wall time (ms) |"
-echo "|---|---|---|---|---|"
+peak_rss_mb() {  # peak RSS of COMMAND (children included), MB
+  /usr/bin/time -f %M bash -c "exec $1" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1/1024}' || true
+}
+echo "| file | pages | size | command | wall time (ms) | peak RSS (MB) |"
+echo "|---|---|---|---|---|---|"
 for file in paper.pdf large.pdf; do
   f=$(grep -m1 -- "-$file\$" "$work/list")
   pages=$(pdfinfo "$f" | awk '/^Pages:/ {print $2}')
@@ -98,10 +102,10 @@ for file in paper.pdf large.pdf; do
   for k in "${!labels[@]}"; do
     hyperfine -N --style none --warmup 2 --runs "$runs" --export-json "$work/h.json" "${commands[$k]}" \
       >/dev/null 2>&1 || true
-    python3 - "$work/h.json" "$file" "$pages" "$size" "${labels[$k]}" <<'PY'
+    python3 - "$work/h.json" "$file" "$pages" "$size" "${labels[$k]}" "$(peak_rss_mb "${commands[$k]}")" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-print(f"| {sys.argv[2]} | {sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {r['mean'] * 1000:.1f} ± {(r['stddev'] or 0) * 1000:.1f} |")
+print(f"| {sys.argv[2]} | {sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {r['mean'] * 1000:.1f} ± {(r['stddev'] or 0) * 1000:.1f} | {sys.argv[6]} |")
 PY
   done
 done

@@ -29,3 +29,8 @@ echo "   (C++ also parses strictly and recomputes + compares the merged state; t
 
 # ---- check: 500 stamped PDFs in one pith-check run; one file vs pdfinfo / exiftool
 "$here/check_bench.sh" "$build"
+
+# ---- stamp: pith-stamp on a 10-page paper and 1,200-page files vs cp, exiftool, qpdf, PoDoFo WriteUpdate
+echo
+echo "== stamp: pith-stamp against cp, exiftool, qpdf and PoDoFo WriteUpdate"
+"$here/stamp_bench.sh" "$build"

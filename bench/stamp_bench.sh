@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/stamp_bench.sh BUILD_DIR — what stamping a PDF costs, against what
 # other tools cost for a comparable job, on a typical 10-page paper and on
-# 1,000+ page files. Wall time from hyperfine (mean ± σ), peak RSS from
+# 1,000+ page files. Wall time from hyperfine (median and minimum: robust on a
+# shared machine), peak RSS from
 # /usr/bin/time -v. Prints a Markdown table.
 #
 #   cp                 copying the file (the floor for any rewrite)
@@ -55,7 +56,7 @@ peak_rss_mb() {  # peak_rss_mb PREPARE COMMAND
   /usr/bin/time -f %M bash -c "exec $2" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1/1024}'
 }
 
-echo "| file | pages | size | command | wall time (ms) | peak RSS (MB) |"
+echo "| file | pages | size | command | wall time, median (min) ms | peak RSS (MB) |"
 echo "|---|---|---|---|---|---|"
 for name in paper thesis tome; do
   in="$work/$name.pdf"
@@ -79,7 +80,7 @@ for name in paper thesis tome; do
     json="$work/h.json"
     hyperfine -N --style none --warmup 2 --runs "$runs" --prepare "${prepares[$i]}" --export-json "$json" \
       "${commands[$i]}" >/dev/null 2>&1 || { echo "| $name | $pages | $size | ${labels[$i]} | failed | |"; continue; }
-    timing=$(python3 -c "import json,sys; r=json.load(open('$json'))['results'][0]; print('%.1f ± %.1f' % (r['mean']*1000, r['stddev']*1000))")
+    timing=$(python3 -c "import json,sys; r=json.load(open('$json'))['results'][0]; print('%.1f (%.1f)' % (r['median']*1000, r['min']*1000))")
     rss=$(peak_rss_mb "${prepares[$i]}" "${commands[$i]}")
     echo "| $name | $pages | $size | ${labels[$i]} | $timing | $rss |"
   done

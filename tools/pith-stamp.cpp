@@ -14,8 +14,14 @@
 #include "pith/pdf_stamp.hpp"
 #include "pith/pith_metadata.hpp"
 #include "pith/report.hpp"
+#include "pith/resolver.hpp"
+#include "pith/tex_source.hpp"
+#include "pith/tex_stamp.hpp"
+#include "pith/trust_store.hpp"
 #include "pith/verified_record.hpp"
 #include "pith/version.hpp"
+
+#include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -32,24 +38,6 @@
 #include <unistd.h>
 #include <vector>
 
-#if __has_include("pith/trust_store.hpp")
-#include "pith/trust_store.hpp"
-#define PITH_HAVE_VERIFIER 1
-#else
-#define PITH_HAVE_VERIFIER 0
-#endif
-#if __has_include("pith/resolver.hpp")
-#include "pith/resolver.hpp"
-#define PITH_HAVE_RESOLVER 1
-#else
-#define PITH_HAVE_RESOLVER 0
-#endif
-#if __has_include("pith/tex_stamp.hpp")
-#include "pith/tex_stamp.hpp"
-#define PITH_HAVE_TEX_STAMP 1
-#else
-#define PITH_HAVE_TEX_STAMP 0
-#endif
 
 namespace fs = std::filesystem;
 
@@ -61,12 +49,7 @@ struct Options {
   std::string pith;
   std::string bundle;
   std::vector<std::string> trust_keys;
-  std::string resolver;               // empty: PITH_RESOLVER, else the default
-  std::vector<std::string> mirrors;
-  bool offline = false;
-  bool refresh = false;
-  std::string cache_dir;
-  std::string cacert;
+  pith::ResolverOptions registry = pith::ResolverOptions::from_environment();  // + the shared registry flags
   bool append = false;
   bool force = false;
   bool badge = false;
@@ -154,28 +137,9 @@ std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
   tex.replace_extension(".tex");
   std::error_code ec;
   if (!fs::is_regular_file(tex, ec)) return std::nullopt;
-#if PITH_HAVE_TEX_STAMP
   auto found = pith::find_pith_number(tex);
   if (!found) return std::nullopt;
   return found->year ? "pith:" + *found->year + ":" + found->body : found->body;
-#else
-  std::ifstream in(tex);
-  std::string line;
-  while (std::getline(in, line)) {
-    // Cut at the first unescaped %.
-    for (std::size_t i = 0; i < line.size(); ++i)
-      if (line[i] == '%' && (i == 0 || line[i - 1] != '\\')) {
-        line.resize(i);
-        break;
-      }
-    const auto at = line.find("\\pithnumber{");
-    if (at == std::string::npos) continue;
-    const auto start = at + 12;
-    const auto end = line.find('}', start);
-    if (end != std::string::npos) return line.substr(start, end - start);
-  }
-  return std::nullopt;
-#endif
 }
 
 std::optional<std::string> read_whole_file(const std::string& path) {
@@ -186,17 +150,11 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   return ss.str();
 }
 
-std::string effective_resolver(const Options& opt) {
-  if (!opt.resolver.empty()) return opt.resolver;
-  if (const char* env = std::getenv("PITH_RESOLVER"); env && *env) return env;
-  return pith::meta::default_resolver;
-}
-
 // The base written into the PDF (/PithURL, XMP resolverUrl, the badge link):
 // the resolver when it is a web address, else the public default (a file://
 // or local test base must not end up in a published paper).
 std::string link_base(const Options& opt) {
-  const std::string base = effective_resolver(opt);
+  const std::string& base = opt.registry.resolver_url;
   if (base.starts_with("https://") || base.starts_with("http://")) return base;
   return pith::meta::default_resolver;
 }
@@ -205,7 +163,6 @@ std::string link_base(const Options& opt) {
 // Verification uses only the tool's trust store: the pinned key, the user's
 // key directory and --trust-key files; never a key shipped in the data.
 pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, const std::string& number, Outcome& outcome) {
-#if PITH_HAVE_VERIFIER
   std::vector<std::string> warnings;
   pith::TrustStore trust = pith::TrustStore::with_defaults(&warnings);
   for (const auto& k : opt.trust_keys)
@@ -217,30 +174,12 @@ pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, const std::
     if (record) outcome.verification = record->report;
     return record;
   }
-#if PITH_HAVE_RESOLVER
-  pith::ResolverOptions ro = pith::ResolverOptions::from_environment();
-  ro.resolver_url = effective_resolver(opt);
-  if (!opt.mirrors.empty()) ro.mirrors = opt.mirrors;
-  ro.offline = opt.offline;
-  ro.refresh = opt.refresh;
-  if (!opt.cache_dir.empty()) ro.cache_dir = opt.cache_dir;
-  if (!opt.cacert.empty()) ro.cacert = opt.cacert;
-  pith::Resolver resolver(ro, pith::verifier_using(trust));
+  pith::Resolver resolver(opt.registry, pith::verifier_using(trust));
   auto resolution = resolver.resolve(number);
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
   outcome.source = resolution->source;
   return std::move(resolution->record);
-#else
-  (void)number;
-  return pith::fail(opt.input, "no record to stamp with: give the registry bundle with --bundle FILE");
-#endif
-#else
-  (void)opt;
-  (void)number;
-  (void)outcome;
-  return pith::fail(opt.bundle, "this build has no verification core: nothing can be verified, nothing written");
-#endif
 }
 
 const pith::Check* first_failure(const pith::Report& report) {
@@ -251,7 +190,6 @@ const pith::Check* first_failure(const pith::Report& report) {
 
 int verdict_exit(const pith::Report& report) { return pith::exit_code_for(report.verdict()); }
 
-#if PITH_HAVE_TEX_STAMP
 // pith-stamp paper.tex: the latex side (tex_stamp.hpp) finds the paper's
 // \pithnumber and writes pith.sty; the record comes from --bundle or the resolver.
 Outcome stamp_tex_file(const Options& opt) {
@@ -277,7 +215,6 @@ Outcome stamp_tex_file(const Options& opt) {
   outcome.output = result->sty_path.string();
   return outcome;
 }
-#endif
 
 // The number the user wants: --pith, else the PDF's own metadata, else the .tex beside it.
 std::optional<std::string> wanted_number(const Options& opt, const pith::pdf::PithMetadata& meta, std::string& from) {
@@ -439,17 +376,9 @@ int main(int argc, char** argv) {
                "append the update to FILE directly (cost independent of size; a crash can leave a partial "
                "update after the intact original bytes)");
   app.add_flag("--force", opt.force, "replace a stamp for a different Pith Number");
-  app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless it already links to pith");
+  app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
   app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)");
-  app.add_option("--resolver", opt.resolver,
-                 "resolver base URL (default $PITH_RESOLVER or https://pith.science); also used for /PithURL and the badge");
-#if PITH_HAVE_RESOLVER
-  app.add_option("--mirror", opt.mirrors, "mirror base URL tried when the resolver fails (repeatable; default $PITH_MIRRORS)");
-  app.add_flag("--offline", opt.offline, "never use the network: the cache and file:// bases only");
-  app.add_flag("--refresh", opt.refresh, "revalidate cached records even when fresh");
-  app.add_option("--cache-dir", opt.cache_dir, "record cache directory (default $XDG_CACHE_HOME/pith)");
-  app.add_option("--cacert", opt.cacert, "CA bundle (PEM) for HTTPS");
-#endif
+  pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", opt.verbose, "say what was done");
   app.add_flag("--json", opt.json, "print the outcome as JSON on stdout");
   try {
@@ -465,11 +394,7 @@ int main(int argc, char** argv) {
 
   Outcome outcome;
   if (fs::path(opt.input).extension() == ".tex") {
-#if PITH_HAVE_TEX_STAMP
     outcome = stamp_tex_file(opt);
-#else
-    outcome = failure(pith::exit_code::usage_or_io, "error", opt.input + ": stamping .tex files is not supported by this build yet");
-#endif
   } else {
     outcome = stamp_pdf(opt);
   }

@@ -34,10 +34,11 @@ inline void add_resolver_options(CLI::App& app, ResolverOptions& options) {
       ->type_name("DIR")
       ->group(group);
   app.add_option("--cacert", options.cacert, "trust this CA bundle (PEM) for HTTPS; verification is never off")
-      ->check(CLI::ExistingFile)
+      ->check(CLI::Validator(CLI::ExistingFile).description(""))
+      ->type_name("FILE")
       ->group(group);
   app.add_option("--timeout", options.timeout_seconds, "seconds allowed per request (default 30)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.001, 86400.0).description(""))
       ->type_name("SECONDS")
       ->group(group);
 }

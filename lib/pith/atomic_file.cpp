@@ -90,7 +90,7 @@ Result<void> write_atomically(const std::string& target_path, const std::string&
   TempFile tmp;
   std::string templ = (dir / ("." + target.filename().string() + ".pith-XXXXXX")).string();
   tmp.fd = ::mkostemp(templ.data(), O_CLOEXEC);
-  if (tmp.fd < 0) return fail(where, errno_text("cannot create a temporary file beside it"));
+  if (tmp.fd < 0) return fail(where, errno_text("cannot create a temporary file beside it (for a directory you cannot write: -o OUT elsewhere, or --append)"));
   tmp.path = templ;
 
   if (prefix_length > 0 && !copy_prefix(in.fd, tmp.fd, prefix_length))

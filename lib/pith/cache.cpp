@@ -8,7 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <random>
+#include <atomic>
 #include <sstream>
 #include <unistd.h>
 
@@ -82,8 +82,11 @@ void sync_directory(const std::filesystem::path& dir) {
 
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes, bool durable) {
   const std::string where = path.string();
-  std::random_device rd;
-  const auto temp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(rd()));
+  // Unique enough within this process and across processes; O_EXCL refuses
+  // any collision rather than sharing a temporary file.
+  static std::atomic<unsigned> counter{0};
+  const auto temp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
+                                          std::to_string(counter++));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return fail(where, "cannot create a temporary file: " + errno_text());
   const bool written = write_all(fd, bytes) && (!durable || ::fsync(fd) == 0);
@@ -125,6 +128,66 @@ Result<std::filesystem::path> RecordCache::store(const std::string& full_number,
   }
   sync_directory(dir_);
   return doc_path;
+}
+
+Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
+  if (entries.size() == 1) {
+    const Entry& e = entries.front();
+    if (auto stored = store(e.full_number, e.bytes, e.meta, e.arxiv_aliases); !stored) {
+      return std::unexpected(stored.error());
+    }
+    return {};
+  }
+  if (entries.empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(dir_ / "aliases", ec);
+  if (ec) return fail(dir_.string(), "cannot create the cache directory: " + ec.message());
+  // 1. Every document to a temporary file, unsynced.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;  // temp → final
+  static std::atomic<unsigned> counter{0};
+  for (const Entry& e : entries) {
+    const std::string body = body_of(e.full_number);
+    if (!safe_name(body)) continue;
+    const auto final_path = dir_ / (body + ".json");
+    const auto temp = dir_ / ("." + body + ".json.tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return fail(temp.string(), "cannot create a temporary file: " + errno_text());
+    const bool ok = write_all(fd, e.bytes);
+    ::close(fd);
+    if (!ok) {
+      ::unlink(temp.c_str());
+      return fail(final_path.string(), "cannot write: " + errno_text());
+    }
+    renames.emplace_back(temp, final_path);
+  }
+  // 2. One sync of the file system: every document is on disk before any rename.
+  const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::syncfs(dir_fd);
+    ::close(dir_fd);
+  }
+  // 3. Into place, then the advisory metadata and aliases, then one directory sync.
+  for (const auto& [temp, final_path] : renames) {
+    if (std::rename(temp.c_str(), final_path.c_str()) != 0) {
+      const std::string why = errno_text();
+      ::unlink(temp.c_str());
+      return fail(final_path.string(), "cannot write: " + why);
+    }
+  }
+  for (const Entry& e : entries) {
+    const std::string body = body_of(e.full_number);
+    if (!safe_name(body)) continue;
+    const nlohmann::json m = {{"pith_number", e.full_number}, {"url", e.meta.url}, {"etag", e.meta.etag},
+                              {"last_modified", e.meta.last_modified}, {"fetched_at", e.meta.fetched_at}};
+    if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false); !ok) return ok;
+    for (const auto& alias : e.arxiv_aliases) {
+      const std::string name = alias_file_name(alias);
+      if (!safe_name(name)) continue;
+      if (auto ok = write_file_atomically(dir_ / "aliases" / name, e.full_number + "\n", false); !ok) return ok;
+    }
+  }
+  sync_directory(dir_);
+  return {};
 }
 
 Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fetched_at) {

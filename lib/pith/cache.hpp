@@ -35,11 +35,19 @@ class RecordCache {
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
-  // Files the verified document under its full number, and the arXiv aliases
-  // (`2011.03641`, `2011.03641v3`) of its source.
+  struct Entry {
+    std::string full_number;
+    std::string bytes;
+    CacheMeta meta;
+    std::vector<std::string> arxiv_aliases;  // `2011.03641`, `2011.03641v3`
+  };
+  // Files the verified document under its full number, and its arXiv aliases.
   [[nodiscard]] Result<std::filesystem::path> store(const std::string& full_number, std::string_view bytes,
                                                     const CacheMeta& meta,
                                                     const std::vector<std::string>& arxiv_aliases = {});
+  // Many at once (a batch): every document reaches the disk before any is
+  // renamed into place, with one file-system sync instead of one per entry.
+  [[nodiscard]] Result<void> store_many(const std::vector<Entry>& entries);
   // Updates only the fetch time (after a 304).
   [[nodiscard]] Result<void> touch(const std::string& full_number, std::int64_t fetched_at);
 

@@ -1,7 +1,7 @@
 #include "pith/check_file.hpp"
 
 #include "pith/isolated_check.hpp"
-#include "pith/online_check.hpp"
+#include "pith/pdf_online.hpp"
 #include "pith/pdf_check.hpp"
 #include "pith/verified_record.hpp"
 
@@ -25,7 +25,7 @@ Report error_report(const std::string& name, std::string message) {
 Report check_registry_bytes(std::string_view bytes, const TrustStore& trust, std::string_view name) {
   auto verified = verify_document(bytes, trust, name);
   if (!verified) return error_report(std::string(name), verified.error().message);
-  verified->report.extra["carried_record"] = carried_record_summary(*verified);  // for the online check
+  verified->report.extra["carried"] = carried_summary(*verified);  // for the online check (pdf_online.hpp)
   return std::move(verified->report);
 }
 

@@ -2,7 +2,7 @@
 
 #include "pith/check_file.hpp"
 #include "pith/exit_codes.hpp"
-#include "pith/online_check.hpp"
+#include "pith/pdf_online.hpp"
 
 #include <array>
 #include <istream>

@@ -267,7 +267,9 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
     curl_multi_add_handle(multi, transfers[i]->easy);
     ++running;
   };
+  // Starts what may start; returns whether it started anything.
   auto fill = [&] {
+    const std::size_t before = running;
     const auto now = Clock::now();
     for (auto it = retry.begin(); it != retry.end() && running < max_concurrency;) {
       if (it->first <= now) {
@@ -281,6 +283,7 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
       start(waiting.front());
       waiting.pop_front();
     }
+    return running > before;
   };
 
   fill();
@@ -303,7 +306,9 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
         t->release();
       }
     }
-    fill();
+    // A transfer just added must be driven by curl_multi_perform before
+    // there is anything to wait for: polling first would idle until timeout.
+    if (fill()) continue;
     if (running > 0) {
       curl_multi_poll(multi, nullptr, 0, 50, nullptr);
     } else if (!retry.empty()) {

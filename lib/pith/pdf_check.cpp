@@ -2,7 +2,7 @@
 
 #include "pith/crypto.hpp"
 #include "pith/mapped_file.hpp"
-#include "pith/online_check.hpp"
+#include "pith/pdf_online.hpp"
 #include "pith/pdf_reader.hpp"
 #include "pith/pith_metadata.hpp"
 #include "pith/strict_json.hpp"
@@ -166,8 +166,11 @@ PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::s
     if (!is_placeholder_title(c.title)) real.push_back(&c);
   }
   if (real.empty()) {
+    const auto named = std::find_if(candidates.begin(), candidates.end(),
+                                    [](const TitleCandidate& c) { return !title_canon(c.title).empty(); });
+    if (named == candidates.end()) return {TitleVerdict::undetermined, "the PDF has no title"};
     return {TitleVerdict::undetermined,
-            candidates.empty() ? "the PDF has no title" : "the PDF's title is a placeholder: " + quoted_title(candidates.front().title)};
+            "the PDF's title is a placeholder: " + named->where + " " + quoted_title(named->title)};
   }
   // Every real ASCII title must match: a PDF whose Info title is another
   // paper's next to a matching XMP title has been edited (and readers show
@@ -219,7 +222,10 @@ void check_title_binding(const std::vector<TitleCandidate>& candidates, const nl
       report.fail("pdf.title.mismatch", binding.detail);
       break;
     case TitleVerdict::undetermined:
-      if (candidates.empty()) {
+      // No title at all (none, or only empty ones) is not a finding about
+      // this PDF's claim: skip. A placeholder or a foreign title is: warn.
+      if (std::all_of(candidates.begin(), candidates.end(),
+                      [](const TitleCandidate& c) { return title_canon(c.title).empty(); })) {
         report.skip("pdf.title.undetermined", binding.detail);
       } else {
         report.warn("pdf.title.undetermined", binding.detail);
@@ -354,7 +360,6 @@ std::optional<VerifiedRecord> verify_carried_record(const PdfMetadata& metadata,
     }
     report.pass("pdf.record.source", bundle_name + " (" + to_string(verified->kind) + ")");
     report.merge(verified->report);
-    report.extra["carried_record"] = carried_record_summary(*verified);  // for the online check
     return std::move(*verified);
   }
   if (extraction.xmp && extraction.xmp->canonical_record) {
@@ -371,7 +376,6 @@ std::optional<VerifiedRecord> verify_carried_record(const PdfMetadata& metadata,
     report.pass("pdf.record.source", std::string("XMP pith:canonicalRecord and pith:receiptSignature (no embedded ") +
                                          meta::embedded_name + ")");
     report.merge(verified->report);
-    report.extra["carried_record"] = carried_record_summary(*verified);
     return std::move(*verified);
   }
   report.skip("pdf.record.source", std::string("the PDF carries no record (no embedded ") + meta::embedded_name +
@@ -397,6 +401,7 @@ Report check_pdf_metadata(std::string_view file_bytes, const PdfMetadata& metada
   const auto record = verify_carried_record(metadata, *extraction, trust, report);
   if (record) {
     if (!record->pith_number.empty()) report.pith_number = record->pith_number;
+    report.extra["carried"] = carried_summary(*record);  // for the online comparison
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);

@@ -16,8 +16,7 @@ struct PithMetadata {
   std::optional<std::string> info_number;  // Info /PithNumber
   std::optional<std::string> info_url;     // Info /PithURL
   std::optional<std::string> xmp_packet;   // the catalog's /Metadata stream, decoded
-  // Simple pith:* properties found in the packet (attribute or element form,
-  // `pith` prefix bound to the pith namespace); nullopt when absent.
+  // pith:number and pith:canonicalSha256 as Exempi reads them (xmp.hpp).
   std::optional<std::string> xmp_number;
   std::optional<std::string> xmp_canonical_sha256;
   std::optional<std::string> embedded_bundle;  // pith-bundle.json contents
@@ -26,8 +25,5 @@ struct PithMetadata {
 
 [[nodiscard]] Result<PithMetadata> read_pith_metadata(const Reader& reader);
 
-// One simple property of the pith namespace from an XMP packet (bounded scan,
-// no XML parser: used for discovery only; values are XML-unescaped).
-[[nodiscard]] std::optional<std::string> find_xmp_pith_property(std::string_view packet, std::string_view name);
 
 }  // namespace pith::pdf

@@ -150,6 +150,31 @@ std::optional<std::int64_t> number_of(const PdfObject* o) {
   return std::nullopt;
 }
 
+// Whether the first filter of a stream is ASCIIHexDecode (/AHx).
+bool first_filter_is_ascii_hex(const PdfObject* filter) {
+  const PdfObject* first = filter;
+  if (filter && filter->IsArray() && !filter->GetArray().empty()) first = &filter->GetArray()[0];
+  if (!first || !first->IsName()) return false;
+  const std::string& n = first->GetName().GetName();
+  return n == "ASCIIHexDecode" || n == "AHx";
+}
+
+// PoDoFo 0.9.8's ASCIIHexDecode decodes the end marker '>' as a digit (one
+// spurious byte at the end: a byte-exact embedded file from pith.sty read
+// back one byte too long) and mishandles an odd final digit. Hand it only
+// the digits before '>', an even count (ISO 32000-1 7.4.2: a missing final
+// digit is 0).
+std::string hex_digits_before_eod(std::string_view raw) {
+  std::string digits;
+  digits.reserve(raw.size());
+  for (const char c : raw) {
+    if (c == '>') break;
+    if (!is_ws(c)) digits += c;
+  }
+  if (digits.size() % 2 == 1) digits += '0';
+  return digits;
+}
+
 }  // namespace
 
 std::string to_string(ObjectId id) {
@@ -509,7 +534,9 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
     BoundedOutput sink(out, limits_.max_stream_bytes);
     std::unique_ptr<PoDoFo::PdfOutputStream> decoder(
         PoDoFo::PdfFilterFactory::CreateDecodeStream(filters, &sink, &holder.GetDictionary()));
-    decoder->Write(raw.data(), static_cast<PoDoFo::pdf_long>(raw.size()));
+    const std::string hex = first_filter_is_ascii_hex(filter) ? hex_digits_before_eod(raw) : std::string();
+    const std::string_view input = first_filter_is_ascii_hex(filter) ? std::string_view(hex) : raw;
+    decoder->Write(input.data(), static_cast<PoDoFo::pdf_long>(input.size()));
     decoder->Close();
   } catch (const PoDoFo::PdfError& e) {
     return fail(name_, "cannot decode the stream " + where + ": " + podofo_message(e));

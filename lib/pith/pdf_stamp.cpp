@@ -17,12 +17,7 @@
 #include <podofo/base/PdfString.h>
 #include <sodium.h>
 
-#if __has_include("pith/xmp.hpp")
 #include "pith/xmp.hpp"
-#define PITH_HAVE_XMP_MERGE 1
-#else
-#define PITH_HAVE_XMP_MERGE 0
-#endif
 
 namespace pith::pdf {
 namespace {
@@ -32,58 +27,6 @@ using PoDoFo::PdfDictionary;
 using PoDoFo::PdfName;
 using PoDoFo::PdfObject;
 
-#if !PITH_HAVE_XMP_MERGE
-// Stand-in until the Exempi merge (xmp.hpp) lands: adds one rdf:Description
-// with the pith properties to the packet (or makes a packet). Existing
-// properties are kept; an older pith description is not removed.
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-Result<std::string> merge_pith_xmp(std::string_view existing, const meta::PithProperties& p) {
-  std::string desc = std::string("<rdf:Description rdf:about=\"\" xmlns:pith=\"") + meta::xmp_namespace + "\">\n";
-  auto prop = [&](const char* name, const std::string& value) {
-    desc += std::string("<pith:") + name + ">" + xml_escape(value) + "</pith:" + name + ">\n";
-  };
-  prop(meta::xmp_number, p.number);
-  prop(meta::xmp_canonical_record, p.canonical_record);
-  prop(meta::xmp_canonical_sha256, p.canonical_sha256);
-  prop(meta::xmp_receipt_signature, p.receipt_signature);
-  prop(meta::xmp_key_id, p.key_id);
-  prop(meta::xmp_key_fingerprint, p.key_fingerprint);
-  prop(meta::xmp_resolver_url, p.resolver_url);
-  prop(meta::xmp_tool, p.tool);
-  if (p.original_sha256) prop(meta::xmp_original_sha256, *p.original_sha256);
-  if (p.original_length) prop(meta::xmp_original_length, std::to_string(*p.original_length));
-  desc += "</rdf:Description>\n";
-  std::string packet(existing);
-  // Drop a description this stand-in wrote before (a re-stamp replaces it).
-  const std::string marker = std::string("<rdf:Description rdf:about=\"\" xmlns:pith=\"") + meta::xmp_namespace;
-  for (auto at = packet.find(marker); at != std::string::npos; at = packet.find(marker)) {
-    const auto close = packet.find("</rdf:Description>\n", at);
-    if (close == std::string::npos) break;
-    packet.erase(at, close + 19 - at);
-  }
-  const auto end = packet.rfind("</rdf:RDF>");
-  if (end == std::string::npos) {
-    return "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
-           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n" +
-           desc + "</rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>";
-  }
-  packet.insert(end, desc);
-  return packet;
-}
-#endif
 
 const PdfObject* key(const PdfDictionary& d, const char* k) { return d.GetKey(PdfName(k)); }
 
@@ -157,20 +100,32 @@ Result<std::array<double, 4>> page_box(const Reader& reader, const Page& page) {
   return std::array<double, 4>{0, 0, 612, 792};  // US Letter, the PDF default
 }
 
-// Is there already a link to a pith resolver on the page?
-bool has_pith_link(const std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>>& annots,
-                   std::string_view resolver) {
-  for (const auto& [id, a] : annots) {
-    const PdfObject* sub = key(a, "Subtype");
-    if (!sub || !sub->IsName() || sub->GetName().GetName() != "Link") continue;
-    const PdfObject* action = key(a, "A");
-    if (!action || !action->IsDictionary()) continue;
-    const PdfObject* uri = key(action->GetDictionary(), "URI");
-    if (!uri || !(uri->IsString() || uri->IsHexString())) continue;
-    const std::string u = uri->GetString().GetStringUtf8();
-    if (u.find("pith.science/") != std::string::npos || (!resolver.empty() && u.starts_with(resolver))) return true;
-  }
-  return false;
+// The URI of a link annotation, if it has one.
+std::optional<std::string> link_uri(const PdfDictionary& a) {
+  const PdfObject* sub = key(a, "Subtype");
+  if (!sub || !sub->IsName() || sub->GetName().GetName() != "Link") return std::nullopt;
+  const PdfObject* action = key(a, "A");
+  if (!action || !action->IsDictionary()) return std::nullopt;
+  const PdfObject* uri = key(action->GetDictionary(), "URI");
+  if (!uri || !(uri->IsString() || uri->IsHexString())) return std::nullopt;
+  return uri->GetString().GetStringUtf8();
+}
+
+// A link to a resolver page for `body` (`…/pith/<body>`, any resolver).
+bool links_to_number(const PdfDictionary& a, std::string_view body) {
+  const auto uri = link_uri(a);
+  if (!uri) return false;
+  const std::string tail = "/pith/" + std::string(body);
+  const auto at = uri->find(tail);
+  return at != std::string::npos &&
+         (at + tail.size() == uri->size() || std::string("/?#").find((*uri)[at + tail.size()]) != std::string::npos);
+}
+
+// A badge pith-stamp wrote (for another number, replaced by --force).
+bool is_pith_stamp_badge(const PdfDictionary& a) {
+  const PdfObject* contents = key(a, "Contents");
+  return link_uri(a) && contents && (contents->IsString() || contents->IsHexString()) &&
+         contents->GetString().GetStringUtf8().starts_with("Pith Number pith:");
 }
 
 struct Builder {
@@ -189,10 +144,12 @@ Result<void> add_badge(Builder& b, const VerifiedRecord& record, const StampOpti
   if (!page) return std::unexpected(page.error());
   auto annots = b.reader.page_annotations(*page);
   if (!annots) return std::unexpected(annots.error());
-  if (has_pith_link(*annots, options.resolver)) {
-    plan.notes.push_back("badge skipped: page 1 already links to a pith resolver");
-    return {};
-  }
+  const std::string body = number_body(record.pith_number);
+  for (const auto& [id, a] : *annots)
+    if (links_to_number(a, body)) {
+      plan.notes.push_back("badge skipped: page 1 already links to " + record.pith_number);
+      return {};
+    }
   auto box = page_box(b.reader, *page);
   if (!box) return std::unexpected(box.error());
   const std::string label = record.pith_number;
@@ -250,18 +207,32 @@ Result<void> add_badge(Builder& b, const VerifiedRecord& record, const StampOpti
   const ObjectId annot_id = b.numbers.next();
   b.put(annot_id, annot);
 
-  // Append to /Annots: rewrite the array object if it is indirect, else the page.
+  // Append to /Annots (rewriting the array object if it is indirect, else the
+  // page). With --force, a badge pith-stamp made for another number goes.
   const PdfObject* existing = key(page->dictionary, "Annots");
-  if (existing && existing->IsReference()) {
+  PdfArray old_list;
+  if (existing) {
     auto arr = b.reader.resolve(*existing);
     if (!arr) return std::unexpected(arr.error());
-    PdfArray list = arr->IsArray() ? arr->GetArray() : PdfArray();
-    list.push_back(ref(annot_id));
+    if (arr->IsArray()) old_list = arr->GetArray();
+  }
+  PdfArray list;
+  for (const PdfObject& entry : old_list) {
+    if (options.force) {
+      auto a = b.reader.resolve(entry);
+      if (!a) return std::unexpected(a.error());
+      if (a->IsDictionary() && is_pith_stamp_badge(a->GetDictionary()) && !links_to_number(a->GetDictionary(), body)) {
+        plan.notes.push_back("the badge for the previous number was removed from page 1");
+        continue;
+      }
+    }
+    list.push_back(entry);
+  }
+  list.push_back(ref(annot_id));
+  if (existing && existing->IsReference()) {
     b.put(*reference_of(*existing), list);
   } else {
     PdfDictionary page_dict = page->dictionary;
-    PdfArray list = existing && existing->IsArray() ? existing->GetArray() : PdfArray();
-    list.push_back(ref(annot_id));
     page_dict.AddKey(PdfName("Annots"), list);
     b.put(page->id, page_dict);
   }

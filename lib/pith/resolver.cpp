@@ -206,12 +206,9 @@ void Resolver::finish_from_network(Job& job, VerifiedRecord record, const std::s
   r.failures = std::move(job.failures);
   r.report = std::move(job.report);
   if (cacheable(record.kind)) {
-    CacheMeta meta{url, response.etag, response.last_modified, unix_now()};
-    if (auto stored = cache_.store(record.pith_number, record.document_bytes, meta,
-                                   arxiv_aliases_of(record.canonical_record));
-        !stored) {
-      r.report.warn("resolver.cache.write", stored.error().describe());
-    }
+    pending_stores_.push_back({record.pith_number, record.document_bytes,
+                               CacheMeta{url, response.etag, response.last_modified, unix_now()},
+                               arxiv_aliases_of(record.canonical_record)});
   }
   r.report.pass("resolver.source", std::string("verified ") + to_string(record.kind) + " from " +
                                        to_string(r.origin) + " " + url);
@@ -366,12 +363,19 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
     for (std::size_t k = 0; k < active.size(); ++k) handle_answer(jobs[active[k]], std::move(answers[k]));
   }
 
+  // The batch's verified documents go to the cache together (one sync).
+  const auto stored = cache_.store_many(pending_stores_);
+  pending_stores_.clear();
+
   std::vector<Result<Resolution>> out;
   out.reserve(jobs.size());
   for (auto& job : jobs) {
     finish_exhausted(job);
     if (job.result && job.result->has_value()) {
       Resolution& r = **job.result;
+      if (!stored && (r.origin == ResolutionOrigin::server || r.origin == ResolutionOrigin::mirror)) {
+        r.report.warn("resolver.cache.write", stored.error().describe());
+      }
       if (job.id.kind == IdentifierKind::short_form) {
         r.report.pass("resolver.short_form", job.id.text + " resolved to " + r.record.pith_number);
       } else if (job.id.kind == IdentifierKind::arxiv) {

@@ -77,6 +77,7 @@ class Resolver {
   ResolverOptions options_;
   DocumentVerifier verify_;
   RecordCache cache_;
+  std::vector<RecordCache::Entry> pending_stores_;  // verified in this batch, written at its end
   std::unique_ptr<HttpClient> http_;
 };
 

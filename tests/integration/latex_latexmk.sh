@@ -4,11 +4,11 @@
 # the PDF carries the signed record from pith.sty alone, pith-stamp
 # paper.pdf after the build leaves it as it is, and a rebuild leaves pith.sty
 # byte-identical. Then the arXiv case: only paper.tex + pith.sty, compiled
-# with no shell escape, carries the same signed record.
+# with no shell escape, carries the same signed record and verifies offline.
 set -euo pipefail
 : "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-for tool in pith-stamp; do [[ -x "$PITH_BIN/$tool" ]] || fail "$PITH_BIN/$tool not built"; done
+for tool in pith-stamp pith-check; do [[ -x "$PITH_BIN/$tool" ]] || fail "$PITH_BIN/$tool not built"; done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pith-latexmk.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -35,6 +35,9 @@ sum_before=$(sha256sum pith.sty)
 "$PITH_BIN/pith-stamp" paper.tex --bundle "$bundle" > /dev/null
 [[ "$(sha256sum pith.sty)" == "$sum_before" ]] || fail "pith.sty changed on a re-run"
 
+"$PITH_BIN/pith-check" --offline paper.pdf > check.out 2>&1 || { cat check.out; fail "pith-check --offline paper.pdf"; }
+grep -q 'pdf.title.match' check.out || { cat check.out; fail "the title binding was not checked"; }
+
 # arXiv: the sources alone (paper.tex + pith.sty), no shell escape, fresh dir.
 mkdir arxiv && cp paper.tex pith.sty arxiv/ && cd arxiv
 for run in 1 2; do
@@ -46,4 +49,5 @@ pdfdetach -savefile pith-bundle.json -o detached.json paper.pdf > /dev/null
 cmp -s detached.json "../$bundle" || fail "arXiv-style build: embedded bundle differs"
 [[ "$(exiftool -q -q -b -XMP-pith:CanonicalSha256 paper.pdf)" == 4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432 ]] \
   || fail "arXiv-style build: XMP pith:canonicalSha256"
-echo "ok: latexmk sample stamped and built; the arXiv-style build carries the signed record"
+"$PITH_BIN/pith-check" --offline paper.pdf > check.out 2>&1 || { cat check.out; fail "pith-check --offline on the arXiv-style build"; }
+echo "ok: latexmk sample stamped, built and verified; the arXiv-style build verifies offline"

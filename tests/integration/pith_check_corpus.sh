@@ -92,8 +92,8 @@ for line, name, verdict in zip(lines, names, want):
     if r["verdict"] == "error" and not r.get("error"):
         print(f"{name}: error verdict without a reason", file=sys.stderr); bad += 1
     if name.endswith(".pdf") and r["verdict"] == "verified":
-        if r["details"]["carried_record"]["kind"] != "bundle":
-            print(f"{name}: no carried_record", file=sys.stderr); bad += 1
+        if r["details"]["carried"]["kind"] != "bundle":
+            print(f"{name}: no carried summary", file=sys.stderr); bad += 1
 sys.exit(1 if bad else 0)
 PY
 
@@ -155,8 +155,8 @@ import json, sys
 for line in open(sys.argv[1]).read().splitlines():
     r = json.loads(line)
     codes = {c["code"]: c["status"] for c in r["checks"]}
-    ok = codes.get("online.record.current") == "pass" and codes.get("online.events.newer") == "pass"
-    ok = ok and r["details"]["online"]["completeness"]["corrections"] == 0
+    ok = codes.get("online.verified") == "pass" and codes.get("online.events.newer") == "pass"
+    ok = ok and r["details"]["completeness"]["corrections"] == 0
     if not ok or r["verdict"] != "verified":
         print(r["file"], r["verdict"], codes, file=sys.stderr); sys.exit(1)
 PY
@@ -184,7 +184,7 @@ mkdir -p "$root/pith/${tnumber##*:}"
 "$signer" --title "$title" --arxiv 2405.55555 --correction "Table 2: wrong units" >"$root/pith/${tnumber##*:}/bundle.json"
 expect_exit 0 "${online[@]}" --trust-key "$key" "$c/corrected.pdf"
 grep -q "^✓ $c/corrected.pdf: verified $tnumber" "$work/out" || fail "corrected paper: not verified"
-grep -q "warn online.events.newer: the registry has 1 event newer than the carried copy: correction of 2026-07-20" \
+grep -q "ok   online.events.newer: 1 event since the PDF's copy: 1 correction" \
   "$work/out" || fail "corrected paper: the newer event is not reported"
 grep -q "warn online.corrections: the record has 1 correction" "$work/out" || fail "corrected paper: no correction"
 grep -q "corrections           present (1)" "$work/out" || fail "corrected paper: panel lacks the correction"

@@ -5,7 +5,9 @@
 # different Info number only (conflict), bytes changed inside the stamped
 # prefix, later edits by exiftool (a warning; a title edited later too), the
 # stamp's own title edited, metadata copied into another paper (title
-# mismatch), and a PDF with no pith data (exit 3).
+# mismatch), and a PDF with no pith data (exit 3). Also a PDF made with
+# pith.sty (metadata compiled in by LaTeX): verified, byte binding unbound;
+# and online, the registry's current bundle compared with the PDF's copy.
 set -euo pipefail
 
 bin=${PITH_BIN:?PITH_BIN must be set}
@@ -30,13 +32,15 @@ fail() {
 stamp() { "$bin/pith-stamp" --pith "$number" --bundle "$bundle" -o "$2" "$1"; }
 
 # check FILE EXPECTED_EXIT EXPECTED_VERDICT [CODE STATUS]...: runs
-# pith-check --offline --json and asserts the exit code, the verdict and
-# that each named check is present with that status.
+# pith-check "${check_args[@]}" --json (--offline unless a case says
+# otherwise) and asserts the exit code, the verdict and that each named check
+# is present with that status.
+check_args=(--offline)
 check() {
   local file=$1 want_exit=$2 want_verdict=$3
   shift 3
   local out rc=0
-  out=$("$bin/pith-check" --offline --json "$file" 2>"$work/stderr") || rc=$?
+  out=$("$bin/pith-check" "${check_args[@]}" --json "$file" 2>"$work/stderr") || rc=$?
   [[ $rc == "$want_exit" ]] || fail "$(basename "$file"): exit $rc, expected $want_exit: $(cat "$work/stderr") $out"
   printf '%s' "$out" >"$work/last.json"
   local verdict
@@ -146,6 +150,36 @@ cp "$zoo/other-title.pdf" "$t"
 exiftool -q -overwrite_original -tagsFromFile "$paper" -xmp "$t"
 exiftool -s3 -XMP-pith:Number "$t" | grep -q JFLL || fail "test setup: exiftool did not copy the pith XMP"
 check "$t" 1 failed pdf.title.mismatch fail
+
+# ---- a PDF made with pith.sty (the metadata compiled in, not stamped) -------
+# pith-stamp paper.tex writes pith.sty with the record; pdflatex puts the
+# number, record, receipt and bundle into the PDF itself. There is no
+# "before", so byte binding is unbound; everything else verifies.
+mkdir "$work/sty"
+cp "$src/samples/paper.tex" "$work/sty/"
+if (cd "$work/sty" && "$bin/pith-stamp" paper.tex --bundle "$bundle" &&
+  pdflatex -interaction=batchmode -halt-on-error paper.tex >/dev/null 2>&1 &&
+  pdflatex -interaction=batchmode -halt-on-error paper.tex >/dev/null 2>&1); then
+  check "$work/sty/paper.pdf" 0 verified pdf.record.source pass pdf.number.matches_record pass \
+    pdf.metadata.matches_record pass pdf.bytes.unbound skip
+  [[ $(json_query "$work/last.json" "'link_annotation' in {s['source'] for s in r['details']['pith_sources']}") == True ]] ||
+    fail "pith.sty PDF: the page-1 badge link was not reported"
+else
+  fail "pith.sty PDF: pith-stamp paper.tex or pdflatex failed"
+fi
+
+# ---- online: the registry's current bundle (a file:// mirror) ---------------
+mirror="$work/mirror"
+mkdir -p "$mirror/pith/JFLLIOJUI2M3KX3FLLGP4N2V65"
+cp "$bundle" "$mirror/pith/JFLLIOJUI2M3KX3FLLGP4N2V65/bundle.json"
+check_args=(--resolver "file://$mirror" --cache-dir "$work/cache")
+check "$paper" 0 verified online.verified pass online.events.newer pass pdf.title.match pass
+[[ $(json_query "$work/last.json" "r['details']['online']['event_count']") == 2 ]] ||
+  fail "online: the current bundle's events were not counted"
+# The registry unreachable (nothing listens on port 9 of loopback): a warning, not a failure.
+check_args=(--resolver "http://127.0.0.1:9" --cache-dir "$work/cache-empty" --timeout 5)
+check "$paper" 0 verified online.unavailable warn
+check_args=(--offline)
 
 if ((failures > 0)); then
   echo "pith_check_pdf: $failures failure(s)" >&2

@@ -149,6 +149,44 @@ EOF
 expect 2 "damaged" "$r/damaged.pdf" -- "$stamp" --bundle "$bundle" --pith "$number" "$r/damaged.pdf"
 grep -q "byte 17" "$r/out" || fail "damaged: the message does not name the offset: $(cat "$r/out")"
 
+# ---- damaged inputs through the CLI: stamped with the original as a prefix, or refused untouched
+m="$work/mutated"
+mkdir -p "$m"
+python3 - "$base" "$m" <<'PY'
+import random, sys
+src, out = sys.argv[1], sys.argv[2]
+data = open(src, 'rb').read()
+rng = random.Random(20261202)
+for i in range(30):
+    b = bytearray(data)
+    kind = i % 3
+    if kind == 0:
+        for _ in range(6):
+            b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+    elif kind == 1:
+        tail = min(len(b), 3000)
+        for _ in range(6):
+            b[len(b) - 1 - rng.randrange(tail)] = rng.choice(b'0123456789 /<>[]Rnfobj')
+    else:
+        del b[rng.randrange(len(b)):]
+    open(f"{out}/m{i}.pdf", 'wb').write(bytes(b))
+PY
+stamped_mutants=0
+for f in "$m"/m*.pdf; do
+  cp "$f" "$f.orig"
+  rc=0
+  "$stamp" --bundle "$bundle" --pith "$number" "$f" >"$m/out" 2>&1 || rc=$?
+  if ((rc == 0)); then
+    stamped_mutants=$((stamped_mutants + 1))
+    cmp -s -n "$(size_of "$f.orig")" "$f.orig" "$f" || fail "$(basename "$f"): stamped, but the original is not a prefix"
+  else
+    ((rc == 2)) || fail "$(basename "$f"): exit $rc on a damaged file: $(cat "$m/out")"
+    cmp -s "$f" "$f.orig" || fail "$(basename "$f"): refused, but the file changed"
+    [[ $(cat "$m/out") == *"nothing written"* ]] || fail "$(basename "$f"): refusal does not say nothing was written"
+  fi
+done
+echo "damaged inputs: $stamped_mutants of 30 stamped (damage outside what the update touches), the rest refused untouched"
+
 # ---- test-signed records: --trust-key, conflicts and --force, a state document
 signer=""
 for s in "$bin/../tests/pith-test-sign" "$bin/pith-test-sign"; do [[ -x $s ]] && signer=$s && break; done

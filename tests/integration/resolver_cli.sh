@@ -101,6 +101,21 @@ expect_out "from the cache"
 expect_exit 2 --resolver "$base" "${common[@]}" --offline "$number_b"
 expect_err "offline and not in the cache"
 
+# 6b. pith-stamp takes the same flags and stamps a PDF with the record it
+#     resolves (here from the cache, offline), verified by pith-check after.
+stamp="$PITH_BIN/pith-stamp"
+if [[ -x "$stamp" ]] && command -v pdflatex >/dev/null; then
+  mkdir -p "$work/tex"
+  printf '\\documentclass{article}\\begin{document}Resolver.\\end{document}\n' >"$work/tex/p.tex"
+  (cd "$work/tex" && pdflatex -interaction=batchmode p.tex >/dev/null 2>&1) || fail "pdflatex"
+  "$stamp" --resolver "$base" "${common[@]}" --offline --pith "$number_a" "$work/tex/p.pdf" >"$work/out" 2>"$work/err" ||
+    fail "pith-stamp --offline from the cache: $(cat "$work/err")"
+  expect_exit 0 --trust-key "$key" "$work/tex/p.pdf"
+  expect_out "verified $number_a"
+else
+  echo "resolver_cli: SKIP pith-stamp step (no pith-stamp or pdflatex)" >&2
+fi
+
 # 7. A substituting registry: refused, exit 1, nothing cached for it.
 start_server "$work/evil"
 expect_exit 1 --resolver "$base" --trust-key "$key" --cache-dir "$work/cache2" --timeout 2 "$number_a"

@@ -173,6 +173,12 @@ std::optional<std::string> detached(const fs::path& pdf, const std::string& name
   return slurp(out);
 }
 
+CommandResult pith_check_offline(const fs::path& pdf, const std::optional<fs::path>& trust_key) {
+  std::string command = quote(fs::path(PITH_TOOLS_DIR) / "pith-check") + " --offline ";
+  if (trust_key) command += "--trust-key " + quote(*trust_key) + " ";
+  return run(command + quote(pdf));
+}
+
 std::vector<LinkAnnot> page1_links(const nlohmann::json& q) {
   std::vector<LinkAnnot> links;
   const auto& objs = objects(q);

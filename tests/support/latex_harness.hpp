@@ -55,6 +55,11 @@ struct CommandResult {
 // The embedded file named `name`, extracted with pdfdetach.
 [[nodiscard]] std::optional<std::string> detached(const std::filesystem::path& pdf, const std::string& name);
 
+// `pith-check --offline [--trust-key KEY] pdf` (the built tool): its exit
+// status and output.
+[[nodiscard]] CommandResult pith_check_offline(const std::filesystem::path& pdf,
+                                               const std::optional<std::filesystem::path>& trust_key = std::nullopt);
+
 // Link annotations on page 1 as [llx, lly, urx, ury] with their URI.
 struct LinkAnnot {
   std::vector<double> rect;

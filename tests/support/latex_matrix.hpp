@@ -11,8 +11,12 @@ namespace pith::test {
 enum class Variant { plain, hyperref_before, hyperref_after, hyperxmp, document_metadata, document_metadata_hyperref };
 [[nodiscard]] const char* to_string(Variant v);
 
-// Unique words the placement check looks for on page 1.
-inline constexpr const char* title_word = "Quokkatitle";
+// The fixture record's title (so title binding holds), and unique words
+// the placement check looks for on page 1 (case-insensitively).
+inline constexpr const char* fixture_title =
+    "Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large "
+    "language models";
+inline constexpr const char* title_word = "Layered";
 inline constexpr const char* abstract_word = "Wombatabstract";
 inline constexpr const char* section_word = "Numbatsection";
 
@@ -21,6 +25,7 @@ struct Paper {
   std::string class_options;
   Variant variant = Variant::plain;
   std::string number = "JFLLIOJUI2M3KX3FLLGP4N2V65";
+  std::string title = fixture_title;
   std::string pith_options;     // \usepackage[<here>]{pith}
   std::string extra_preamble;
   std::string body_before_title;  // e.g. \pithbadge tests

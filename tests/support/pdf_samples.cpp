@@ -181,7 +181,7 @@ std::optional<fs::path> make(SamplePdf kind) {
 \usepackage[dvips]{hyperref}
 \begin{document}\title{Via dvips}\author{B}\maketitle Text \url{https://example.org}.\end{document}
 )");
-      run("cd " + quote(dir) + " && latex -interaction=batchmode dv.tex && dvips -q dv.dvi -o dv.ps && ps2pdf dv.ps dv.pdf"
+      run("cd " + quote(dir) + " && (latex -interaction=batchmode dv.tex && dvips -q dv.dvi -o dv.ps && ps2pdf dv.ps dv.pdf)"
           " >/dev/null 2>&1 </dev/null");
       if (!fs::exists(dir / "dv.pdf")) return std::nullopt;
       return dir / "dv.pdf";

@@ -141,11 +141,11 @@ TEST_CASE("a slow drip is cut by the low-speed limit", "[http]") {
   o.low_speed_time = 1s;
   o.max_retries = 0;
   HttpClient client(o);
-  const auto start = std::chrono::steady_clock::now();
+  // The whole drip takes 4 s, well inside the total timeout: only the
+  // low-speed limit can make this fail.
   auto r = client.get({server.base_url() + "/drip"});
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "timed out"));
-  CHECK(std::chrono::steady_clock::now() - start < 3900ms);  // the whole drip would take 4 s
 }
 
 TEST_CASE("a body cut short of its Content-Length is an error", "[http]") {

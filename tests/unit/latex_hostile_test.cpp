@@ -43,6 +43,12 @@ void check_hostile(Engine engine) {
   CHECK(info_value(c.pdf, "PithNumber") == record.pith_number);
   CHECK(metadata_stream_count(qpdf_json(c.pdf)) == 1);
   CHECK(qpdf_check_clean(c.pdf));
+  // Signed by the test key: pith-check verifies it when told to trust that
+  // key, and refuses it otherwise.
+  const auto trusted = pith_check_offline(c.pdf, std::filesystem::path(PITH_TEST_DATA_DIR) / "test-signing-key.json");
+  INFO(trusted.out);
+  CHECK(trusted.status == 0);
+  CHECK(pith_check_offline(c.pdf).status != 0);
 }
 }  // namespace
 

@@ -160,6 +160,16 @@ TEST_CASE("check_title_binding reports match, mismatch and undetermined", "[titl
   check_title_binding({}, record, none);
   CHECK(only_check(none, "pdf.title.undetermined").status == CheckStatus::skip);
 
+  Report empty;  // hyperref without a title writes an empty Info /Title
+  check_title_binding({{"Info /Title", ""}, {"XMP dc:title", "  "}}, record, empty);
+  CHECK(only_check(empty, "pdf.title.undetermined").status == CheckStatus::skip);
+  CHECK(only_check(empty, "pdf.title.undetermined").detail == "the PDF has no title");
+
+  Report placeholder;
+  check_title_binding({{"Info /Title", ""}, {"Info /Title", "paper.dvi"}}, record, placeholder);
+  CHECK(only_check(placeholder, "pdf.title.undetermined").status == CheckStatus::warn);
+  CHECK(only_check(placeholder, "pdf.title.undetermined").detail.find("\"paper.dvi\"") != std::string::npos);
+
   Report foreign;
   check_title_binding({{"Info /Title", "Ein Titel über nichts"}}, record, foreign);
   CHECK(only_check(foreign, "pdf.title.undetermined").status == CheckStatus::warn);

@@ -2,7 +2,10 @@
 // (pdfinfo, pdfdetach) and exiftool must all see what we wrote.
 #include "pith/pdf_metadata.hpp"
 #include "pith/pdf_reader.hpp"
+#include "pith/pdf_check.hpp"
+#include "pith/pdf_extract.hpp"
 #include "pith/pdf_stamp.hpp"
+#include "pith/trust_store.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,23 +20,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The fixture bundle as the stamper sees it. The stamper trusts its caller to
-// have verified the record (pith-stamp does, through verify_document); these
-// tests are about the PDF side, so the fields are filled from the bundle.
+// The fixture bundle, verified by the real verifier with the pinned key.
 pith::VerifiedRecord fixture_record() {
-  pith::VerifiedRecord r;
-  r.kind = pith::DocumentKind::bundle;
-  r.document_bytes = pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  r.document = nlohmann::json::parse(r.document_bytes);
-  r.pith_number = r.document["pith_number"];
-  r.canonical_record = r.document["canonical_record"];
-  r.canonical_json = r.canonical_record.dump();
-  r.canonical_sha256 = r.document["canonical_sha256"];
-  const auto& receipt = r.document["events"][0]["payload"]["receipt"];
-  r.receipt_signature_b64 = receipt["signature_b64"];
-  r.key_id = receipt["key_id"];
-  r.key_fingerprint = "8d4b5ee74e4693bcd1df2446408b0d54";
-  return r;
+  static const pith::VerifiedRecord record = [] {
+    const std::string bytes =
+        pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+    auto r = pith::verify_document(bytes, pith::TrustStore::with_pinned_key(), "fixture bundle");
+    REQUIRE(r);
+    REQUIRE(r->report.verdict() == pith::Verdict::verified);
+    return *r;
+  }();
+  return record;
 }
 
 std::string require_sample_path(SamplePdf kind) {
@@ -219,21 +216,81 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   CHECK(pith::test::run("qpdf --check " + shell_quote(p.string()) + " >/dev/null") == 0);
 }
 
-TEST_CASE("stamp: the badge is skipped when page 1 already links to pith") {
+TEST_CASE("stamp: the badge is skipped when page 1 already links to this number, replaced under --force") {
   const auto record = fixture_record();
   pith::pdf::StampOptions options;
   options.badge = true;
   const Stamped s = stamp(SamplePdf::pdflatex, record, options);
   CHECK(s.stamped.find("/Subtype /Link") != std::string::npos);
-  // Force a re-stamp with another record: the existing pith link means no second badge.
-  auto other = record;
-  other.document_bytes += " ";
+  // The same number with a refreshed bundle: the existing link means no second badge.
+  auto refreshed = record;
+  refreshed.document_bytes += " ";
   auto reader = Reader::open(s.stamped, "stamped.pdf");
   REQUIRE(reader);
-  auto plan = pith::pdf::plan_stamp(*reader, other, options);
+  auto plan = pith::pdf::plan_stamp(*reader, refreshed, options);
   REQUIRE(plan);
   REQUIRE(plan->outcome == StampOutcome::stamped);
   CHECK(plan->update.find("/Subtype /Link") == std::string::npos);
   REQUIRE_FALSE(plan->notes.empty());
   CHECK(plan->notes.front().find("badge skipped") != std::string::npos);
+
+  // Another number under --force: our old badge goes, the new one comes, other links stay.
+  auto other = record;
+  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
+  options.force = true;
+  auto forced = pith::pdf::plan_stamp(*reader, other, options);
+  REQUIRE(forced);
+  REQUIRE(forced->outcome == StampOutcome::stamped);
+  const std::string restamped = s.stamped + forced->update;
+  auto r2 = Reader::open(restamped, "restamped.pdf");
+  REQUIRE(r2);
+  auto page = r2->first_page();
+  REQUIRE(page);
+  auto annots = r2->page_annotations(*page);
+  REQUIRE(annots);
+  std::size_t to_old = 0, to_new = 0, others = 0;
+  for (const auto& [id, a] : *annots) {
+    const auto* action = a.GetKey(PoDoFo::PdfName("A"));
+    const std::string uri = action ? action->GetDictionary().GetKey(PoDoFo::PdfName("URI"))->GetString().GetStringUtf8() : "";
+    if (uri.ends_with("/pith/JFLLIOJUI2M3KX3FLLGP4N2V65")) ++to_old;
+    else if (uri.ends_with("/pith/WXNI57C2SJ24QK62DB7DTUREA3")) ++to_new;
+    else ++others;
+  }
+  CHECK(to_old == 0);
+  CHECK(to_new == 1);
+  CHECK(others >= 1);  // hyperref's \url link survives
+}
+
+TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith-stamp wrote") {
+  const auto record = fixture_record();
+  pith::pdf::StampOptions options;
+  options.badge = true;
+  for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::with_xmp, SamplePdf::hybrid}) {
+    INFO("sample kind " << static_cast<int>(kind));
+    const Stamped s = stamp(kind, record, options);
+    auto reader = Reader::open(s.stamped, "stamped.pdf");
+    REQUIRE(reader);
+    const pith::PdfMetadata metadata = pith::read_pdf_metadata(*reader);
+    CHECK(metadata.read_problems.empty());
+    CHECK(metadata.info_number == record.pith_number);
+    CHECK(metadata.embedded_bundle == record.document_bytes);
+    REQUIRE(metadata.xmp_packet);
+    bool badge = false;
+    for (const auto& uri : metadata.link_uris) badge = badge || uri.ends_with("/pith/JFLLIOJUI2M3KX3FLLGP4N2V65");
+    CHECK(badge);
+    auto extraction = pith::extract_pith_numbers(metadata);
+    REQUIRE(extraction);
+    CHECK(extraction->number() == record.pith_number);
+    CHECK(extraction->conflicts().empty());
+    const pith::Report report =
+        pith::check_pdf_metadata(s.stamped, metadata, pith::TrustStore::with_pinned_key(), "stamped.pdf");
+    INFO(report.to_text(false));
+    // The samples' titles are not the fixture paper's: only title binding may fail.
+    for (const auto& check : report.checks())
+      if (check.status == pith::CheckStatus::fail) CHECK(check.code.starts_with("pdf.title."));
+    CHECK(report.find("pdf.bytes.prefix_intact"));
+    CHECK(report.find("pdf.metadata.matches_record"));
+    CHECK(report.find("pdf.number.matches_record"));
+  }
 }

@@ -341,4 +341,14 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
     CHECK(results[i]->record.pith_number == numbers[i]);
   }
   CHECK(server.connections() <= 16);  // reuse: 40 lookups over a handful of connections
+
+  // The batch was cached in one go: all of it verifies again offline.
+  o.offline = true;
+  auto cached = Resolver(o, pith::verifier_using(trust())).resolve_many(numbers);
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    REQUIRE(cached[i]);
+    CHECK(cached[i]->origin == ResolutionOrigin::cache);
+    CHECK(cached[i]->record.pith_number == numbers[i]);
+  }
+  CHECK(std::filesystem::exists(cache / "aliases" / "arxiv-2401.10020v1"));
 }
