@@ -8,6 +8,10 @@
 #include <string>
 #include <string_view>
 
+namespace pith {
+struct VerifiedRecord;
+}
+
 namespace pith::meta {
 
 // XMP namespace and preferred prefix.
@@ -54,5 +58,11 @@ struct PithProperties {
   std::optional<std::string> original_sha256;  // only pith-stamp on a PDF sets these
   std::optional<std::uint64_t> original_length;
 };
+
+// The properties that copy `record` (number, canonical record and hash,
+// receipt signature, key), with the given resolverUrl and tool; the
+// original_* byte binding is left to the caller that has the bytes.
+[[nodiscard]] PithProperties pith_properties_of(const VerifiedRecord& record, std::string resolver_url,
+                                                std::string tool);
 
 }  // namespace pith::meta
