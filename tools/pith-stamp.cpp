@@ -150,14 +150,9 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   return ss.str();
 }
 
-// The base written into the PDF (/PithURL, XMP resolverUrl, the badge link):
-// the resolver when it is a web address, else the public default (a file://
-// or local test base must not end up in a published paper).
-std::string link_base(const Options& opt) {
-  const std::string& base = opt.registry.resolver_url;
-  if (base.starts_with("https://") || base.starts_with("http://")) return base;
-  return pith::meta::default_resolver;
-}
+// The base written into the PDF or pith.sty (/PithURL, XMP resolverUrl, the
+// badge link): --resolver when it is a web address, else the public default.
+std::string link_base(const Options& opt) { return pith::meta::published_resolver(opt.registry.resolver_url); }
 
 // The verified record for `number`: from --bundle, else from the resolver.
 // Verification uses only the tool's trust store: the pinned key, the user's
@@ -190,28 +185,62 @@ const pith::Check* first_failure(const pith::Report& report) {
 
 int verdict_exit(const pith::Report& report) { return pith::exit_code_for(report.verdict()); }
 
-// pith-stamp paper.tex: the latex side (tex_stamp.hpp) finds the paper's
-// \pithnumber and writes pith.sty; the record comes from --bundle or the resolver.
+// The outcome for a record whose report is not `verified`: the verdict's exit
+// code (at least 1), naming the first failed check.
+Outcome unverified(const Options& opt, Outcome outcome, const pith::Report& report, const std::string& number) {
+  outcome.exit_code = verdict_exit(report);
+  if (outcome.exit_code == pith::exit_code::ok) outcome.exit_code = pith::exit_code::verification_failed;
+  outcome.status = "unverified";
+  const std::string origin = !opt.bundle.empty() ? opt.bundle : !outcome.source.empty() ? outcome.source : number;
+  outcome.message = origin + ": the record did not verify (" + pith::to_string(report.verdict()) + ")";
+  if (const pith::Check* why = first_failure(report)) outcome.message += ": " + why->code + ": " + why->detail;
+  else if (report.verdict() == pith::Verdict::unverifiable)
+    outcome.message += ": no signature by a trusted key (add the registry key with --trust-key FILE)";
+  outcome.message += "; nothing written (-v shows every check)";
+  return outcome;
+}
+
+// pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
+// record (--bundle or the resolver), then write pith.sty (tex_stamp.hpp).
+// Exit 3 when the paper has no \pithnumber; 1 when the record does not verify
+// or is not the paper's; 2 for an unreadable paper, a malformed or ambiguous
+// \pithnumber, or a pith.sty that cannot (or must not) be written.
 Outcome stamp_tex_file(const Options& opt) {
+  auto found = pith::find_pith_number(opt.input);
+  if (!found) {
+    if (found.error().message.starts_with("no \\pithnumber"))
+      return failure(pith::exit_code::not_found, "no_number", found.error().describe());
+    return failure(pith::exit_code::usage_or_io, "error", found.error().describe() + "; nothing written");
+  }
+  const std::string number =
+      !opt.pith.empty() ? opt.pith : found->year ? "pith:" + *found->year + ":" + found->body : found->body;
+
   Outcome outcome;
-  auto obtain = [&](const pith::TexNumber& n) -> pith::Result<pith::VerifiedRecord> {
-    const std::string number = !opt.pith.empty() ? opt.pith : n.year ? "pith:" + *n.year + ":" + n.body : n.body;
-    return obtain_record(opt, number, outcome);
-  };
-  auto result = pith::stamp_tex(opt.input, pith::TexRecordSource(obtain));
+  auto record = obtain_record(opt, number, outcome);
+  if (!record) return failure(pith::exit_code::usage_or_io, "error", record.error().describe() + "; nothing written");
+  outcome.pith_number = record->pith_number;
+  if (record->report.verdict() != pith::Verdict::verified) return unverified(opt, outcome, record->report, number);
+  if (!pith::record_matches(*found, *record)) {
+    outcome.exit_code = pith::exit_code::verification_failed;
+    outcome.status = "wrong_record";
+    outcome.message = (opt.bundle.empty() ? std::string("the resolved record") : opt.bundle) + " is the record of " +
+                      record->pith_number + ", but " + opt.input + " has \\pithnumber{" + found->body + "} at " +
+                      found->location() + "; nothing written";
+    return outcome;
+  }
+
+  pith::TexStampOptions options;
+  options.sty.resolver_base = link_base(opt);
+  auto result = pith::stamp_tex(opt.input, *record, options);
   if (!result) {
-    // No number in the paper is exit 3; a record that does not verify or is not the paper's, 1.
-    int code = pith::exit_code::verification_failed;
-    if (outcome.verification && outcome.verification->verdict() == pith::Verdict::unverifiable)
-      code = pith::exit_code::unverifiable;
-    if (result.error().message.find("no \\pithnumber") != std::string::npos) code = pith::exit_code::not_found;
-    auto o = failure(code, "error", result.error().describe() + "; nothing written");
+    // The number and the record were checked above: what is left is writing pith.sty.
+    auto o = failure(pith::exit_code::usage_or_io, "error", result.error().describe() + "; nothing written");
+    o.pith_number = record->pith_number;
     o.verification = outcome.verification;
     return o;
   }
   outcome.status = result->written ? "stamped" : "already_stamped";
   outcome.message = result->sty_path.string() + (result->written ? ": written" : ": already up to date");
-  outcome.pith_number = result->pith_number;
   outcome.output = result->sty_path.string();
   return outcome;
 }
@@ -260,18 +289,7 @@ Outcome stamp_pdf(const Options& opt) {
     return o;
   }
   outcome.pith_number = record->pith_number;
-  if (record->report.verdict() != pith::Verdict::verified) {
-    outcome.exit_code = verdict_exit(record->report);
-    if (outcome.exit_code == pith::exit_code::ok) outcome.exit_code = pith::exit_code::verification_failed;
-    outcome.status = "unverified";
-    const std::string origin = !opt.bundle.empty() ? opt.bundle : !outcome.source.empty() ? outcome.source : *number;
-    outcome.message = origin + ": the record did not verify (" + pith::to_string(record->report.verdict()) + ")";
-    if (const pith::Check* why = first_failure(record->report)) outcome.message += ": " + why->code + ": " + why->detail;
-    else if (record->report.verdict() == pith::Verdict::unverifiable)
-      outcome.message += ": no signature by a trusted key (add the registry key with --trust-key FILE)";
-    outcome.message += "; nothing written (-v shows every check)";
-    return outcome;
-  }
+  if (record->report.verdict() != pith::Verdict::verified) return unverified(opt, outcome, record->report, *number);
   if (!record_is_for(*number, record->pith_number)) {
     outcome.exit_code = pith::exit_code::verification_failed;
     outcome.status = "wrong_record";

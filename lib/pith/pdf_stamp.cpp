@@ -1,6 +1,7 @@
 #include "pith/pdf_stamp.hpp"
 
 #include "pith/pdf_update.hpp"
+#include "pith/pith_metadata.hpp"
 #include "pith/version.hpp"
 
 #include <algorithm>
@@ -351,15 +352,9 @@ Result<StampPlan> plan_stamp(const Reader& reader, const VerifiedRecord& record,
     PdfDictionary catalog = *catalog_value;
 
     // XMP
-    meta::PithProperties props;
-    props.number = record.pith_number;
-    props.canonical_record = record.canonical_json;
-    props.canonical_sha256 = record.canonical_sha256;
-    props.receipt_signature = record.receipt_signature_b64;
-    props.key_id = record.key_id;
-    props.key_fingerprint = record.key_fingerprint;
-    props.resolver_url = resolver_url(options.resolver, record.pith_number);
-    props.tool = options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool;
+    meta::PithProperties props =
+        meta::pith_properties_of(record, resolver_url(options.resolver, record.pith_number),
+                                 options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
     auto packet = merge_pith_xmp(existing->xmp_packet.value_or(""), props);

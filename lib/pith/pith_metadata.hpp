@@ -6,6 +6,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+
+namespace pith {
+struct VerifiedRecord;
+}
 
 namespace pith::meta {
 
@@ -35,6 +40,11 @@ inline constexpr const char* embedded_mime = "application/json";
 
 inline constexpr const char* default_resolver = "https://pith.science";
 
+// The resolver base a stamp may publish (/PithURL, XMP resolverUrl, the
+// badge link, the generated pith.sty): `base` when it is a web address, else
+// default_resolver (a file:// or local test base must not end up in a paper).
+[[nodiscard]] std::string published_resolver(std::string_view base);
+
 // The values, as one value type.
 struct PithProperties {
   std::string number;
@@ -48,5 +58,11 @@ struct PithProperties {
   std::optional<std::string> original_sha256;  // only pith-stamp on a PDF sets these
   std::optional<std::uint64_t> original_length;
 };
+
+// The properties that copy `record` (number, canonical record and hash,
+// receipt signature, key), with the given resolverUrl and tool; the
+// original_* byte binding is left to the caller that has the bytes.
+[[nodiscard]] PithProperties pith_properties_of(const VerifiedRecord& record, std::string resolver_url,
+                                                std::string tool);
 
 }  // namespace pith::meta

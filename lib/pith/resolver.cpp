@@ -127,6 +127,19 @@ struct Resolver::Job {
   void skip_base(std::size_t base_index) {
     while (next < endpoints.size() && endpoints[next].base_index == base_index) ++next;
   }
+  // The answer for this input: `record` from `source`, with the failed
+  // attempts and the report's checks so far (moved out of the job).
+  [[nodiscard]] Resolution resolved(ResolutionOrigin origin, std::string source, VerifiedRecord record) {
+    Resolution r;
+    r.input = input;
+    r.identifier = id;
+    r.origin = origin;
+    r.source = std::move(source);
+    r.failures = std::move(failures);
+    r.report = std::move(report);
+    r.record = std::move(record);
+    return r;
+  }
 };
 
 Resolver::Resolver(ResolverOptions options, DocumentVerifier verifier)
@@ -175,13 +188,7 @@ void Resolver::consult_cache(Job& job) {
   }
   const bool fresh = doc->meta.fetched_at > 0 && unix_now() - doc->meta.fetched_at < options_.freshness.count();
   if (options_.offline || (fresh && !options_.refresh)) {
-    Resolution r;
-    r.input = job.input;
-    r.identifier = job.id;
-    r.origin = ResolutionOrigin::cache;
-    r.source = doc->path.string();
-    r.record = std::move(*verified);
-    r.report = std::move(job.report);
+    Resolution r = job.resolved(ResolutionOrigin::cache, doc->path.string(), std::move(*verified));
     r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
                                          r.source + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
     if (options_.offline) {
@@ -198,21 +205,14 @@ void Resolver::consult_cache(Job& job) {
 void Resolver::finish_from_network(Job& job, VerifiedRecord record, const std::string& url,
                                    const HttpResponse& response) {
   const bool mirror = !job.endpoints.empty() && job.endpoints[job.next].base_index > 0;
-  Resolution r;
-  r.input = job.input;
-  r.identifier = job.id;
-  r.origin = mirror ? ResolutionOrigin::mirror : ResolutionOrigin::server;
-  r.source = url;
-  r.failures = std::move(job.failures);
-  r.report = std::move(job.report);
   if (cacheable(record.kind)) {
     pending_stores_.push_back({record.pith_number, record.document_bytes,
                                CacheMeta{url, response.etag, response.last_modified, unix_now()},
                                arxiv_aliases_of(record.canonical_record)});
   }
-  r.report.pass("resolver.source", std::string("verified ") + to_string(record.kind) + " from " +
+  Resolution r = job.resolved(mirror ? ResolutionOrigin::mirror : ResolutionOrigin::server, url, std::move(record));
+  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
                                        to_string(r.origin) + " " + url);
-  r.record = std::move(record);
   job.result = std::move(r);
 }
 
@@ -235,17 +235,10 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     VerifiedRecord record = std::move(*job.cached_record);
     job.cached_record.reset();
     const bool mirror = ep.base_index > 0;
-    Resolution r;
-    r.input = job.input;
-    r.identifier = job.id;
-    r.origin = ResolutionOrigin::cache;
-    r.source = job.cached->path.string();
-    r.failures = std::move(job.failures);
-    r.report = std::move(job.report);
-    r.report.pass("resolver.source", std::string("verified ") + to_string(record.kind) + " from the cache " +
+    Resolution r = job.resolved(ResolutionOrigin::cache, job.cached->path.string(), std::move(record));
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
                                          r.source + ", revalidated with " + (mirror ? "mirror " : "server ") +
                                          ep.url + " (304 Not Modified)");
-    r.record = std::move(record);
     job.result = std::move(r);
     return;
   }
@@ -278,14 +271,8 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
 void Resolver::finish_exhausted(Job& job) {
   if (job.result) return;
   if (job.cached && job.cached_record) {
-    Resolution r;
-    r.input = job.input;
-    r.identifier = job.id;
-    r.origin = ResolutionOrigin::stale_cache;
-    r.source = job.cached->path.string();
-    r.failures = std::move(job.failures);
-    r.report = std::move(job.report);
-    r.record = std::move(*job.cached_record);
+    Resolution r =
+        job.resolved(ResolutionOrigin::stale_cache, job.cached->path.string(), std::move(*job.cached_record));
     r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
                                          r.source + " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
     r.report.warn("resolver.cache.stale", "the registry and mirrors did not answer; using the cached copy fetched " +

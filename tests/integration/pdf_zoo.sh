@@ -68,7 +68,7 @@ while IFS=$'\t' read -r file pages title features; do
   fi
   if has_feature "$features" xmp; then
     # dc:title may be x-default or a single language (hyperxmp with pdflang).
-    xmp_title=$(exiftool -s3 -XMP-dc:Title -XMP-dc:Title-en "$pdf" | head -n 1)
+    xmp_title=$(exiftool -s3 -XMP-dc:Title -XMP-dc:Title-en "$pdf" | sed -n 1p)
     [[ $xmp_title == "$title" ]] || fail "$file: XMP dc:title '$xmp_title', expected '$title'"
     [[ -n $(exiftool -s3 -XMP-dc:Creator "$pdf") ]] || fail "$file: XMP dc:creator missing"
   fi

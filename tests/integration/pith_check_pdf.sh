@@ -108,7 +108,7 @@ check "$t" 1 failed bundle.hash.mismatch fail
 
 t="$work/t-xmp-record.pdf"
 cp "$paper" "$t"
-replace "$t" '"cs.AI"' '"cs.XX"' "$(grep -abo '<pith:canonicalRecord>' "$t" | head -1 | cut -d: -f1)"
+replace "$t" '"cs.AI"' '"cs.XX"' "$(grep -abo '<pith:canonicalRecord>' "$t" | sed -n 1p | cut -d: -f1)"
 check "$t" 1 failed pdf.metadata.matches_record fail
 
 t="$work/t-info-number.pdf"
@@ -148,7 +148,7 @@ check "$t" 1 failed pdf.title.mismatch fail
 t="$work/t-copied.pdf"
 cp "$zoo/other-title.pdf" "$t"
 exiftool -q -overwrite_original -tagsFromFile "$paper" -xmp "$t"
-exiftool -s3 -XMP-pith:Number "$t" | grep -q JFLL || fail "test setup: exiftool did not copy the pith XMP"
+[[ $(exiftool -s3 -XMP-pith:Number "$t") == *JFLL* ]] || fail "test setup: exiftool did not copy the pith XMP"
 check "$t" 1 failed pdf.title.mismatch fail
 
 # ---- a PDF made with pith.sty (the metadata compiled in, not stamped) -------

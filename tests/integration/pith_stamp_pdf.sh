@@ -260,6 +260,49 @@ else
   rc=0
   "$stamp" --bundle "$bundle" "$x/none.tex" >"$x/out" 2>&1 || rc=$?
   ((rc == 3)) || fail ".tex without \\pithnumber: exit $rc, expected 3"
+  # Exit codes: I/O 2 (nothing overwritten), a record that is not the paper's 1.
+  rc=0
+  "$stamp" --bundle "$bundle" "$x/missing.tex" >"$x/out" 2>&1 || rc=$?
+  ((rc == 2)) || fail ".tex unreadable: exit $rc, expected 2: $(cat "$x/out")"
+  f="$work/tex-foreign"
+  mkdir -p "$f"
+  cp "$x/paper.tex" "$f/paper.tex"
+  printf '%% somebody else'"'"'s pith.sty\n' >"$f/pith.sty"
+  cp "$f/pith.sty" "$f/pith.sty.before"
+  rc=0
+  "$stamp" --bundle "$bundle" "$f/paper.tex" >"$x/out" 2>&1 || rc=$?
+  ((rc == 2)) || fail ".tex with a foreign pith.sty: exit $rc, expected 2: $(cat "$x/out")"
+  cmp -s "$f/pith.sty" "$f/pith.sty.before" || fail ".tex: a foreign pith.sty was overwritten"
+  if ((EUID != 0)); then  # root writes anywhere
+    ro="$work/tex-readonly"
+    mkdir -p "$ro"
+    cp "$x/paper.tex" "$ro/paper.tex"
+    chmod a-w "$ro"
+    rc=0
+    "$stamp" --bundle "$bundle" "$ro/paper.tex" >"$x/out" 2>&1 || rc=$?
+    chmod u+w "$ro"
+    ((rc == 2)) || fail ".tex in an unwritable directory: exit $rc, expected 2: $(cat "$x/out")"
+    [[ ! -e $ro/pith.sty ]] || fail ".tex in an unwritable directory: pith.sty appeared"
+  fi
+  w="$work/tex-wrong"
+  mkdir -p "$w"
+  printf '\\documentclass{article}\n\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n\\begin{document}x\\end{document}\n' >"$w/paper.tex"
+  rc=0
+  "$stamp" --bundle "$bundle" "$w/paper.tex" >"$x/out" 2>&1 || rc=$?
+  ((rc == 1)) || fail ".tex with another paper's bundle: exit $rc, expected 1: $(cat "$x/out")"
+  [[ ! -e $w/pith.sty ]] || fail ".tex with another paper's bundle: pith.sty written"
+  # The badge and /PithURL link to a web --resolver; a file:// base is never published.
+  hex_of() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+  "$stamp" --bundle "$bundle" --resolver https://mirror.example "$x/paper.tex" >"$x/out" 2>&1 ||
+    fail ".tex --resolver: $(cat "$x/out")"
+  sty=$(tr 'A-F' 'a-f' <"$x/pith.sty")
+  [[ $sty == *"{resolver} {$(hex_of https://mirror.example)}"* ]] ||
+    fail ".tex --resolver https://mirror.example: not the generated pith.sty's resolver"
+  "$stamp" --bundle "$bundle" --resolver "file://$x" "$x/paper.tex" >"$x/out" 2>&1 ||
+    fail ".tex --resolver file://: $(cat "$x/out")"
+  sty=$(tr 'A-F' 'a-f' <"$x/pith.sty")
+  [[ $sty == *"{resolver} {$(hex_of https://pith.science)}"* ]] ||
+    fail ".tex --resolver file://: pith.sty does not link to https://pith.science"
 fi
 
 # ---- kill -9 at random moments: the original never changes --------------------

@@ -3,6 +3,7 @@
 // metadata and the byte layout are built directly).
 #include "pith/crypto.hpp"
 #include "pith/pdf_check.hpp"
+#include "pith/pith_metadata.hpp"
 #include "pith/trust_store.hpp"
 #include "pith/xmp.hpp"
 #include "support/test_data.hpp"
@@ -33,15 +34,7 @@ VerifiedRecord verified(const std::string& bytes, const TrustStore& trust) {
 }
 
 meta::PithProperties props_from(const VerifiedRecord& r) {
-  meta::PithProperties p;
-  p.number = r.pith_number;
-  p.canonical_record = r.canonical_json;
-  p.canonical_sha256 = r.canonical_sha256;
-  p.receipt_signature = r.receipt_signature_b64;
-  p.key_id = r.key_id;
-  p.key_fingerprint = r.key_fingerprint;
-  p.resolver_url = "https://pith.science/pith/" + r.pith_number.substr(10);
-  p.tool = "pith-stamp test";
+  auto p = meta::pith_properties_of(r, "https://pith.science/pith/" + r.pith_number.substr(10), "pith-stamp test");
   p.original_sha256 = sha256_hex(original);
   p.original_length = original.size();
   return p;

@@ -2,6 +2,7 @@
 // binding, byte binding on buffers.
 #include "pith/crypto.hpp"
 #include "pith/pdf_check.hpp"
+#include "pith/pith_metadata.hpp"
 #include "pith/xmp.hpp"
 
 #include <catch2/catch.hpp>
@@ -57,14 +58,7 @@ PdfExtraction extraction_of(const PdfMetadata& m) {
 }
 
 std::string xmp_copying(const VerifiedRecord& r) {
-  meta::PithProperties p;
-  p.number = r.pith_number;
-  p.canonical_record = r.canonical_json;
-  p.canonical_sha256 = r.canonical_sha256;
-  p.receipt_signature = r.receipt_signature_b64;
-  p.key_id = r.key_id;
-  p.key_fingerprint = r.key_fingerprint;
-  auto packet = merge_pith_xmp("", p);
+  auto packet = merge_pith_xmp("", meta::pith_properties_of(r, "", ""));
   REQUIRE(packet);
   return *packet;
 }
