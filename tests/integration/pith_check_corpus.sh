@@ -26,22 +26,8 @@ export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XD
 export PITH_RESOLVER=http://127.0.0.1:9
 unset PITH_MIRRORS
 
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 
-# expect_exit CODE ARGS...: runs pith-check, keeps stdout/stderr in $work/out, $work/err.
-expect_exit() {
-  local want=$1 got=0
-  shift
-  "$check" "$@" >"$work/out" 2>"$work/err" </dev/null || got=$?
-  if [[ $got != "$want" ]]; then
-    fail "pith-check $* exited $got, expected $want"
-    sed 's/^/    /' "$work/err" | head -5 >&2
-  fi
-}
 
 zoo=${PITH_ZOO_DIR:-$PWD/zoo}
 "$src/tests/support/pdf_zoo.sh" "$zoo"

@@ -15,21 +15,8 @@ trap 'rm -rf "$work"' EXIT
 export XDG_CONFIG_HOME="$work/config"
 export NO_COLOR=1
 
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 
-# expect_exit CODE ARGS...: runs pith-check, keeps stdout/stderr in $work/out, $work/err.
-expect_exit() {
-  local want=$1; shift
-  local got=0
-  "$check" "$@" >"$work/out" 2>"$work/err" || got=$?
-  if [[ $got -ne $want ]]; then
-    fail "pith-check $* exited $got, expected $want"
-    sed 's/^/    /' "$work/out" "$work/err" >&2
-  fi
-}
-expect_out() { grep -q -- "$1" "$work/out" || fail "stdout lacks '$1'"; }
-expect_err() { grep -q -- "$1" "$work/err" || fail "stderr lacks '$1'"; }
 
 bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
 record="$data/WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"

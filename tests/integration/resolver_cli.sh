@@ -22,19 +22,7 @@ trap cleanup EXIT
 export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache" NO_COLOR=1
 unset PITH_RESOLVER PITH_MIRRORS
 
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-expect_exit() {
-  local want=$1; shift
-  local got=0
-  "$check" "$@" >"$work/out" 2>"$work/err" || got=$?
-  if [[ $got -ne $want ]]; then
-    fail "pith-check $* exited $got, expected $want"
-    sed 's/^/    /' "$work/out" "$work/err" >&2
-  fi
-}
-expect_out() { grep -q -- "$1" "$work/out" || fail "stdout lacks '$1'"; }
-expect_err() { grep -q -- "$1" "$work/err" || fail "stderr lacks '$1'"; }
+source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 
 # start_server ROOT: serves ROOT on 127.0.0.1, sets $base and $server_pid.
 start_server() {
