@@ -4,6 +4,7 @@
 #include "pith/http_client.hpp"
 #include "pith/version.hpp"
 #include "support/loopback_server.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,13 +30,6 @@ HttpOptions fast_options() {
   o.max_retries = 2;
   o.low_speed_time = 1s;
   return o;
-}
-
-std::filesystem::path temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("pith-http-test-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
@@ -228,7 +222,7 @@ TEST_CASE("a conditional request gets 304 Not Modified", "[http]") {
 }
 
 TEST_CASE("file:// reads local mirrors; a missing file reads as 404", "[http]") {
-  const auto dir = temp_dir("file");
+  const auto dir = pith::test::fresh_temp_dir("file");
   std::ofstream(dir / "doc.json") << "{\"local\":true}";
   HttpClient client(fast_options());
   auto r = client.get({"file://" + (dir / "doc.json").string()});
@@ -303,7 +297,7 @@ TEST_CASE("a batch retries a 500 and reports a timeout per request", "[http]") {
 }
 
 TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host", "[http][tls]") {
-  const auto dir = temp_dir("tls");
+  const auto dir = pith::test::fresh_temp_dir("tls");
   const auto good = pith::test::make_test_pki(dir / "good");
   const auto other = pith::test::make_test_pki(dir / "other", "DNS:other.example");
 
@@ -339,7 +333,7 @@ TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host
 }
 
 TEST_CASE("HTTPS never redirects down to plain HTTP", "[http][tls]") {
-  const auto dir = temp_dir("downgrade");
+  const auto dir = pith::test::fresh_temp_dir("downgrade");
   const auto pki = pith::test::make_test_pki(dir);
   LoopbackServer plain;
   plain.serve_bytes("/doc.json", "plain");

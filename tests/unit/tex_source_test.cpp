@@ -1,23 +1,12 @@
 #include "pith/tex_source.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 namespace fs = std::filesystem;
 
 namespace {
-fs::path temp_dir(const std::string& tag) {
-  static std::mt19937_64 rng{std::random_device{}()};
-  fs::path d = fs::temp_directory_path() / ("pith-texsrc-" + tag + "-" + std::to_string(rng()));
-  fs::create_directories(d);
-  return d;
-}
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
 constexpr const char* body = "WXNI57C2SJ24QK62DB7DTUREA3";
 }  // namespace
 
@@ -46,8 +35,8 @@ TEST_CASE("argument: errors name the character and its position") {
 }
 
 TEST_CASE("comments are ignored, escaped percent is not a comment") {
-  const auto d = temp_dir("comments");
-  write(d / "paper.tex",
+  const auto d = pith::test::fresh_temp_dir("comments");
+  pith::test::write_file(d / "paper.tex",
         "% \\pithnumber{AAAAAAAAAAAAAAAAAAAAAAAAAA}\n"
         "50\\% done % \\pithnumber{BBBBBBBBBBBBBBBBBBBBBBBBBB}\n"
         "\\\\% \\pithnumber{CCCCCCCCCCCCCCCCCCCCCCCCCC}\n"
@@ -60,11 +49,11 @@ TEST_CASE("comments are ignored, escaped percent is not a comment") {
 }
 
 TEST_CASE("\\input and \\include are followed relative to the main file") {
-  const auto d = temp_dir("input");
-  write(d / "paper.tex", "\\documentclass{article}\n\\input{front/meta}\n\\include{chap}\n");
-  write(d / "front/meta.tex", "\\input front/deeper\n");
-  write(d / "front/deeper.tex", "\\pithnumber{pith:2020:WXNI57C2SJ24QK62DB7DTUREA3}\n");
-  write(d / "chap.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  const auto d = pith::test::fresh_temp_dir("input");
+  pith::test::write_file(d / "paper.tex", "\\documentclass{article}\n\\input{front/meta}\n\\include{chap}\n");
+  pith::test::write_file(d / "front/meta.tex", "\\input front/deeper\n");
+  pith::test::write_file(d / "front/deeper.tex", "\\pithnumber{pith:2020:WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  pith::test::write_file(d / "chap.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
   auto n = pith::find_pith_number(d / "paper.tex");
   REQUIRE(n);
   CHECK(n->body == body);
@@ -73,9 +62,9 @@ TEST_CASE("\\input and \\include are followed relative to the main file") {
 }
 
 TEST_CASE("conflicting numbers are an error naming both places") {
-  const auto d = temp_dir("conflict");
-  write(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n\\input{other}\n");
-  write(d / "other.tex", "\n\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n");
+  const auto d = pith::test::fresh_temp_dir("conflict");
+  pith::test::write_file(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n\\input{other}\n");
+  pith::test::write_file(d / "other.tex", "\n\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n");
   auto n = pith::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().message.find("paper.tex:1") != std::string::npos);
@@ -84,18 +73,18 @@ TEST_CASE("conflicting numbers are an error naming both places") {
 }
 
 TEST_CASE("include loops end; \\endinput stops a file; no number is an error") {
-  const auto d = temp_dir("loop");
-  write(d / "paper.tex", "\\input{a}\n");
-  write(d / "a.tex", "\\input{b}\n");
-  write(d / "b.tex", "\\input{a}\\input{paper}\n\\endinput\n\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  const auto d = pith::test::fresh_temp_dir("loop");
+  pith::test::write_file(d / "paper.tex", "\\input{a}\n");
+  pith::test::write_file(d / "a.tex", "\\input{b}\n");
+  pith::test::write_file(d / "b.tex", "\\input{a}\\input{paper}\n\\endinput\n\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
   auto n = pith::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().message.find("no \\pithnumber") != std::string::npos);
 }
 
 TEST_CASE("a malformed number in the paper names the file and line") {
-  const auto d = temp_dir("malformed");
-  write(d / "paper.tex", "\n\\pithnumber{WXNI57C2SJ24QK62DB7DTURE81}\n");
+  const auto d = pith::test::fresh_temp_dir("malformed");
+  pith::test::write_file(d / "paper.tex", "\n\\pithnumber{WXNI57C2SJ24QK62DB7DTURE81}\n");
   auto n = pith::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().where.ends_with("paper.tex:2"));

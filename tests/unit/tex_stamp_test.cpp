@@ -1,41 +1,26 @@
 #include "pith/tex_stamp.hpp"
+#include "support/test_data.hpp"
 #include "support/latex_harness.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <sys/stat.h>
 
 namespace fs = std::filesystem;
 
 namespace {
-fs::path temp_dir(const std::string& tag) {
-  static std::mt19937_64 rng{std::random_device{}()};
-  fs::path d = fs::temp_directory_path() / ("pith-texstamp-" + tag + "-" + std::to_string(rng()));
-  fs::create_directories(d);
-  return d;
-}
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream b;
-  b << in.rdbuf();
-  return b.str();
-}
 const std::string paper = "\\documentclass{article}\n\\usepackage{pith}\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n";
 }  // namespace
 
 TEST_CASE("stamp_tex writes pith.sty beside the paper, then leaves it byte-identical") {
-  const auto d = temp_dir("write");
-  write(d / "paper.tex", paper);
+  const auto d = pith::test::fresh_temp_dir("write");
+  pith::test::write_file(d / "paper.tex", paper);
   const auto record = pith::test::fixture_record();
   auto first = pith::stamp_tex(d / "paper.tex", record);
   REQUIRE(first);
   CHECK(first->written);
   CHECK(first->sty_path == d / "pith.sty");
-  CHECK(read(d / "pith.sty") == *pith::generate_sty(record));
+  CHECK(pith::test::read_file(d / "pith.sty") == *pith::generate_sty(record));
   struct stat before {};
   REQUIRE(::stat((d / "pith.sty").c_str(), &before) == 0);
   auto second = pith::stamp_tex(d / "paper.tex", record);
@@ -53,37 +38,37 @@ TEST_CASE("stamp_tex writes pith.sty beside the paper, then leaves it byte-ident
 }
 
 TEST_CASE("the plain pith.sty (or an older generated one) is replaced") {
-  const auto d = temp_dir("replace");
-  write(d / "paper.tex", paper);
-  write(d / "pith.sty", pith::plain_sty());
+  const auto d = pith::test::fresh_temp_dir("replace");
+  pith::test::write_file(d / "paper.tex", paper);
+  pith::test::write_file(d / "pith.sty", pith::plain_sty());
   auto r = pith::stamp_tex(d / "paper.tex", pith::test::fixture_record());
   REQUIRE(r);
   CHECK(r->written);
 }
 
 TEST_CASE("a pith.sty that is not pith's package is never overwritten") {
-  const auto d = temp_dir("foreign");
-  write(d / "paper.tex", paper);
-  write(d / "pith.sty", "% someone else's pith.sty\n\\ProvidesPackage{pith}\n");
+  const auto d = pith::test::fresh_temp_dir("foreign");
+  pith::test::write_file(d / "paper.tex", paper);
+  pith::test::write_file(d / "pith.sty", "% someone else's pith.sty\n\\ProvidesPackage{pith}\n");
   auto r = pith::stamp_tex(d / "paper.tex", pith::test::fixture_record());
   REQUIRE_FALSE(r);
   CHECK(r.error().message.find("not pith's package") != std::string::npos);
-  CHECK(read(d / "pith.sty") == "% someone else's pith.sty\n\\ProvidesPackage{pith}\n");
+  CHECK(pith::test::read_file(d / "pith.sty") == "% someone else's pith.sty\n\\ProvidesPackage{pith}\n");
 }
 
 TEST_CASE("the record must be the paper's and verified") {
-  const auto d = temp_dir("mismatch");
-  write(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
+  const auto d = pith::test::fresh_temp_dir("mismatch");
+  pith::test::write_file(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
   auto r = pith::stamp_tex(d / "paper.tex", pith::test::fixture_record());
   REQUIRE_FALSE(r);
   CHECK(r.error().message.find("WXNI57C2SJ24QK62DB7DTUREA3") != std::string::npos);
   CHECK(r.error().message.find("JFLLIOJUI2M3KX3FLLGP4N2V65") != std::string::npos);
   CHECK_FALSE(fs::exists(d / "pith.sty"));
 
-  write(d / "paper.tex", "\\pithnumber{pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65}\n");  // wrong year
+  pith::test::write_file(d / "paper.tex", "\\pithnumber{pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65}\n");  // wrong year
   CHECK_FALSE(pith::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
 
-  write(d / "paper.tex", paper);
+  pith::test::write_file(d / "paper.tex", paper);
   auto unverified = pith::test::fixture_record();
   unverified.report = pith::Report{};
   unverified.report.fail("receipt.signature.valid", "bad signature");
@@ -94,8 +79,8 @@ TEST_CASE("the record must be the paper's and verified") {
 }
 
 TEST_CASE("the record source is asked for the number found in the paper") {
-  const auto d = temp_dir("source");
-  write(d / "paper.tex", paper);
+  const auto d = pith::test::fresh_temp_dir("source");
+  pith::test::write_file(d / "paper.tex", paper);
   std::string asked;
   auto r = pith::stamp_tex(d / "paper.tex", [&](const pith::TexNumber& n) -> pith::Result<pith::VerifiedRecord> {
     asked = n.body;
