@@ -3,10 +3,10 @@
 // update, write it atomically to OUT (or in place when OUT is IN).
 // Usage: pdf_stamp_bench BUNDLE.json IN.pdf OUT.pdf [--append]
 // The bundle is NOT verified here: this program exists to time the PDF side.
-#include "pith/atomic_file.hpp"
-#include "pith/mapped_file.hpp"
-#include "pith/pdf_reader.hpp"
-#include "pith/pdf_stamp.hpp"
+#include "pith/base/atomic_file.hpp"
+#include "pith/base/mapped_file.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/stamp.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   std::ifstream in(argv[1], std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
-  pith::VerifiedRecord r;
+  pith::registry::VerifiedRecord r;
   r.document_bytes = ss.str();
   r.document = nlohmann::json::parse(r.document_bytes);
   r.pith_number = r.document["pith_number"];

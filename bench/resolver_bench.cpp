@@ -6,8 +6,8 @@
 // sequential: one resolve per number over one reused connection;
 // cached: the same numbers again from the (fresh) cache, no network.
 // Each run starts with an empty cache (except `cached`, which fills it first).
-#include "pith/resolver.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/resolver/resolver.hpp"
+#include "pith/registry/trust_store.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -20,7 +20,7 @@
 
 namespace {
 
-int count_verified(const std::vector<pith::Result<pith::Resolution>>& results, const std::vector<std::string>& numbers) {
+int count_verified(const std::vector<pith::Result<pith::resolver::Resolution>>& results, const std::vector<std::string>& numbers) {
   int ok = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (results[i] && results[i]->record.pith_number == numbers[i]) {
@@ -35,11 +35,11 @@ int count_verified(const std::vector<pith::Result<pith::Resolution>>& results, c
 }  // namespace
 
 int main(int argc, char** argv) {
-  pith::ResolverOptions options;
+  pith::resolver::ResolverOptions options;
   options.timeout_seconds = 10;
   std::string mode = "batch";
   std::string numbers_file;
-  pith::TrustStore trust = pith::TrustStore::with_pinned_key();
+  pith::registry::TrustStore trust = pith::registry::TrustStore::with_pinned_key();
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--resolver" && i + 1 < argc) {
@@ -74,18 +74,18 @@ int main(int argc, char** argv) {
   int ok = 0;
   double elapsed = 0;
   if (mode == "cached") {
-    pith::Resolver warmup(options, pith::verifier_using(trust));
+    pith::resolver::Resolver warmup(options, pith::resolver::verifier_using(trust));
     (void)warmup.resolve_many(numbers);
   }
   const auto start = clock::now();
   if (mode == "sequential") {
-    pith::Resolver resolver(options, pith::verifier_using(trust));
-    std::vector<pith::Result<pith::Resolution>> results;
+    pith::resolver::Resolver resolver(options, pith::resolver::verifier_using(trust));
+    std::vector<pith::Result<pith::resolver::Resolution>> results;
     for (const auto& n : numbers) results.push_back(resolver.resolve(n));
     elapsed = std::chrono::duration<double>(clock::now() - start).count();
     ok = count_verified(results, numbers);
   } else {
-    pith::Resolver resolver(options, pith::verifier_using(trust));
+    pith::resolver::Resolver resolver(options, pith::resolver::verifier_using(trust));
     auto results = resolver.resolve_many(numbers);
     elapsed = std::chrono::duration<double>(clock::now() - start).count();
     ok = count_verified(results, numbers);

@@ -3,8 +3,8 @@
 // Each bundle is verified completely (strict parse, record hash, receipt,
 // every event hash and signature, bundle hash and signature, state
 // recomputed and compared), and must come out `verified`.
-#include "pith/trust_store.hpp"
-#include "pith/verified_record.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -16,7 +16,7 @@
 
 int main(int argc, char** argv) {
   double seconds = 3.0;
-  pith::TrustStore trust = pith::TrustStore::with_pinned_key();
+  pith::registry::TrustStore trust = pith::registry::TrustStore::with_pinned_key();
   std::vector<std::pair<std::string, std::string>> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   double elapsed = 0;
   do {
     for (const auto& [name, bytes] : inputs) {
-      auto v = pith::verify_document(bytes, trust, name);
+      auto v = pith::registry::verify_document(bytes, trust, name);
       if (!v || v->report.verdict() != pith::Verdict::verified) {
         std::fprintf(stderr, "verify_bench: %s did not verify\n", name.c_str());
         return 1;

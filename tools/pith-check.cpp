@@ -7,13 +7,13 @@
 // time (a corpus: --files-from); unless --offline, the registry is asked what
 // changed since. Human text by default, JSON Lines with --json
 // (docs/pith-check-json.md). The work is in pith::run_checks (check_run.hpp).
-#include "pith/check_file.hpp"
-#include "pith/check_run.hpp"
-#include "pith/exit_codes.hpp"
-#include "pith/identifier.hpp"
-#include "pith/resolver.hpp"
-#include "pith/trust_store.hpp"
-#include "pith/version.hpp"
+#include "pith/check/file.hpp"
+#include "pith/check/run.hpp"
+#include "pith/base/exit_codes.hpp"
+#include "pith/registry/identifier.hpp"
+#include "pith/resolver/resolver.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/base/version.hpp"
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -68,16 +68,16 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
 bool is_identifier_argument(const std::string& arg) {
   std::error_code ec;
   if (std::filesystem::exists(arg, ec)) return false;
-  return pith::looks_like_identifier(arg) || starts_with_ci(arg, "pith:") || starts_with_ci(arg, "arxiv:");
+  return pith::registry::looks_like_identifier(arg) || starts_with_ci(arg, "pith:") || starts_with_ci(arg, "arxiv:");
 }
 
 // The verification report of a resolved record, with where it came from.
-pith::Report report_for(const std::string& input, pith::Result<pith::Resolution> resolved) {
+pith::Report report_for(const std::string& input, pith::Result<pith::resolver::Resolution> resolved) {
   pith::Report report;
   if (!resolved) {
     report.input = input;
     report.input_kind = "identifier";
-    if (pith::is_rejection(resolved.error())) {
+    if (pith::resolver::is_rejection(resolved.error())) {
       // Something was served but was forged, tampered or another paper's record.
       report.fail("resolver.rejected", resolved.error().message);
     } else {
@@ -85,7 +85,7 @@ pith::Report report_for(const std::string& input, pith::Result<pith::Resolution>
     }
     return report;
   }
-  pith::Resolution& r = *resolved;
+  pith::resolver::Resolution& r = *resolved;
   report = std::move(r.record.report);
   report.merge(r.report);
   report.input = input;
@@ -93,8 +93,8 @@ pith::Report report_for(const std::string& input, pith::Result<pith::Resolution>
   report.pith_number = r.record.pith_number;
   report.extra["resolved_number"] = r.record.pith_number;
   report.extra["resolved_from"] = r.source;
-  report.extra["origin"] = pith::to_string(r.origin);
-  report.extra["document_kind"] = pith::to_string(r.record.kind);
+  report.extra["origin"] = pith::resolver::to_string(r.origin);
+  report.extra["document_kind"] = pith::registry::to_string(r.record.kind);
   if (!r.failures.empty()) report.extra["failed_attempts"] = r.failures;
   return report;
 }
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   CLI::App app{"pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against trusted keys"};
   app.footer(exit_code_help);
   app.set_version_flag("--version", std::string(pith::version_string));
-  pith::ResolverOptions resolver_options = pith::ResolverOptions::from_environment();
+  pith::resolver::ResolverOptions resolver_options = pith::resolver::ResolverOptions::from_environment();
   bool json_output = false;
   std::vector<std::string> trust_keys;
   std::vector<std::string> files;
@@ -116,10 +116,10 @@ int main(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("inputs", files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
       ->type_name("FILE|NUMBER...");
-  pith::CheckRunOptions run;
+  pith::check::CheckRunOptions run;
   std::string files_from;
   app.add_option("-j,--jobs", run.jobs, "check N files at once, each in its own process (default 1)")
-      ->check(CLI::Range(1u, pith::max_corpus_jobs))
+      ->check(CLI::Range(1u, pith::check::max_corpus_jobs))
       ->type_name("N");
   app.add_option("--files-from", files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
       ->type_name("FILE");
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
         return pith::exit_code::usage_or_io;
       }
     }
-    for (auto& path : pith::read_path_list(files_from == "-" ? std::cin : list_file)) files.push_back(std::move(path));
+    for (auto& path : pith::check::read_path_list(files_from == "-" ? std::cin : list_file)) files.push_back(std::move(path));
   }
   if (files.empty()) {
     std::cerr << "pith-check: nothing to check (give files, numbers or --files-from)\n"
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<std::string> warnings;
-  pith::TrustStore trust = pith::TrustStore::with_defaults(&warnings);
+  pith::registry::TrustStore trust = pith::registry::TrustStore::with_defaults(&warnings);
   for (const auto& w : warnings) std::cerr << "pith-check: warning: " << w << "\n";
   for (const auto& file : trust_keys) {
     if (auto added = trust.add_key_file(file); !added) {
@@ -165,15 +165,15 @@ int main(int argc, char** argv) {
   for (const auto& arg : files) {
     if (is_identifier_argument(arg)) identifiers.push_back(arg);
   }
-  std::vector<pith::Result<pith::Resolution>> resolved;
+  std::vector<pith::Result<pith::resolver::Resolution>> resolved;
   if (!identifiers.empty()) {
-    pith::Resolver resolver(resolver_options, pith::verifier_using(trust));
+    pith::resolver::Resolver resolver(resolver_options, pith::resolver::verifier_using(trust));
     resolved = resolver.resolve_many(identifiers);
   }
 
   // Every input in one run (check_run.hpp): files in child processes with
   // limits, -j at a time; online lookups of the numbers found unless offline.
-  pith::CheckRunInputs inputs;
+  pith::check::CheckRunInputs inputs;
   inputs.names = std::move(files);
   std::size_t next_identifier = 0;
   for (const auto& name : inputs.names) {
@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
   run.colour = !json_output && use_colour();
   run.json = json_output;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
-  std::optional<pith::Resolver> online;
-  if (!resolver_options.offline) online.emplace(resolver_options, pith::verifier_using(trust));
-  return pith::run_checks(inputs, trust, online ? &*online : nullptr, run, std::cout, std::cerr);
+  std::optional<pith::resolver::Resolver> online;
+  if (!resolver_options.offline) online.emplace(resolver_options, pith::resolver::verifier_using(trust));
+  return pith::check::run_checks(inputs, trust, online ? &*online : nullptr, run, std::cout, std::cerr);
 }

@@ -6,20 +6,20 @@
 // already carries a different Pith Number (use --force to replace it);
 // 2 usage, unreadable/encrypted/damaged PDF, write failure; 3 no Pith Number
 // given or found; 4 nothing trusted to verify the record with.
-#include "pith/atomic_file.hpp"
-#include "pith/exit_codes.hpp"
-#include "pith/mapped_file.hpp"
-#include "pith/pdf_metadata.hpp"
-#include "pith/pdf_reader.hpp"
-#include "pith/pdf_stamp.hpp"
-#include "pith/pith_metadata.hpp"
-#include "pith/report.hpp"
-#include "pith/resolver.hpp"
-#include "pith/tex_source.hpp"
-#include "pith/tex_stamp.hpp"
-#include "pith/trust_store.hpp"
-#include "pith/verified_record.hpp"
-#include "pith/version.hpp"
+#include "pith/base/atomic_file.hpp"
+#include "pith/base/exit_codes.hpp"
+#include "pith/base/mapped_file.hpp"
+#include "pith/pdf/metadata.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/stamp.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/base/report.hpp"
+#include "pith/resolver/resolver.hpp"
+#include "pith/tex/source.hpp"
+#include "pith/tex/stamp.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
+#include "pith/base/version.hpp"
 
 #include "resolver_cli.hpp"
 
@@ -49,7 +49,7 @@ struct Options {
   std::string pith;
   std::string bundle;
   std::vector<std::string> trust_keys;
-  pith::ResolverOptions registry = pith::ResolverOptions::from_environment();  // + the shared registry flags
+  pith::resolver::ResolverOptions registry = pith::resolver::ResolverOptions::from_environment();  // + the shared registry flags
   bool append = false;
   bool force = false;
   bool badge = false;
@@ -137,7 +137,7 @@ std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
   tex.replace_extension(".tex");
   std::error_code ec;
   if (!fs::is_regular_file(tex, ec)) return std::nullopt;
-  auto found = pith::find_pith_number(tex);
+  auto found = pith::tex::find_pith_number(tex);
   if (!found) return std::nullopt;
   return found->year ? "pith:" + *found->year + ":" + found->body : found->body;
 }
@@ -152,24 +152,24 @@ std::optional<std::string> read_whole_file(const std::string& path) {
 
 // The base written into the PDF or pith.sty (/PithURL, XMP resolverUrl, the
 // badge link): --resolver when it is a web address, else the public default.
-std::string link_base(const Options& opt) { return pith::meta::published_resolver(opt.registry.resolver_url); }
+std::string link_base(const Options& opt) { return pith::pdf::meta::published_resolver(opt.registry.resolver_url); }
 
 // The verified record for `number`: from --bundle, else from the resolver.
 // Verification uses only the tool's trust store: the pinned key, the user's
 // key directory and --trust-key files; never a key shipped in the data.
-pith::Result<pith::VerifiedRecord> obtain_record(const Options& opt, const std::string& number, Outcome& outcome) {
+pith::Result<pith::registry::VerifiedRecord> obtain_record(const Options& opt, const std::string& number, Outcome& outcome) {
   std::vector<std::string> warnings;
-  pith::TrustStore trust = pith::TrustStore::with_defaults(&warnings);
+  pith::registry::TrustStore trust = pith::registry::TrustStore::with_defaults(&warnings);
   for (const auto& k : opt.trust_keys)
     if (auto ok = trust.add_key_file(k); !ok) return std::unexpected(ok.error());
   if (!opt.bundle.empty()) {
     auto bytes = read_whole_file(opt.bundle);
     if (!bytes) return pith::fail(opt.bundle, "cannot read the bundle file");
-    auto record = pith::verify_document(*bytes, trust, opt.bundle);
+    auto record = pith::registry::verify_document(*bytes, trust, opt.bundle);
     if (record) outcome.verification = record->report;
     return record;
   }
-  pith::Resolver resolver(opt.registry, pith::verifier_using(trust));
+  pith::resolver::Resolver resolver(opt.registry, pith::resolver::verifier_using(trust));
   auto resolution = resolver.resolve(number);
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
@@ -206,7 +206,7 @@ Outcome unverified(const Options& opt, Outcome outcome, const pith::Report& repo
 // or is not the paper's; 2 for an unreadable paper, a malformed or ambiguous
 // \pithnumber, or a pith.sty that cannot (or must not) be written.
 Outcome stamp_tex_file(const Options& opt) {
-  auto found = pith::find_pith_number(opt.input);
+  auto found = pith::tex::find_pith_number(opt.input);
   if (!found) {
     if (found.error().message.starts_with("no \\pithnumber"))
       return failure(pith::exit_code::not_found, "no_number", found.error().describe());
@@ -220,7 +220,7 @@ Outcome stamp_tex_file(const Options& opt) {
   if (!record) return failure(pith::exit_code::usage_or_io, "error", record.error().describe() + "; nothing written");
   outcome.pith_number = record->pith_number;
   if (record->report.verdict() != pith::Verdict::verified) return unverified(opt, outcome, record->report, number);
-  if (!pith::record_matches(*found, *record)) {
+  if (!pith::tex::record_matches(*found, *record)) {
     outcome.exit_code = pith::exit_code::verification_failed;
     outcome.status = "wrong_record";
     outcome.message = (opt.bundle.empty() ? std::string("the resolved record") : opt.bundle) + " is the record of " +
@@ -229,9 +229,9 @@ Outcome stamp_tex_file(const Options& opt) {
     return outcome;
   }
 
-  pith::TexStampOptions options;
+  pith::tex::TexStampOptions options;
   options.sty.resolver_base = link_base(opt);
-  auto result = pith::stamp_tex(opt.input, *record, options);
+  auto result = pith::tex::stamp_tex(opt.input, *record, options);
   if (!result) {
     // The number and the record were checked above: what is left is writing pith.sty.
     auto o = failure(pith::exit_code::usage_or_io, "error", result.error().describe() + "; nothing written");

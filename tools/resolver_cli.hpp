@@ -3,7 +3,7 @@
 // here so the tools never duplicate them. Start from
 // pith::ResolverOptions::from_environment() (PITH_RESOLVER, PITH_MIRRORS);
 // flags given on the command line override it.
-#include "pith/resolver_options.hpp"
+#include "pith/resolver/options.hpp"
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace pith::cli {
 
-inline void add_resolver_options(CLI::App& app, ResolverOptions& options) {
+inline void add_resolver_options(CLI::App& app, resolver::ResolverOptions& options) {
   const std::string group = "Registry";
   app.add_option("--resolver", options.resolver_url,
                  "registry base URL (default https://pith.science, env PITH_RESOLVER); file:// for a local mirror")

@@ -1,7 +1,7 @@
 #include "support/latex_harness.hpp"
 
-#include "pith/report.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/base/report.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/test_signer.hpp"
 
 #include <array>
@@ -25,15 +25,15 @@ std::string slurp(const fs::path& p) {
 
 }  // namespace
 
-VerifiedRecord fixture_record() {
+registry::VerifiedRecord fixture_record() {
   const std::string bytes = slurp(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  auto record = verify_document(bytes, TrustStore::with_pinned_key(), "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+  auto record = registry::verify_document(bytes, registry::TrustStore::with_pinned_key(), "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
   if (!record) throw std::runtime_error(record.error().describe());
   if (record->report.verdict() != Verdict::verified) throw std::runtime_error("fixture bundle does not verify");
   return *record;
 }
 
-VerifiedRecord signed_record_with_title(const std::string& title) {
+registry::VerifiedRecord signed_record_with_title(const std::string& title) {
   const TestSigner& signer = test_signer();
   RecordSpec spec;
   spec.title = title;
@@ -42,7 +42,7 @@ VerifiedRecord signed_record_with_title(const std::string& title) {
   const nlohmann::json events = nlohmann::json::array(
       {make_record_created_event(signer, record), make_graph_snapshot_event(signer, record, spec)});
   const std::string bytes = to_bytes(assemble_bundle(signer, record, events));
-  auto verified = verify_document(bytes, test_trust_store(), "test-signed bundle");
+  auto verified = registry::verify_document(bytes, test_trust_store(), "test-signed bundle");
   if (!verified) throw std::runtime_error(verified.error().describe());
   if (verified->report.verdict() != Verdict::verified) {
     throw std::runtime_error("test-signed bundle does not verify: " + verified->report.to_text());

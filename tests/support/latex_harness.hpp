@@ -3,7 +3,7 @@
 // fixture (as the verifier would yield it, without running the verifier),
 // compiling a paper with one engine, and reading back what the PDF holds
 // with independent tools (qpdf, poppler, exiftool).
-#include "pith/verified_record.hpp"
+#include "pith/registry/verify.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -15,11 +15,11 @@ namespace pith::test {
 
 // The fixture bundle JFLLIOJUI2M3KX3FLLGP4N2V65, verified with the pinned
 // registry key.
-[[nodiscard]] VerifiedRecord fixture_record();
+[[nodiscard]] registry::VerifiedRecord fixture_record();
 // A bundle signed by the test signer (key pith-test-2026, tests only) whose
 // canonical record and graph snapshot carry `title`, verified with the test
 // trust store: hostile data that is nevertheless validly signed.
-[[nodiscard]] VerifiedRecord signed_record_with_title(const std::string& title);
+[[nodiscard]] registry::VerifiedRecord signed_record_with_title(const std::string& title);
 
 // dvipdfmx: latex + dvipdfmx (the paper needs the class option dvipdfmx).
 enum class Engine { pdflatex, lualatex, xelatex, dvips, dvipdfmx };

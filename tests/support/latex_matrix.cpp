@@ -1,6 +1,6 @@
 #include "support/latex_matrix.hpp"
 
-#include "pith/sty_generator.hpp"
+#include "pith/tex/sty.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -130,8 +130,8 @@ void check_badge_between_title_and_abstract(const fs::path& pdf, const std::stri
   }
 }
 
-void check_generated_sty_pdf(Engine engine, const Paper& paper, const VerifiedRecord& record) {
-  auto sty = generate_sty(record);
+void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::VerifiedRecord& record) {
+  auto sty = tex::generate_sty(record);
   REQUIRE(sty);
   const auto dir = make_paper_dir(std::string(to_string(engine)) + "-" + to_string(paper.variant), paper, *sty);
   INFO("paper in " << dir.string());

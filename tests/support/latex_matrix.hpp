@@ -42,7 +42,7 @@ struct Paper {
 // no errors, exactly one /Metadata stream, qpdf --check clean, Info and
 // XMP values, pith-bundle.json byte-identical, the badge's link, and the
 // badge between the title and the abstract on page 1.
-void check_generated_sty_pdf(Engine engine, const Paper& paper, const VerifiedRecord& record);
+void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::VerifiedRecord& record);
 
 // The badge's link annotation lies below the title and above the abstract
 // (or first section) on page 1; `abstract_on_page1` false for title pages.

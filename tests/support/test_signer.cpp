@@ -1,9 +1,9 @@
 #include "support/test_signer.hpp"
 
-#include "pith/canonical_json.hpp"
-#include "pith/pith_number.hpp"
-#include "pith/state_merge.hpp"
-#include "pith/title_binding.hpp"
+#include "pith/signed_json/canonical.hpp"
+#include "pith/registry/number.hpp"
+#include "pith/registry/state_merge.hpp"
+#include "pith/registry/title.hpp"
 
 #include <fstream>
 #include <sodium.h>
@@ -19,7 +19,7 @@ TestSigner::TestSigner(std::string key_id, const std::string& seed_text) : key_i
   crypto_sign_seed_keypair(public_key_.data(), secret_key_.data(), seed.data());
 }
 
-std::string TestSigner::fingerprint_hex() const { return key_fingerprint_hex(public_key_); }
+std::string TestSigner::fingerprint_hex() const { return registry::key_fingerprint_hex(public_key_); }
 
 json TestSigner::key_file() const {
   return json{{"key_id", key_id_},
@@ -27,16 +27,16 @@ json TestSigner::key_file() const {
               {"format", "raw"},
               {"public_key_b64", to_base64(public_key_)},
               {"public_key_hex", to_hex(public_key_)},
-              {"fingerprint_sha256_b32_first128bits", key_fingerprint_b32(public_key_)},
-              {"fingerprint_sha256_hex", key_fingerprint_hex(public_key_)},
+              {"fingerprint_sha256_b32_first128bits", registry::key_fingerprint_b32(public_key_)},
+              {"fingerprint_sha256_hex", registry::key_fingerprint_hex(public_key_)},
               {"rotates_at", nullptr},
               {"url", "https://example.invalid/pith-test-signing-key.json"},
               {"notes", "TEST ONLY: the pith test suite's signing key (private key derived from a public seed). "
                         "Never trust it outside tests."}};
 }
 
-TrustedKey TestSigner::trusted_key() const {
-  auto k = parse_key_file(key_file().dump(), "test signer " + key_id_);
+registry::TrustedKey TestSigner::trusted_key() const {
+  auto k = registry::parse_key_file(key_file().dump(), "test signer " + key_id_);
   if (!k) throw std::logic_error(k.error().describe());
   return *k;
 }
@@ -70,8 +70,8 @@ const TestSigner& other_signer() {
   return signer;
 }
 
-TrustStore test_trust_store() {
-  TrustStore store = TrustStore::with_pinned_key();
+registry::TrustStore test_trust_store() {
+  registry::TrustStore store = registry::TrustStore::with_pinned_key();
   if (auto r = store.add(test_signer().trusted_key()); !r) throw std::logic_error(r.error().describe());
   return store;
 }
@@ -82,24 +82,24 @@ json make_canonical_record(const RecordSpec& spec) {
   std::sort(sorted.begin(), sorted.end());
   for (const auto& c : sorted) cats.push_back(c);
   return json{{"metadata",
-               {{"abstract_canon_sha256", title_canon_sha256(spec.abstract)},
+               {{"abstract_canon_sha256", registry::title_canon_sha256(spec.abstract)},
                 {"cross_cats_sorted", cats},
                 {"license", spec.license},
                 {"primary_cat", spec.primary_cat},
                 {"submitted_at", spec.submitted_at},
-                {"title_canon_sha256", title_canon_sha256(spec.title)}}},
+                {"title_canon_sha256", registry::title_canon_sha256(spec.title)}}},
               {"schema_version", "1.0"},
               {"source", {{"id", spec.arxiv_id}, {"kind", "arxiv"}, {"version", spec.version}}}};
 }
 
 std::string number_of(const json& record) {
-  auto n = derive_pith_number(record);
+  auto n = registry::derive_pith_number(record);
   if (!n) throw std::invalid_argument(n.error().describe());
   return n->full;
 }
 
 json make_receipt(const TestSigner& signer, const json& record, const std::string& signed_at) {
-  auto n = derive_pith_number(record);
+  auto n = registry::derive_pith_number(record);
   if (!n) throw std::invalid_argument(n.error().describe());
   const Sha256Digest digest = sha256(n->canonical_json);
   return json{{"kind", "pith_receipt"},
@@ -121,7 +121,7 @@ json sign_event(const TestSigner& signer, json event) {
   event.erase("signature");
   event.erase("event_id");
   event.erase("content_sha256");
-  const std::string text = canon(event);
+  const std::string text = signed_json::canon(event);
   const Sha256Digest digest = sha256(text);
   event["content_sha256"] = to_hex(digest);
   event["event_id"] = "sha256:" + to_hex(digest);
@@ -147,7 +147,7 @@ json make_event(const TestSigner& signer, const std::string& subject, const Even
 }
 
 json make_record_created_event(const TestSigner& signer, const json& record, const std::string& created_at) {
-  auto n = derive_pith_number(record);
+  auto n = registry::derive_pith_number(record);
   if (!n) throw std::invalid_argument(n.error().describe());
   const json& source = record["source"];
   json payload = {{"canonical_record", record},
@@ -173,17 +173,17 @@ json make_graph_snapshot_event(const TestSigner& signer, const json& record, con
   return make_event(signer, number_of(record), EventSpec{"graph_snapshot", "graph", payload, created_at});
 }
 
-json recompute_bundle_state(const json& bundle, const std::vector<TrustedKey>& keys) {
-  TrustStore store;
+json recompute_bundle_state(const json& bundle, const std::vector<registry::TrustedKey>& keys) {
+  registry::TrustStore store;
   for (const auto& k : keys) {
     if (auto r = store.add(k); !r) throw std::logic_error(r.error().describe());
   }
-  return recompute_state(bundle["events"], bundle["pith_number"].get<std::string>(), store).state;
+  return registry::recompute_state(bundle["events"], bundle["pith_number"].get<std::string>(), store).state;
 }
 
 json resign_bundle(const TestSigner& signer, json bundle, const std::string& signed_at) {
   bundle.erase("bundle_signature");
-  const Sha256Digest digest = sha256(canon(bundle));
+  const Sha256Digest digest = sha256(signed_json::canon(bundle));
   json sig = signer.signature_block(digest, "bundle_sha256_bytes", signed_at);
   sig["bundle_sha256"] = to_hex(digest);
   bundle["bundle_signature"] = sig;
@@ -191,14 +191,14 @@ json resign_bundle(const TestSigner& signer, json bundle, const std::string& sig
 }
 
 json assemble_bundle(const TestSigner& signer, const json& record, const json& events, const BundleOptions& options) {
-  auto n = derive_pith_number(record);
+  auto n = registry::derive_pith_number(record);
   if (!n) throw std::invalid_argument(n.error().describe());
   const std::string page = options.base_url + "/pith/" + n->body;
   const std::string well_known = options.base_url + "/.well-known/pith/" + n->body + "/bundle.json";
   json bundle = {{"bundle_type", "pith_open_graph_bundle"},
                  {"bundle_version", "1.0"},
                  {"pith_number", n->full},
-                 {"short_pith_number", format_short_number(n->body)},
+                 {"short_pith_number", registry::format_short_number(n->body)},
                  {"canonical_record", record},
                  {"canonical_sha256", n->canonical_sha256},
                  {"source", record["source"]},
@@ -213,14 +213,14 @@ json assemble_bundle(const TestSigner& signer, const json& record, const json& e
                                 {"well_known_bundle_url", well_known},
                                 {"status", "primary"}}})},
                  {"public_keys", json::array({signer.key_file()})},
-                 {"merge_version", merge_version_v1},
+                 {"merge_version", registry::merge_version_v1},
                  {"built_at", options.built_at},
                  {"links",
                   {{"resolver", page},
                    {"bundle", page + "/bundle.json"},
                    {"state", page + "/state.json"},
                    {"well_known_bundle", well_known}}}};
-  std::vector<TrustedKey> keys = options.merge_keys;
+  std::vector<registry::TrustedKey> keys = options.merge_keys;
   if (keys.empty()) keys.push_back(signer.trusted_key());
   bundle["state"] = recompute_bundle_state(bundle, keys);
   bundle["source_aliases"] = bundle["state"]["current"]["source_aliases"];
@@ -245,6 +245,6 @@ void write_key_file(const TestSigner& signer, const std::filesystem::path& path)
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-std::string to_bytes(const json& value) { return canon(value); }
+std::string to_bytes(const json& value) { return signed_json::canon(value); }
 
 }  // namespace pith::test

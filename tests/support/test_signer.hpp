@@ -5,8 +5,8 @@
 // tests/data/test-signing-key.json) is trusted only by stores a test builds
 // (test_trust_store()); the tools never trust it unless given --trust-key.
 // Same inputs → same bytes (fixed seeds, fixed timestamps, canonical output).
-#include "pith/crypto.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/base/crypto.hpp"
+#include "pith/registry/trust_store.hpp"
 
 #include <array>
 #include <cstdint>
@@ -32,7 +32,7 @@ class TestSigner {
   [[nodiscard]] std::string fingerprint_hex() const;
   // The key in the registry's pith-signing-key.json format (marked test-only).
   [[nodiscard]] nlohmann::json key_file() const;
-  [[nodiscard]] TrustedKey trusted_key() const;
+  [[nodiscard]] registry::TrustedKey trusted_key() const;
 
   [[nodiscard]] Ed25519Signature sign(const Sha256Digest& digest) const;
   [[nodiscard]] std::string sign_b64(const Sha256Digest& digest) const;
@@ -51,7 +51,7 @@ class TestSigner {
 [[nodiscard]] const TestSigner& test_signer();
 [[nodiscard]] const TestSigner& other_signer();
 // Pinned registry key + the default test signer.
-[[nodiscard]] TrustStore test_trust_store();
+[[nodiscard]] registry::TrustStore test_trust_store();
 
 struct RecordSpec {
   std::string title = "Deterministic Signatures for Paper Records";
@@ -96,7 +96,7 @@ struct BundleOptions {
   std::string base_url = "https://pith.science";
   // Keys the merge trusts when computing the bundle's state (default: the
   // signer's own key only).
-  std::vector<TrustedKey> merge_keys;
+  std::vector<registry::TrustedKey> merge_keys;
 };
 // A complete bundle: record, events, state recomputed with the library's
 // merge, public_keys = [signer's key file], bundle signature by `signer`.
@@ -106,7 +106,7 @@ struct BundleOptions {
 [[nodiscard]] nlohmann::json resign_bundle(const TestSigner& signer, nlohmann::json bundle,
                                            const std::string& signed_at = "2026-08-09T23:02:25.482431Z");
 // Recomputes the bundle's `state` from its events (keys: `merge_keys` or the signer's).
-[[nodiscard]] nlohmann::json recompute_bundle_state(const nlohmann::json& bundle, const std::vector<TrustedKey>& keys);
+[[nodiscard]] nlohmann::json recompute_bundle_state(const nlohmann::json& bundle, const std::vector<registry::TrustedKey>& keys);
 
 // The common case: record from `spec`, record_created + graph_snapshot
 // events, bundle — all signed by `signer`.

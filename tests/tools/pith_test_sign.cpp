@@ -5,8 +5,8 @@
 //   pith-test-sign [--title T] [--arxiv ID] [--version N] [--submitted ISO]
 //                  [--authors A] [--base-url URL] [--correction NOTE]... [--output KIND]
 //   KIND: bundle (default), state, record, receipt, key, number
-#include "pith/canonical_json.hpp"
-#include "pith/pith_number.hpp"
+#include "pith/signed_json/canonical.hpp"
+#include "pith/registry/number.hpp"
 #include "support/test_signer.hpp"
 
 #include <CLI/CLI.hpp>
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
       const nlohmann::json bundle = pith::test::assemble_bundle(signer, record, events, options);
       out = output == "state" ? bundle["state"] : bundle;
     }
-    std::cout << pith::canon(out) << "\n";
+    std::cout << pith::signed_json::canon(out) << "\n";
   } catch (const std::exception& e) {
     std::cerr << "pith-test-sign: " << e.what() << "\n";
     return 2;

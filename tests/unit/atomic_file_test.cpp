@@ -1,5 +1,5 @@
-#include "pith/atomic_file.hpp"
-#include "pith/mapped_file.hpp"
+#include "pith/base/atomic_file.hpp"
+#include "pith/base/mapped_file.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>

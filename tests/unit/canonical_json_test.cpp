@@ -1,15 +1,15 @@
-#include "pith/canonical_json.hpp"
-#include "pith/crypto.hpp"
-#include "pith/strict_json.hpp"
+#include "pith/signed_json/canonical.hpp"
+#include "pith/base/crypto.hpp"
+#include "pith/signed_json/strict.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
 namespace {
 std::string canon_hex(const std::string& json_text) {
-  auto doc = pith::parse_strict_json(json_text);
+  auto doc = pith::signed_json::parse_strict_json(json_text);
   REQUIRE(doc.has_value());
-  const std::string c = pith::canon(*doc);
+  const std::string c = pith::signed_json::canon(*doc);
   return pith::to_hex(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(c.data()), c.size()));
 }
 }  // namespace
@@ -44,21 +44,21 @@ TEST_CASE("canon matches Python json.dumps byte for byte", "[canonical_json]") {
 
 TEST_CASE("canon refuses values without a canonical form", "[canonical_json]") {
   nlohmann::json with_float = {{"a", 1.5}};
-  CHECK_THROWS_AS(pith::canon(with_float), pith::CanonicalJsonError);
-  CHECK_FALSE(pith::try_canon(with_float).has_value());
+  CHECK_THROWS_AS(pith::signed_json::canon(with_float), pith::signed_json::CanonicalJsonError);
+  CHECK_FALSE(pith::signed_json::try_canon(with_float).has_value());
   nlohmann::json bad_utf8 = {{"a", std::string("\xff")}};
-  CHECK_THROWS_AS(pith::canon(bad_utf8), pith::CanonicalJsonError);
+  CHECK_THROWS_AS(pith::signed_json::canon(bad_utf8), pith::signed_json::CanonicalJsonError);
 }
 
 TEST_CASE("the fixture record hashes to the spec's canonical_sha256", "[canonical_json]") {
-  auto record = pith::parse_strict_json(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"));
+  auto record = pith::signed_json::parse_strict_json(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"));
   REQUIRE(record.has_value());
-  CHECK(pith::canonical_sha256_hex(*record) == "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91");
+  CHECK(pith::signed_json::canonical_sha256_hex(*record) == "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91");
 }
 
 TEST_CASE("without_key drops one top-level key only", "[canonical_json]") {
   nlohmann::json v = {{"a", 1}, {"b", {{"a", 2}}}};
-  auto w = pith::without_key(v, "a");
+  auto w = pith::signed_json::without_key(v, "a");
   CHECK_FALSE(w.contains("a"));
   CHECK(w["b"]["a"] == 2);
   CHECK(v.contains("a"));

@@ -1,7 +1,7 @@
 // Many inputs, each checked in its own child process, a bounded number at a
 // time: every input gets exactly one report, in input order, whatever the
 // children do (crash, hang, spin) and whichever finishes first.
-#include "pith/corpus_check.hpp"
+#include "pith/check/corpus.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,8 +25,8 @@ Report named(std::size_t i, const std::string& detail) {
   return r;
 }
 
-IsolationLimits tight() {
-  IsolationLimits l;
+check::IsolationLimits tight() {
+  check::IsolationLimits l;
   l.cpu_seconds = 1;
   l.wall_seconds = 3;
   l.memory_bytes = std::uint64_t{512} << 20;
@@ -40,9 +40,9 @@ struct Emitted {
 
 Emitted run(std::size_t count, unsigned jobs, const std::function<Report(std::size_t)>& child,
             const std::function<std::optional<Report>(std::size_t)>& parent = {},
-            const IsolationLimits& limits = tight()) {
+            const check::IsolationLimits& limits = tight()) {
   Emitted out;
-  CorpusTasks tasks;
+  check::CorpusTasks tasks;
   tasks.count = count;
   tasks.check_in_child = child;
   tasks.in_parent = parent;
@@ -51,10 +51,10 @@ Emitted run(std::size_t count, unsigned jobs, const std::function<Report(std::si
     out.order.push_back(i);
     out.reports.push_back(std::move(r));
   };
-  CorpusOptions options;
+  check::CorpusOptions options;
   options.jobs = jobs;
   options.limits = limits;
-  check_corpus(tasks, options);
+  check::check_corpus(tasks, options);
   return out;
 }
 
@@ -102,7 +102,7 @@ TEST_CASE("a crash and a hang are each that file's error; the others are checked
 TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
   // A generous wall clock: on a loaded machine the CPU limit must still be
   // what stops the loop, whatever share of a core the child gets.
-  IsolationLimits limits = tight();
+  check::IsolationLimits limits = tight();
   limits.wall_seconds = 120;
   const auto out = run(
       3, 2,

@@ -1,4 +1,4 @@
-#include "pith/crypto.hpp"
+#include "pith/base/crypto.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // The HTTP client against real servers on 127.0.0.1: statuses, retries,
 // timeouts, slow drip, truncation, size bound, redirects, TLS, conditional
 // requests, file:// and connection reuse.
-#include "pith/http_client.hpp"
-#include "pith/version.hpp"
+#include "pith/resolver/http_client.hpp"
+#include "pith/base/version.hpp"
 #include "support/loopback_server.hpp"
 #include "support/test_data.hpp"
 
@@ -15,9 +15,9 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using pith::HttpClient;
-using pith::HttpOptions;
-using pith::HttpRequest;
+using pith::resolver::HttpClient;
+using pith::resolver::HttpOptions;
+using pith::resolver::HttpRequest;
 using pith::test::LoopbackServer;
 
 namespace {
@@ -162,7 +162,7 @@ TEST_CASE("a body cut short of its Content-Length is an error", "[http]") {
 
 TEST_CASE("bodies over the size bound are refused, announced or not", "[http]") {
   LoopbackServer server;
-  const std::string big(pith::default_max_response_bytes + 1, 'x');
+  const std::string big(pith::resolver::default_max_response_bytes + 1, 'x');
   server.serve_bytes("/big", big);
   server.get("/big-chunked", [&big](const httplib::Request&, httplib::Response& res) {
     res.set_chunked_content_provider("application/json", [&big](size_t offset, httplib::DataSink& sink) {

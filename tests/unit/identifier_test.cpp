@@ -1,10 +1,10 @@
 // Parsing what users type to name a paper, and matching fetched records to it.
-#include "pith/identifier.hpp"
+#include "pith/registry/identifier.hpp"
 
 #include <catch2/catch.hpp>
 
-using pith::IdentifierKind;
-using pith::parse_identifier;
+using pith::registry::IdentifierKind;
+using pith::registry::parse_identifier;
 
 namespace {
 const nlohmann::json arxiv_record = {{"source", {{"kind", "arxiv"}, {"id", "2011.03641"}, {"version", 3}}}};
@@ -43,9 +43,9 @@ TEST_CASE("bad characters and lengths are named with their position", "[identifi
   CHECK(short_bad.error().message.find("8, 12 or 16") != std::string::npos);
   CHECK_FALSE(parse_identifier("paper.pdf"));
   CHECK_FALSE(parse_identifier(""));
-  CHECK_FALSE(pith::looks_like_identifier("README"));
-  CHECK_FALSE(pith::looks_like_identifier("paper.tex"));
-  CHECK(pith::looks_like_identifier("wxni57c2"));  // a bare short form, as the codec accepts
+  CHECK_FALSE(pith::registry::looks_like_identifier("README"));
+  CHECK_FALSE(pith::registry::looks_like_identifier("paper.tex"));
+  CHECK(pith::registry::looks_like_identifier("wxni57c2"));  // a bare short form, as the codec accepts
 }
 
 TEST_CASE("arXiv ids, with and without version, old and new style", "[identifier]") {

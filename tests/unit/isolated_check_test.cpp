@@ -1,6 +1,6 @@
 // A check run in a child process: its report comes back whole; a crash, a
 // runaway loop, a hang or a memory blow-up becomes an `error` verdict.
-#include "pith/isolated_check.hpp"
+#include "pith/check/isolation.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,19 +29,19 @@ Report sample_report() {
 // Small limits for the failure cases. Each case lets only the limit it is
 // about bite: a loaded machine may take long to burn 1 s of CPU, so the other
 // limits stay generous.
-IsolationLimits only_cpu_limit() {
-  IsolationLimits l;
+check::IsolationLimits only_cpu_limit() {
+  check::IsolationLimits l;
   l.cpu_seconds = 1;
   l.wall_seconds = 600;
   return l;
 }
-IsolationLimits only_wall_limit() {
-  IsolationLimits l;
+check::IsolationLimits only_wall_limit() {
+  check::IsolationLimits l;
   l.wall_seconds = 2;
   return l;
 }
-IsolationLimits only_memory_limit() {
-  IsolationLimits l;
+check::IsolationLimits only_memory_limit() {
+  check::IsolationLimits l;
   l.memory_bytes = std::uint64_t{512} << 20;
   l.wall_seconds = 600;
   return l;
@@ -51,7 +51,7 @@ IsolationLimits only_memory_limit() {
 
 TEST_CASE("the child's report comes back whole, verdict included", "[isolation]") {
   const Report expected = sample_report();
-  const Report got = run_isolated("paper.pdf", [&] { return expected; });
+  const Report got = check::run_isolated("paper.pdf", [&] { return expected; });
   CHECK_FALSE(got.error);
   CHECK(got.input == expected.input);
   CHECK(got.input_kind == "pdf");
@@ -65,27 +65,27 @@ TEST_CASE("the child's report comes back whole, verdict included", "[isolation]"
   Report not_found;
   not_found.number_found = false;
   not_found.skip("pdf.number.found", "none");
-  CHECK(run_isolated("x.pdf", [&] { return not_found; }).verdict() == Verdict::not_found);
+  CHECK(check::run_isolated("x.pdf", [&] { return not_found; }).verdict() == Verdict::not_found);
 
   Report errored;
   errored.error = "damaged";
-  const auto e = run_isolated("x.pdf", [&] { return errored; });
+  const auto e = check::run_isolated("x.pdf", [&] { return errored; });
   CHECK(e.error == "damaged");
 }
 
 TEST_CASE("the wire form is checked on the way back", "[isolation]") {
-  CHECK(report_from_wire(report_to_wire(sample_report())));
-  auto wire = report_to_wire(sample_report());
+  CHECK(check::report_from_wire(check::report_to_wire(sample_report())));
+  auto wire = check::report_to_wire(sample_report());
   wire["checks"][0]["status"] = "maybe";
-  CHECK_FALSE(report_from_wire(wire));
-  CHECK_FALSE(report_from_wire(nlohmann::json::array()));
-  auto no_flag = report_to_wire(sample_report());
+  CHECK_FALSE(check::report_from_wire(wire));
+  CHECK_FALSE(check::report_from_wire(nlohmann::json::array()));
+  auto no_flag = check::report_to_wire(sample_report());
   no_flag.erase("number_found");
-  CHECK_FALSE(report_from_wire(no_flag));
+  CHECK_FALSE(check::report_from_wire(no_flag));
 }
 
 TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
-  const Report r = run_isolated("crash.pdf", []() -> Report {
+  const Report r = check::run_isolated("crash.pdf", []() -> Report {
     std::raise(SIGSEGV);
     return {};
   });
@@ -96,7 +96,7 @@ TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
 }
 
 TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
-  const Report r = run_isolated("loop.pdf", []() -> Report {
+  const Report r = check::run_isolated("loop.pdf", []() -> Report {
     volatile unsigned long spin = 0;
     for (;;) spin = spin + 1;
   }, only_cpu_limit());
@@ -105,7 +105,7 @@ TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
 }
 
 TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
-  const Report r = run_isolated("hang.pdf", []() -> Report {
+  const Report r = check::run_isolated("hang.pdf", []() -> Report {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }, only_wall_limit());
   REQUIRE(r.error);
@@ -113,7 +113,7 @@ TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
 }
 
 TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
-  const Report r = run_isolated("big.pdf", []() -> Report {
+  const Report r = check::run_isolated("big.pdf", []() -> Report {
     std::vector<std::vector<char>> hog;
     for (;;) hog.emplace_back(std::size_t{64} << 20, 'x');
   }, only_memory_limit());
@@ -130,7 +130,7 @@ TEST_CASE("the caller's buffered output is not duplicated by the child", "[isola
     FILE* out = ::fdopen(fds[1], "w");
     REQUIRE(out != nullptr);
     std::fputs("once\n", out);  // buffered, not yet written
-    (void)run_isolated("x.pdf", [] { return Report{}; });
+    (void)check::run_isolated("x.pdf", [] { return Report{}; });
     std::fclose(out);
     char buffer[64];
     ssize_t n = 0;

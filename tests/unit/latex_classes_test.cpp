@@ -1,6 +1,6 @@
 // Each class: the badge's link lies between the title block and the
 // abstract (or first section) on page 1, with the generated pith.sty.
-#include "pith/sty_generator.hpp"
+#include "pith/tex/sty.hpp"
 #include "support/latex_matrix.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,7 +14,7 @@ void check_class(const std::string& cls, const std::string& options, Engine engi
   paper.documentclass = cls;
   paper.class_options = options;
   const auto record = fixture_record();
-  auto sty = pith::generate_sty(record);
+  auto sty = pith::tex::generate_sty(record);
   REQUIRE(sty);
   const auto dir = make_paper_dir(cls + "-" + options + "-" + to_string(engine), paper, *sty);
   INFO("paper in " << dir.string());

@@ -2,7 +2,7 @@
 // parameter characters, unbalanced braces and non-ASCII text. The generated
 // pith.sty compiles on every engine and the title comes out literally in
 // the PDF's XMP (inside pith:canonicalRecord), nothing of it run as TeX.
-#include "pith/sty_generator.hpp"
+#include "pith/tex/sty.hpp"
 #include "support/latex_matrix.hpp"
 
 #include <catch2/catch.hpp>
@@ -18,7 +18,7 @@ const std::string hostile_title =
 
 void check_hostile(Engine engine) {
   const auto record = signed_record_with_title(hostile_title);
-  auto sty = pith::generate_sty(record);
+  auto sty = pith::tex::generate_sty(record);
   REQUIRE(sty);
   Paper paper;
   paper.variant = Variant::hyperref_after;

@@ -1,7 +1,7 @@
 // latex/pith.sty on its own (no verified data): number validation, options,
 // the manual badge, the log message that says how to add the record, and
 // the kernel check.
-#include "pith/sty_generator.hpp"
+#include "pith/tex/sty.hpp"
 #include "support/latex_matrix.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,7 +11,7 @@
 using namespace pith::test;
 
 namespace {
-Compiled build(const std::string& tag, const Paper& paper, const std::string& sty = pith::plain_sty(),
+Compiled build(const std::string& tag, const Paper& paper, const std::string& sty = pith::tex::plain_sty(),
                Engine engine = Engine::pdflatex) {
   const auto dir = make_paper_dir(tag, paper, sty);
   return compile(dir, "paper", engine);
@@ -110,7 +110,7 @@ TEST_CASE("resolver option: the link and metadata use it") {
 }
 
 TEST_CASE("a generated sty for another number: error, and the baked record is not written") {
-  auto sty = pith::generate_sty(fixture_record());
+  auto sty = pith::tex::generate_sty(fixture_record());
   REQUIRE(sty);
   Paper paper;
   paper.number = "WXNI57C2SJ24QK62DB7DTUREA3";
@@ -120,7 +120,7 @@ TEST_CASE("a generated sty for another number: error, and the baked record is no
 }
 
 TEST_CASE("a generated sty needs no \\pithnumber: it carries its number") {
-  auto sty = pith::generate_sty(fixture_record());
+  auto sty = pith::tex::generate_sty(fixture_record());
   REQUIRE(sty);
   Paper paper;
   paper.number.clear();
@@ -141,7 +141,7 @@ TEST_CASE("no number and no data: a warning, the paper still compiles") {
 TEST_CASE("LaTeX older than 2021-06-01: a clear error") {
   Paper paper;
   paper.extra_preamble = "";
-  auto text = pith::plain_sty();
+  auto text = pith::tex::plain_sty();
   const auto dir = make_paper_dir("oldkernel", paper, text);
   // Pretend to be an old kernel just for pith.sty's check.
   const std::string tex = "\\documentclass{article}\n\\makeatletter\\def\\fmtversion{2020-10-01}\\makeatother\n"

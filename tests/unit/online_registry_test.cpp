@@ -4,9 +4,9 @@
 // served (with and without a copy cached earlier), an unreachable registry, a
 // forged answer, and the completeness panel as text. pdf_online_test covers
 // the PDF side.
-#include "pith/check_file.hpp"
-#include "pith/pdf_online.hpp"
-#include "pith/resolver.hpp"
+#include "pith/check/file.hpp"
+#include "pith/check/online.hpp"
+#include "pith/resolver/resolver.hpp"
 #include "support/loopback_server.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
@@ -19,8 +19,8 @@ using namespace pith::test;
 
 namespace {
 
-const TrustStore& trust() {
-  static const TrustStore store = test_trust_store();
+const registry::TrustStore& trust() {
+  static const registry::TrustStore store = test_trust_store();
   return store;
 }
 
@@ -48,22 +48,22 @@ Paper make_paper(const std::string& title) {
 
 // The report pith-check makes for the carried bundle, offline.
 Report carried_report(const Paper& p) {
-  Report r = check_registry_bytes(to_bytes(p.carried), trust(), "carried.bundle.json");
+  Report r = check::check_registry_bytes(to_bytes(p.carried), trust(), "carried.bundle.json");
   REQUIRE(r.verdict() == Verdict::verified);
   REQUIRE(r.extra.contains("carried"));
   return r;
 }
 
-Result<Resolution> ask(const std::string& base, const std::string& number, const std::string& cache_name) {
-  ResolverOptions o;
+Result<resolver::Resolution> ask(const std::string& base, const std::string& number, const std::string& cache_name) {
+  resolver::ResolverOptions o;
   o.resolver_url = base;
   o.cache_dir = fresh_temp_dir(cache_name);
   o.timeout_seconds = 2;
-  Resolver resolver(o, verifier_using(trust()));
+  resolver::Resolver resolver(o, resolver::verifier_using(trust()));
   return resolver.resolve(number);
 }
 
-const Check* check(const Report& r, std::string_view code) { return r.find(code); }
+const Check* find_check(const Report& r, std::string_view code) { return r.find(code); }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -80,18 +80,18 @@ TEST_CASE("a registry with a correction: newer event and correction reported, ve
   server.start();
 
   Report r = carried_report(p);
-  add_online_checks(r, ask(server.base_url(), p.number, "online-correction"));
+  check::add_online_checks(r, ask(server.base_url(), p.number, "online-correction"));
   INFO(r.to_text());
-  REQUIRE(check(r, "online.verified"));
-  CHECK(check(r, "online.verified")->status == CheckStatus::pass);
-  REQUIRE(check(r, "online.events.newer"));
-  CHECK(check(r, "online.events.newer")->detail == "1 event since the PDF's copy: 1 correction");
-  REQUIRE(check(r, "online.corrections"));
-  CHECK(check(r, "online.corrections")->status == CheckStatus::warn);
+  REQUIRE(find_check(r, "online.verified"));
+  CHECK(find_check(r, "online.verified")->status == CheckStatus::pass);
+  REQUIRE(find_check(r, "online.events.newer"));
+  CHECK(find_check(r, "online.events.newer")->detail == "1 event since the PDF's copy: 1 correction");
+  REQUIRE(find_check(r, "online.corrections"));
+  CHECK(find_check(r, "online.corrections")->status == CheckStatus::warn);
   CHECK(r.extra["completeness"]["corrections"] == 1);
   CHECK(r.verdict() == Verdict::verified);
 
-  const std::string panel = completeness_panel_text(r);
+  const std::string panel = check::completeness_panel_text(r);
   CHECK(has(panel, "record completeness (registry now)"));
   CHECK(has(panel, "corrections           present (1)"));
   CHECK(has(panel, "author claims         absent"));
@@ -107,12 +107,12 @@ TEST_CASE("a carried event superseded online is named", "[online]") {
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
   server.start();
   Report r = carried_report(p);
-  add_online_checks(r, ask(server.base_url(), p.number, "online-superseded"));
+  check::add_online_checks(r, ask(server.base_url(), p.number, "online-superseded"));
   INFO(r.to_text());
-  REQUIRE(check(r, "online.events.superseded"));
-  CHECK(check(r, "online.events.superseded")->status == CheckStatus::warn);
-  CHECK(has(check(r, "online.events.superseded")->detail, "(in the PDF's copy)"));
-  CHECK(check(r, "online.events.dropped") == nullptr);  // a superseded event stays applied
+  REQUIRE(find_check(r, "online.events.superseded"));
+  CHECK(find_check(r, "online.events.superseded")->status == CheckStatus::warn);
+  CHECK(has(find_check(r, "online.events.superseded")->detail, "(in the PDF's copy)"));
+  CHECK(find_check(r, "online.events.dropped") == nullptr);  // a superseded event stays applied
   CHECK(r.extra["online"]["superseded_events"] == json::array({p.gs["event_id"]}));
   CHECK(r.verdict() == Verdict::verified);
 }
@@ -129,10 +129,10 @@ TEST_CASE("equivocating events online are reported", "[online]") {
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
   server.start();
   Report r = carried_report(p);
-  add_online_checks(r, ask(server.base_url(), p.number, "online-equivocation"));
+  check::add_online_checks(r, ask(server.base_url(), p.number, "online-equivocation"));
   INFO(r.to_text());
-  REQUIRE(check(r, "online.equivocation"));
-  CHECK(check(r, "online.equivocation")->status == CheckStatus::warn);
+  REQUIRE(find_check(r, "online.equivocation"));
+  CHECK(find_check(r, "online.equivocation")->status == CheckStatus::warn);
 }
 
 TEST_CASE("a record the registry no longer serves is a warning", "[online]") {
@@ -140,10 +140,10 @@ TEST_CASE("a record the registry no longer serves is a warning", "[online]") {
   LoopbackServer server;  // every path: 404
   server.start();
   Report r = carried_report(p);
-  add_online_checks(r, ask(server.base_url(), p.number, "online-404"));
+  check::add_online_checks(r, ask(server.base_url(), p.number, "online-404"));
   INFO(r.to_text());
-  REQUIRE(check(r, "online.record.not_served"));
-  CHECK(check(r, "online.record.not_served")->status == CheckStatus::warn);
+  REQUIRE(find_check(r, "online.record.not_served"));
+  CHECK(find_check(r, "online.record.not_served")->status == CheckStatus::warn);
   CHECK(r.extra["online"]["not_served"] == true);
   CHECK(r.verdict() == Verdict::verified);
 }
@@ -161,23 +161,23 @@ TEST_CASE("a record no longer served, with a copy cached earlier: still a warnin
   before.serve_bytes("/pith/" + number.substr(10) + "/bundle.json", to_bytes(bundle));
   before.start();
 
-  ResolverOptions o;
+  resolver::ResolverOptions o;
   o.cache_dir = fresh_temp_dir("online-stale");
   o.timeout_seconds = 2;
   o.resolver_url = before.base_url();
   {
-    Resolver first(o, verifier_using(trust()));
+    resolver::Resolver first(o, resolver::verifier_using(trust()));
     REQUIRE(first.resolve(number));  // cached now
   }
   o.resolver_url = now_gone.base_url();
   o.refresh = true;
-  Resolver later(o, verifier_using(trust()));
-  Report r = check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
-  add_online_checks(r, later.resolve(number));
+  resolver::Resolver later(o, resolver::verifier_using(trust()));
+  Report r = check::check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
+  check::add_online_checks(r, later.resolve(number));
   INFO(r.to_text());
-  REQUIRE(check(r, "online.record.not_served"));
-  CHECK(check(r, "online.record.not_served")->status == CheckStatus::warn);
-  CHECK(has(check(r, "online.record.not_served")->detail, "cached earlier"));
+  REQUIRE(find_check(r, "online.record.not_served"));
+  CHECK(find_check(r, "online.record.not_served")->status == CheckStatus::warn);
+  CHECK(has(find_check(r, "online.record.not_served")->detail, "cached earlier"));
   CHECK(r.extra["online"]["origin"] == "stale cache");
   CHECK(r.verdict() == Verdict::verified);
 }
@@ -191,14 +191,14 @@ TEST_CASE("a registry that cannot be reached changes nothing but says so", "[onl
     base = gone.base_url();
   }  // stopped: the port now refuses connections
   Report r = carried_report(p);
-  add_online_checks(r, ask(base, p.number, "online-unreachable"));
+  check::add_online_checks(r, ask(base, p.number, "online-unreachable"));
   INFO(r.to_text());
-  REQUIRE(check(r, "online.unavailable"));
-  CHECK(check(r, "online.unavailable")->status == CheckStatus::warn);
-  CHECK(check(r, "online.record.not_served") == nullptr);
+  REQUIRE(find_check(r, "online.unavailable"));
+  CHECK(find_check(r, "online.unavailable")->status == CheckStatus::warn);
+  CHECK(find_check(r, "online.record.not_served") == nullptr);
   CHECK(r.verdict() == Verdict::verified);
   // Offline, the panel is the carried copy's.
-  CHECK(has(completeness_panel_text(r), "record completeness (carried copy)"));
+  CHECK(has(check::completeness_panel_text(r), "record completeness (carried copy)"));
 }
 
 TEST_CASE("a forged answer from the registry is refused and a failure", "[online]") {
@@ -209,9 +209,9 @@ TEST_CASE("a forged answer from the registry is refused and a failure", "[online
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(forged));
   server.start();
   Report r = carried_report(p);
-  add_online_checks(r, ask(server.base_url(), p.number, "online-forged"));
+  check::add_online_checks(r, ask(server.base_url(), p.number, "online-forged"));
   INFO(r.to_text());
-  CHECK(check(r, "online.verified") == nullptr);
-  REQUIRE(check(r, "online.rejected"));
-  CHECK(check(r, "online.rejected")->status == CheckStatus::fail);
+  CHECK(find_check(r, "online.verified") == nullptr);
+  REQUIRE(find_check(r, "online.rejected"));
+  CHECK(find_check(r, "online.rejected")->status == CheckStatus::fail);
 }

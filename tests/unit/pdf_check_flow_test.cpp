@@ -1,11 +1,11 @@
 // check_pdf_metadata end to end on PDF metadata as pith-stamp writes it,
 // and the tampering cases of the check issue (no PDF parser needed: the
 // metadata and the byte layout are built directly).
-#include "pith/crypto.hpp"
-#include "pith/pdf_check.hpp"
-#include "pith/pith_metadata.hpp"
-#include "pith/trust_store.hpp"
-#include "pith/xmp.hpp"
+#include "pith/base/crypto.hpp"
+#include "pith/check/pdf.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/pdf/xmp.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
 
@@ -26,29 +26,29 @@ const std::string original = "%PDF-1.5\n% the paper\nxref\n0 1\ntrailer\n<<>>\ns
 const std::string pith_update = "9 0 obj\n<< /Type /Metadata >>\nendobj\nxref\ntrailer\n<<>>\nstartxref\n77\n%%EOF\n";
 const std::string later_update = "10 0 obj\n<<>>\nendobj\nxref\ntrailer\n<<>>\nstartxref\n140\n%%EOF\n";
 
-VerifiedRecord verified(const std::string& bytes, const TrustStore& trust) {
-  auto v = verify_document(bytes, trust, "bundle");
+registry::VerifiedRecord verified(const std::string& bytes, const registry::TrustStore& trust) {
+  auto v = registry::verify_document(bytes, trust, "bundle");
   REQUIRE(v);
   REQUIRE_FALSE(v->report.has_failure());
   return *v;
 }
 
-meta::PithProperties props_from(const VerifiedRecord& r) {
-  auto p = meta::pith_properties_of(r, "https://pith.science/pith/" + r.pith_number.substr(10), "pith-stamp test");
+pdf::meta::PithProperties props_from(const registry::VerifiedRecord& r) {
+  auto p = pdf::meta::pith_properties_of(r, "https://pith.science/pith/" + r.pith_number.substr(10), "pith-stamp test");
   p.original_sha256 = sha256_hex(original);
   p.original_length = original.size();
   return p;
 }
 
 struct Stamped {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   std::string file;
 };
 
-Stamped stamp(const std::string& bundle, const VerifiedRecord& r, const std::string& title,
-              const meta::PithProperties& props) {
+Stamped stamp(const std::string& bundle, const registry::VerifiedRecord& r, const std::string& title,
+              const pdf::meta::PithProperties& props) {
   Stamped s;
-  auto packet = merge_pith_xmp("", props);
+  auto packet = pdf::merge_pith_xmp("", props);
   REQUIRE(packet);
   s.metadata.xmp_packet = *packet;
   s.metadata.info_number = r.pith_number;
@@ -60,14 +60,14 @@ Stamped stamp(const std::string& bundle, const VerifiedRecord& r, const std::str
 }
 
 struct Fixture {
-  TrustStore trust = TrustStore::with_pinned_key();
+  registry::TrustStore trust = registry::TrustStore::with_pinned_key();
   std::string bundle = test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  VerifiedRecord record = verified(bundle, trust);
+  registry::VerifiedRecord record = verified(bundle, trust);
   Stamped stamped() const { return stamp(bundle, record, fixture_title, props_from(record)); }
 };
 
-Report check(const Stamped& s, const TrustStore& trust) {
-  return check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf");
+Report check_stamped(const Stamped& s, const registry::TrustStore& trust) {
+  return check::check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf");
 }
 
 CheckStatus status_of(const Report& r, std::string_view code) {
@@ -81,7 +81,7 @@ CheckStatus status_of(const Report& r, std::string_view code) {
 
 TEST_CASE("a stamped PDF with the registry's bundle verifies", "[pdf-check]") {
   const Fixture f;
-  const auto report = check(f.stamped(), f.trust);
+  const auto report = check_stamped(f.stamped(), f.trust);
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::verified);
   CHECK(report.pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
@@ -102,7 +102,7 @@ TEST_CASE("tampering: an edit to the embedded bundle fails", "[pdf-check][tamper
   const auto at = s.metadata.embedded_bundle->find("2026-08-09");
   REQUIRE(at != std::string::npos);
   (*s.metadata.embedded_bundle)[at + 3] = '7';  // a signed date, one digit
-  const auto report = check(s, f.trust);
+  const auto report = check_stamped(s, f.trust);
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::failed);
 }
@@ -111,7 +111,7 @@ TEST_CASE("tampering: an edit to the XMP record fails", "[pdf-check][tamper]") {
   const Fixture f;
   auto props = props_from(f.record);
   props.canonical_record.replace(props.canonical_record.find("cs."), 3, "xx.");
-  const auto report = check(stamp(f.bundle, f.record, fixture_title, props), f.trust);
+  const auto report = check_stamped(stamp(f.bundle, f.record, fixture_title, props), f.trust);
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::failed);
   CHECK(status_of(report, "pdf.metadata.matches_record") == CheckStatus::fail);
@@ -121,7 +121,7 @@ TEST_CASE("tampering: another number in the Info dictionary only is a conflict",
   const Fixture f;
   auto s = f.stamped();
   s.metadata.info_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
-  const auto report = check(s, f.trust);
+  const auto report = check_stamped(s, f.trust);
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::failed);
   const Check* c = report.find("pdf.number.conflict");
@@ -133,7 +133,7 @@ TEST_CASE("tampering: bytes changed inside the original prefix fail", "[pdf-chec
   const Fixture f;
   auto s = f.stamped();
   s.file[12] = 'X';
-  const auto report = check(s, f.trust);
+  const auto report = check_stamped(s, f.trust);
   CHECK(report.verdict() == Verdict::failed);
   CHECK(status_of(report, "pdf.bytes.prefix_broken") == CheckStatus::fail);
 }
@@ -142,7 +142,7 @@ TEST_CASE("a later incremental edit is a warning with its count", "[pdf-check][t
   const Fixture f;
   auto s = f.stamped();
   s.file += later_update + later_update;
-  const auto report = check(s, f.trust);
+  const auto report = check_stamped(s, f.trust);
   CHECK(report.verdict() == Verdict::verified);
   CHECK(status_of(report, "pdf.bytes.later_revisions") == CheckStatus::warn);
   CHECK(report.find("pdf.bytes.later_revisions")->detail.find("2 later revision") == 0);
@@ -150,16 +150,16 @@ TEST_CASE("a later incremental edit is a warning with its count", "[pdf-check][t
 
 TEST_CASE("tampering: metadata copied into another paper is a title mismatch", "[pdf-check][tamper]") {
   const Fixture f;
-  const auto report = check(stamp(f.bundle, f.record, other_title, props_from(f.record)), f.trust);
+  const auto report = check_stamped(stamp(f.bundle, f.record, other_title, props_from(f.record)), f.trust);
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::failed);
   CHECK(status_of(report, "pdf.title.mismatch") == CheckStatus::fail);
 }
 
 TEST_CASE("a PDF with no pith data is 'no number'", "[pdf-check]") {
-  PdfMetadata m;
+  pdf::PdfMetadata m;
   m.info_title = fixture_title;
-  const auto report = check_pdf_metadata("%PDF-1.5\n", m, TrustStore::with_pinned_key(), "plain.pdf");
+  const auto report = check::check_pdf_metadata("%PDF-1.5\n", m, registry::TrustStore::with_pinned_key(), "plain.pdf");
   CHECK(report.verdict() == Verdict::not_found);
   CHECK(exit_code_for(report.verdict()) == 3);
 }
@@ -168,7 +168,7 @@ TEST_CASE("without an embedded bundle, the XMP record and receipt are verified",
   const Fixture f;
   auto s = f.stamped();
   s.metadata.embedded_bundle.reset();
-  const auto report = check(s, f.trust);
+  const auto report = check_stamped(s, f.trust);
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::verified);
   const Check* source = report.find("pdf.record.source");
@@ -181,7 +181,7 @@ TEST_CASE("without an embedded bundle, the XMP record and receipt are verified",
     sig[5] = sig[5] == 'A' ? 'B' : 'A';
     auto forged = stamp(f.bundle, f.record, fixture_title, props);
     forged.metadata.embedded_bundle.reset();
-    const auto forged_report = check(forged, f.trust);
+    const auto forged_report = check_stamped(forged, f.trust);
     INFO(forged_report.to_text());
     CHECK(forged_report.verdict() == Verdict::failed);
   }
@@ -190,7 +190,7 @@ TEST_CASE("without an embedded bundle, the XMP record and receipt are verified",
     props.canonical_record.insert(1, R"("metadata":{},)");
     auto dup = stamp(f.bundle, f.record, fixture_title, props);
     dup.metadata.embedded_bundle.reset();
-    const auto dup_report = check(dup, f.trust);
+    const auto dup_report = check_stamped(dup, f.trust);
     CHECK(dup_report.verdict() == Verdict::failed);
     CHECK(status_of(dup_report, "pdf.record.source") == CheckStatus::fail);
   }
@@ -204,12 +204,12 @@ TEST_CASE("a bundle signed by a key outside the trust store is unverifiable", "[
   const auto record = verified(bundle, trusted);
   const auto s = stamp(bundle, record, spec.title, props_from(record));
 
-  const auto good = check(s, trusted);
+  const auto good = check_stamped(s, trusted);
   INFO(good.to_text());
   CHECK(good.verdict() == Verdict::verified);
   CHECK(status_of(good, "pdf.title.match") == CheckStatus::pass);
 
-  const auto pinned_only = check(s, TrustStore::with_pinned_key());
+  const auto pinned_only = check_stamped(s, registry::TrustStore::with_pinned_key());
   INFO(pinned_only.to_text());
   CHECK(pinned_only.verdict() == Verdict::unverifiable);
 }

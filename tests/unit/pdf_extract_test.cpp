@@ -1,7 +1,7 @@
 // Pulling Pith Numbers out of PDF metadata: every place, where each was
 // found, and conflicts naming both sides.
-#include "pith/pdf_extract.hpp"
-#include "pith/xmp.hpp"
+#include "pith/pdf/extract.hpp"
+#include "pith/pdf/xmp.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -25,18 +25,18 @@ std::string fixture_bundle() {
 }
 
 std::string stamped_xmp(const std::string& number, const std::string& resolver_url) {
-  meta::PithProperties props;
+  pdf::meta::PithProperties props;
   props.number = number;
   props.resolver_url = resolver_url;
   props.tool = "pith-stamp test";
-  auto packet = merge_pith_xmp("", props);
+  auto packet = pdf::merge_pith_xmp("", props);
   REQUIRE(packet);
   return *packet;
 }
 
 // Metadata as pith-stamp writes it, in every place.
-PdfMetadata stamped_everywhere() {
-  PdfMetadata m;
+pdf::PdfMetadata stamped_everywhere() {
+  pdf::PdfMetadata m;
   m.xmp_packet = stamped_xmp(bundle_number, "https://pith.science/pith/JFLLIOJUI2M3KX3FLLGP4N2V65");
   m.info_number = bundle_number;
   m.info_url = "https://pith.science/pith/JFLLIOJUI2M3KX3FLLGP4N2V65";
@@ -46,8 +46,8 @@ PdfMetadata stamped_everywhere() {
   return m;
 }
 
-std::vector<NumberSource> sources_of(const PdfExtraction& e) {
-  std::vector<NumberSource> out;
+std::vector<pdf::NumberSource> sources_of(const pdf::PdfExtraction& e) {
+  std::vector<pdf::NumberSource> out;
   for (const auto& s : e.sightings) out.push_back(s.source);
   return out;
 }
@@ -55,48 +55,48 @@ std::vector<NumberSource> sources_of(const PdfExtraction& e) {
 }  // namespace
 
 TEST_CASE("Pith Numbers are recognised in the forms a PDF carries", "[extract]") {
-  const auto full = parse_number_loosely("  pith:2021:jfllioJUI2M3KX3FLLGP4N2V65\n");
+  const auto full = pdf::parse_number_loosely("  pith:2021:jfllioJUI2M3KX3FLLGP4N2V65\n");
   REQUIRE(full);
   CHECK(full->body == "JFLLIOJUI2M3KX3FLLGP4N2V65");
   CHECK(full->year == 2021);
-  const auto body = parse_number_loosely("JFLLIOJUI2M3KX3FLLGP4N2V65");
+  const auto body = pdf::parse_number_loosely("JFLLIOJUI2M3KX3FLLGP4N2V65");
   REQUIRE(body);
   CHECK_FALSE(body->year);
-  const auto short_form = parse_number_loosely("pith:JFLLIOJU");
+  const auto short_form = pdf::parse_number_loosely("pith:JFLLIOJU");
   REQUIRE(short_form);
   CHECK(short_form->body == "JFLLIOJU");
-  CHECK(parse_number_loosely("PITH:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK(pdf::parse_number_loosely("PITH:JFLLIOJUI2M3KX3FLLGP4N2V65"));
 
-  CHECK_FALSE(parse_number_loosely(""));
-  CHECK_FALSE(parse_number_loosely("pith:"));
-  CHECK_FALSE(parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V6"));   // 25 characters
-  CHECK_FALSE(parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V650"));  // 27
-  CHECK_FALSE(parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V61"));   // 1 is not base32
-  CHECK_FALSE(parse_number_loosely("pith:2021:JFLLIOJU"));  // a short form has no year
-  CHECK_FALSE(parse_number_loosely("pith:20x1:JFLLIOJUI2M3KX3FLLGP4N2V65"));
-  CHECK_FALSE(parse_number_loosely("doi:10.1234/abcd"));
+  CHECK_FALSE(pdf::parse_number_loosely(""));
+  CHECK_FALSE(pdf::parse_number_loosely("pith:"));
+  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V6"));   // 25 characters
+  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V650"));  // 27
+  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V61"));   // 1 is not base32
+  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJU"));  // a short form has no year
+  CHECK_FALSE(pdf::parse_number_loosely("pith:20x1:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK_FALSE(pdf::parse_number_loosely("doi:10.1234/abcd"));
 }
 
 TEST_CASE("resolver URLs give the <ID> after /pith/", "[extract]") {
-  CHECK(resolver_url_id("https://pith.science/pith/JFLLIOJUI2M3KX3FLLGP4N2V65") == "JFLLIOJUI2M3KX3FLLGP4N2V65");
-  CHECK(resolver_url_id("https://mirror.example/x/pith/JFLLIOJU/bundle.json?a=1#top") == "JFLLIOJU");
-  CHECK(resolver_url_id("https://pith.science/pith/pith%3A2021%3AJFLLIOJUI2M3KX3FLLGP4N2V65") ==
+  CHECK(pdf::resolver_url_id("https://pith.science/pith/JFLLIOJUI2M3KX3FLLGP4N2V65") == "JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(pdf::resolver_url_id("https://mirror.example/x/pith/JFLLIOJU/bundle.json?a=1#top") == "JFLLIOJU");
+  CHECK(pdf::resolver_url_id("https://pith.science/pith/pith%3A2021%3AJFLLIOJUI2M3KX3FLLGP4N2V65") ==
         "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
-  CHECK_FALSE(resolver_url_id("https://pith.science/"));
-  CHECK_FALSE(resolver_url_id("https://pith.science/pith/"));
-  CHECK_FALSE(resolver_url_id("https://example.org/?q=/pith/JFLLIOJU"));
-  CHECK(resolver_url_id("https://x/pith/%zz%4") == "%zz%4");  // malformed escapes kept as they are
+  CHECK_FALSE(pdf::resolver_url_id("https://pith.science/"));
+  CHECK_FALSE(pdf::resolver_url_id("https://pith.science/pith/"));
+  CHECK_FALSE(pdf::resolver_url_id("https://example.org/?q=/pith/JFLLIOJU"));
+  CHECK(pdf::resolver_url_id("https://x/pith/%zz%4") == "%zz%4");  // malformed escapes kept as they are
 }
 
 TEST_CASE("a stamped PDF's number is found in every place, and they agree", "[extract]") {
-  const auto extraction = extract_pith_numbers(stamped_everywhere());
+  const auto extraction = pdf::extract_pith_numbers(stamped_everywhere());
   REQUIRE(extraction);
   CHECK(extraction->found());
   CHECK(extraction->problems.empty());
   CHECK(sources_of(*extraction) ==
-        std::vector<NumberSource>{NumberSource::xmp_number, NumberSource::xmp_resolver_url, NumberSource::info_number,
-                                  NumberSource::info_url, NumberSource::embedded_bundle,
-                                  NumberSource::link_annotation});
+        std::vector<pdf::NumberSource>{pdf::NumberSource::xmp_number, pdf::NumberSource::xmp_resolver_url, pdf::NumberSource::info_number,
+                                  pdf::NumberSource::info_url, pdf::NumberSource::embedded_bundle,
+                                  pdf::NumberSource::link_annotation});
   CHECK(extraction->conflicts().empty());
   CHECK(extraction->number() == bundle_number);
   REQUIRE(extraction->xmp);
@@ -109,7 +109,7 @@ TEST_CASE("a stamped PDF's number is found in every place, and they agree", "[ex
 TEST_CASE("a different number in the Info dictionary is a conflict naming both", "[extract]") {
   auto metadata = stamped_everywhere();
   metadata.info_number = other_number;
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   const auto conflicts = extraction->conflicts();
   REQUIRE_FALSE(conflicts.empty());
@@ -120,19 +120,19 @@ TEST_CASE("a different number in the Info dictionary is a conflict naming both",
 }
 
 TEST_CASE("the same body with another year is a conflict", "[extract]") {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.info_number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
   metadata.xmp_packet = stamped_xmp("pith:2022:JFLLIOJUI2M3KX3FLLGP4N2V65", "");
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   CHECK(extraction->conflicts().size() == 1);
 }
 
 TEST_CASE("a short form agrees with the full number it starts", "[extract]") {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.info_number = bundle_number;
   metadata.link_uris = {"https://pith.science/pith/JFLLIOJU", "https://pith.science/pith/WXNI57C2"};
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   REQUIRE(extraction->sightings.size() == 3);
   const auto conflicts = extraction->conflicts();
@@ -148,24 +148,24 @@ TEST_CASE("dc:identifier values of the form pith:… are sightings", "[extract]"
   </rdf:Description>
  </rdf:RDF>
 </x:xmpmeta>)";
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.xmp_packet = packet;
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   REQUIRE(extraction->sightings.size() == 1);
-  CHECK(extraction->sightings[0].source == NumberSource::xmp_identifier);
+  CHECK(extraction->sightings[0].source == pdf::NumberSource::xmp_identifier);
   CHECK(extraction->number() == bundle_number);
   REQUIRE(extraction->problems.size() == 1);
   CHECK(extraction->problems[0] == "XMP dc:identifier holds 'pith:not-a-number', which is not a Pith Number");
 }
 
 TEST_CASE("values that are not numbers are problems, quoted safely", "[extract]") {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.info_number = "\x1b[2Jpwned";
   metadata.info_url = "https://pith.science/about";
   metadata.embedded_bundle = "{not json";
   metadata.link_uris = {"https://github.com/someone/pith/issues", "javascript:alert(1)"};
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   CHECK_FALSE(extraction->found());
   REQUIRE(extraction->problems.size() == 3);
@@ -175,10 +175,10 @@ TEST_CASE("values that are not numbers are problems, quoted safely", "[extract]"
 }
 
 TEST_CASE("a PDF without pith metadata yields nothing", "[extract]") {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.info_title = "A paper";
   metadata.xmp_packet = R"(<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>)";
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   CHECK_FALSE(extraction->found());
   CHECK(extraction->problems.empty());
@@ -186,10 +186,10 @@ TEST_CASE("a PDF without pith metadata yields nothing", "[extract]") {
 }
 
 TEST_CASE("an unparseable XMP packet is a problem, other places still count", "[extract]") {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.xmp_packet = "<x:xmpmeta><rdf:RDF><broken";
   metadata.info_number = bundle_number;
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   CHECK(extraction->number() == bundle_number);
   REQUIRE(extraction->problems.size() == 1);
@@ -197,9 +197,9 @@ TEST_CASE("an unparseable XMP packet is a problem, other places still count", "[
 }
 
 TEST_CASE("a number only in a body-only form has no full number", "[extract]") {
-  PdfMetadata metadata;
+  pdf::PdfMetadata metadata;
   metadata.link_uris = {"https://pith.science/pith/JFLLIOJUI2M3KX3FLLGP4N2V65"};
-  const auto extraction = extract_pith_numbers(metadata);
+  const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
   CHECK(extraction->found());
   CHECK_FALSE(extraction->number());  // the year is unknown: resolve it

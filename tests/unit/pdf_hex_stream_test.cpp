@@ -1,6 +1,6 @@
 // ASCIIHexDecode streams read back byte-exact through the lazy reader
 // (PoDoFo 0.9.8 alone decodes the '>' end marker as one more byte).
-#include "pith/pdf_reader.hpp"
+#include "pith/pdf/reader.hpp"
 
 #include <catch2/catch.hpp>
 

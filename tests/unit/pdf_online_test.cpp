@@ -1,8 +1,8 @@
 // The online comparison: the registry's current bundle against the copy a
 // PDF carries (documents signed by the test signer; no network: the
 // Resolution is built as the resolver returns it).
-#include "pith/pdf_online.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/check/online.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/test_signer.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,9 +21,9 @@ json base_events() {
                       test::make_graph_snapshot_event(test::test_signer(), record(), spec)});
 }
 
-VerifiedRecord verified(const json& bundle) {
+registry::VerifiedRecord verified(const json& bundle) {
   const auto trust = test::test_trust_store();
-  auto v = verify_document(test::to_bytes(bundle), trust, "bundle");
+  auto v = registry::verify_document(test::to_bytes(bundle), trust, "bundle");
   REQUIRE(v);
   INFO(v->report.to_text());
   REQUIRE_FALSE(v->report.has_failure());
@@ -43,20 +43,20 @@ json bundle_with(const std::string& type) {
 }
 
 // The report of a PDF that carried `carried`.
-Report pdf_report_carrying(const VerifiedRecord& carried) {
+Report pdf_report_carrying(const registry::VerifiedRecord& carried) {
   Report r;
   r.input = "paper.pdf";
   r.input_kind = "pdf";
   r.pith_number = carried.pith_number;
-  r.extra["carried"] = carried_summary(carried);
+  r.extra["carried"] = check::carried_summary(carried);
   return r;
 }
 
-Result<Resolution> served(VerifiedRecord record) {
-  Resolution res;
+Result<resolver::Resolution> served(registry::VerifiedRecord record) {
+  resolver::Resolution res;
   res.input = record.pith_number;
   res.record = std::move(record);
-  res.origin = ResolutionOrigin::server;
+  res.origin = resolver::ResolutionOrigin::server;
   res.source = "https://pith.example/pith/X/bundle.json";
   return res;
 }
@@ -67,7 +67,7 @@ const Check* find(const Report& r, std::string_view code) { return r.find(code);
 
 TEST_CASE("the carried summary lists the applied events", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  const auto summary = carried_summary(v);
+  const auto summary = check::carried_summary(v);
   CHECK(summary["kind"] == "bundle");
   CHECK(summary["event_ids"].size() == 2);
   CHECK(summary.contains("built_at"));
@@ -76,7 +76,7 @@ TEST_CASE("the carried summary lists the applied events", "[online]") {
 TEST_CASE("the same bundle online: verified, nothing newer", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   Report r = pdf_report_carrying(v);
-  add_online_checks(r, served(v));
+  check::add_online_checks(r, served(v));
   INFO(r.to_text());
   REQUIRE(find(r, "online.verified"));
   CHECK(find(r, "online.verified")->status == CheckStatus::pass);
@@ -91,7 +91,7 @@ TEST_CASE("a correction since the PDF's copy is reported", "[online]") {
   const auto carried = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   const auto now = verified(bundle_with("correction"));
   Report r = pdf_report_carrying(carried);
-  add_online_checks(r, served(now));
+  check::add_online_checks(r, served(now));
   INFO(r.to_text());
   CHECK(find(r, "online.events.newer")->detail == "1 event since the PDF's copy: 1 correction");
   REQUIRE(find(r, "online.corrections"));
@@ -103,7 +103,7 @@ TEST_CASE("events of the PDF's copy no longer applied are a warning", "[online]"
   const auto carried = verified(bundle_with("replication_record"));
   const auto now = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   Report r = pdf_report_carrying(carried);
-  add_online_checks(r, served(now));
+  check::add_online_checks(r, served(now));
   INFO(r.to_text());
   REQUIRE(find(r, "online.events.dropped"));
   CHECK(find(r, "online.events.dropped")->status == CheckStatus::warn);
@@ -112,13 +112,13 @@ TEST_CASE("events of the PDF's copy no longer applied are a warning", "[online]"
 TEST_CASE("unreachable is a warning, a rejected answer a failure", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   Report offline = pdf_report_carrying(v);
-  add_online_checks(offline, std::unexpected(Error{"pith:X", "no answer from https://pith.example (timeout)"}));
+  check::add_online_checks(offline, std::unexpected(Error{"pith:X", "no answer from https://pith.example (timeout)"}));
   CHECK(find(offline, "online.unavailable")->status == CheckStatus::warn);
   CHECK_FALSE(offline.has_failure());
 
   Report rejected = pdf_report_carrying(v);
-  add_online_checks(rejected,
-                    std::unexpected(Error{"pith:X", std::string(rejection_marker) + ": bundle signature invalid"}));
+  check::add_online_checks(rejected,
+                    std::unexpected(Error{"pith:X", std::string(resolver::rejection_marker) + ": bundle signature invalid"}));
   CHECK(find(rejected, "online.rejected")->status == CheckStatus::fail);
   CHECK(rejected.verdict() == Verdict::failed);
 }
@@ -127,6 +127,6 @@ TEST_CASE("an answer for another number is a failure", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   Report r = pdf_report_carrying(v);
   r.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
-  add_online_checks(r, served(v));
+  check::add_online_checks(r, served(v));
   CHECK(find(r, "online.rejected")->status == CheckStatus::fail);
 }

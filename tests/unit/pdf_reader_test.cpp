@@ -1,4 +1,4 @@
-#include "pith/pdf_reader.hpp"
+#include "pith/pdf/reader.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,11 +1,11 @@
 // Stamping real PDFs, checked by readers we did not write: qpdf, poppler
 // (pdfinfo, pdfdetach) and exiftool must all see what we wrote.
-#include "pith/pdf_metadata.hpp"
-#include "pith/pdf_reader.hpp"
-#include "pith/pdf_check.hpp"
-#include "pith/pdf_extract.hpp"
-#include "pith/pdf_stamp.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/pdf/metadata.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/check/pdf.hpp"
+#include "pith/pdf/extract.hpp"
+#include "pith/pdf/stamp.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,11 +21,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // The fixture bundle, verified by the real verifier with the pinned key.
-pith::VerifiedRecord fixture_record() {
-  static const pith::VerifiedRecord record = [] {
+pith::registry::VerifiedRecord fixture_record() {
+  static const pith::registry::VerifiedRecord record = [] {
     const std::string bytes =
         pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-    auto r = pith::verify_document(bytes, pith::TrustStore::with_pinned_key(), "fixture bundle");
+    auto r = pith::registry::verify_document(bytes, pith::registry::TrustStore::with_pinned_key(), "fixture bundle");
     REQUIRE(r);
     REQUIRE(r->report.verdict() == pith::Verdict::verified);
     return *r;
@@ -47,7 +47,7 @@ struct Stamped {
   fs::path path;
 };
 
-Stamped stamp(SamplePdf kind, const pith::VerifiedRecord& record, pith::pdf::StampOptions options = {}) {
+Stamped stamp(SamplePdf kind, const pith::registry::VerifiedRecord& record, pith::pdf::StampOptions options = {}) {
   Stamped s;
   s.original = pith::test::read_file(require_sample_path(kind));
   auto reader = Reader::open(s.original, "sample.pdf");
@@ -271,7 +271,7 @@ TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith
     const Stamped s = stamp(kind, record, options);
     auto reader = Reader::open(s.stamped, "stamped.pdf");
     REQUIRE(reader);
-    const pith::PdfMetadata metadata = pith::read_pdf_metadata(*reader);
+    const pith::pdf::PdfMetadata metadata = pith::pdf::read_pdf_metadata(*reader);
     CHECK(metadata.read_problems.empty());
     CHECK(metadata.info_number == record.pith_number);
     CHECK(metadata.embedded_bundle == record.document_bytes);
@@ -279,12 +279,12 @@ TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith
     bool badge = false;
     for (const auto& uri : metadata.link_uris) badge = badge || uri.ends_with("/pith/JFLLIOJUI2M3KX3FLLGP4N2V65");
     CHECK(badge);
-    auto extraction = pith::extract_pith_numbers(metadata);
+    auto extraction = pith::pdf::extract_pith_numbers(metadata);
     REQUIRE(extraction);
     CHECK(extraction->number() == record.pith_number);
     CHECK(extraction->conflicts().empty());
     const pith::Report report =
-        pith::check_pdf_metadata(s.stamped, metadata, pith::TrustStore::with_pinned_key(), "stamped.pdf");
+        pith::check::check_pdf_metadata(s.stamped, metadata, pith::registry::TrustStore::with_pinned_key(), "stamped.pdf");
     INFO(report.to_text(false));
     // The samples' titles are not the fixture paper's: only title binding may fail.
     for (const auto& check : report.checks())

@@ -1,5 +1,5 @@
-#include "pith/pdf_reader.hpp"
-#include "pith/pdf_update.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/update.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,16 +1,16 @@
-#include "pith/pith_number.hpp"
-#include "pith/strict_json.hpp"
+#include "pith/registry/number.hpp"
+#include "pith/signed_json/strict.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
-using pith::NumberForm;
-using pith::parse_pith_number;
+using pith::registry::NumberForm;
+using pith::registry::parse_pith_number;
 
 TEST_CASE("the fixture record derives its number", "[pith_number]") {
-  auto record = pith::parse_strict_json(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"));
+  auto record = pith::signed_json::parse_strict_json(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"));
   REQUIRE(record.has_value());
-  auto n = pith::derive_pith_number(*record);
+  auto n = pith::registry::derive_pith_number(*record);
   REQUIRE(n.has_value());
   CHECK(n->canonical_sha256 == "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91");
   CHECK(n->full == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
@@ -19,9 +19,9 @@ TEST_CASE("the fixture record derives its number", "[pith_number]") {
 }
 
 TEST_CASE("the fixture bundle's record derives its number", "[pith_number]") {
-  auto bundle = pith::parse_strict_json(pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
+  auto bundle = pith::signed_json::parse_strict_json(pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
   REQUIRE(bundle.has_value());
-  auto n = pith::derive_pith_number((*bundle)["canonical_record"]);
+  auto n = pith::registry::derive_pith_number((*bundle)["canonical_record"]);
   REQUIRE(n.has_value());
   CHECK(n->canonical_sha256 == "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432");
   CHECK(n->full == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
@@ -31,10 +31,10 @@ TEST_CASE("base32_130 agrees with RFC 4648 base32 of the first 17 bytes", "[pith
   // Python: base64.b32encode(bytes(range(32))[:17])[:26]
   pith::Sha256Digest d{};
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<std::uint8_t>(i);
-  CHECK(pith::base32_130(d) == "AAAQEAYEAUDAOCAJBIFQYDIOB4");
+  CHECK(pith::registry::base32_130(d) == "AAAQEAYEAUDAOCAJBIFQYDIOB4");
   pith::Sha256Digest ff{};
   ff.fill(0xff);
-  CHECK(pith::base32_130(ff) == "77777777777777777777777777");
+  CHECK(pith::registry::base32_130(ff) == "77777777777777777777777777");
 }
 
 TEST_CASE("every input form parses and normalises", "[pith_number]") {
@@ -61,9 +61,9 @@ TEST_CASE("every input form parses and normalises", "[pith_number]") {
     CHECK(shortn->is_short());
     CHECK(shortn->matches(*full));
   }
-  CHECK(pith::format_short_number("WXNI57C2SJ24QK62DB7DTUREA3") == "pith:WXNI57C2");
-  CHECK(pith::format_short_number("WXNI57C2SJ24QK62DB7DTUREA3", 16) == "pith:WXNI57C2SJ24QK62");
-  CHECK(pith::format_full_number(2020, "WXNI57C2SJ24QK62DB7DTUREA3") == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
+  CHECK(pith::registry::format_short_number("WXNI57C2SJ24QK62DB7DTUREA3") == "pith:WXNI57C2");
+  CHECK(pith::registry::format_short_number("WXNI57C2SJ24QK62DB7DTUREA3", 16) == "pith:WXNI57C2SJ24QK62");
+  CHECK(pith::registry::format_full_number(2020, "WXNI57C2SJ24QK62DB7DTUREA3") == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
 }
 
 TEST_CASE("short forms match only their own number and year", "[pith_number]") {
@@ -96,13 +96,13 @@ TEST_CASE("bad input is refused naming the character and position", "[pith_numbe
 TEST_CASE("key fingerprints use the same codec", "[pith_number]") {
   auto key = pith::from_hex_fixed<32>("b2d552b68890857171a78b36a5dccf368a953413288c353f7c9d9d6f94b709b3");
   REQUIRE(key.has_value());
-  CHECK(pith::key_fingerprint_hex(*key) == "8d4b5ee74e4693bcd1df2446408b0d54");
-  CHECK(pith::key_fingerprint_b32(*key) == "RVFV5Z2OI2J3ZUO7ERDEBCYNKS");
+  CHECK(pith::registry::key_fingerprint_hex(*key) == "8d4b5ee74e4693bcd1df2446408b0d54");
+  CHECK(pith::registry::key_fingerprint_b32(*key) == "RVFV5Z2OI2J3ZUO7ERDEBCYNKS");
 }
 
 TEST_CASE("records without a usable submitted_at are refused", "[pith_number]") {
-  CHECK_FALSE(pith::derive_pith_number(nlohmann::json::object()).has_value());
-  CHECK_FALSE(pith::derive_pith_number({{"metadata", {{"submitted_at", "20-1-1"}}}}).has_value());
-  CHECK_FALSE(pith::derive_pith_number({{"metadata", {{"submitted_at", 2020}}}}).has_value());
-  CHECK(pith::derive_pith_number({{"metadata", {{"submitted_at", "2020-01-01T00:00:00Z"}}}}).has_value());
+  CHECK_FALSE(pith::registry::derive_pith_number(nlohmann::json::object()).has_value());
+  CHECK_FALSE(pith::registry::derive_pith_number({{"metadata", {{"submitted_at", "20-1-1"}}}}).has_value());
+  CHECK_FALSE(pith::registry::derive_pith_number({{"metadata", {{"submitted_at", 2020}}}}).has_value());
+  CHECK(pith::registry::derive_pith_number({{"metadata", {{"submitted_at", "2020-01-01T00:00:00Z"}}}}).has_value());
 }

@@ -2,7 +2,7 @@
 // checks) against real loopback servers, with a stand-in verifier whose
 // verdict the test controls. The same flows with real Ed25519-signed
 // bundles and the real verifier are in resolver_verified_test.cpp.
-#include "pith/resolver.hpp"
+#include "pith/resolver/resolver.hpp"
 #include "support/loopback_server.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,20 +12,20 @@
 #include <mutex>
 
 using namespace std::chrono_literals;
-using pith::Resolver;
-using pith::ResolverOptions;
-using pith::ResolutionOrigin;
+using pith::resolver::Resolver;
+using pith::resolver::ResolverOptions;
+using pith::resolver::ResolutionOrigin;
 using pith::test::LoopbackServer;
 
 namespace {
 
 // Stand-in documents: {"pith_number", "canonical_record", "trusted"}.
-pith::DocumentVerifier stand_in_verifier() {
-  return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::VerifiedRecord> {
+pith::resolver::DocumentVerifier stand_in_verifier() {
+  return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::VerifiedRecord> {
     auto doc = nlohmann::json::parse(bytes, nullptr, false);
     if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(std::string(name), "not a registry document");
-    pith::VerifiedRecord r;
-    r.kind = pith::DocumentKind::bundle;
+    pith::registry::VerifiedRecord r;
+    r.kind = pith::registry::DocumentKind::bundle;
     r.pith_number = doc["pith_number"].get<std::string>();
     r.canonical_record = doc.value("canonical_record", nlohmann::json::object());
     r.document_bytes = std::string(bytes);
@@ -77,7 +77,7 @@ ResolverOptions options_for(const std::string& base, const std::filesystem::path
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
-std::string check_detail(const pith::Resolution& r, const std::string& code) {
+std::string check_detail(const pith::resolver::Resolution& r, const std::string& code) {
   const auto* c = r.report.find(code);
   return c ? c->detail : std::string("<no check " + code + ">");
 }
@@ -395,7 +395,7 @@ TEST_CASE("options come from the environment, flags override", "[resolver][optio
   ::unsetenv("PITH_MIRRORS");
   CHECK(ResolverOptions::from_environment().resolver_url == "https://pith.science");
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);
-  CHECK(pith::default_cache_dir() == std::filesystem::path("/tmp/xdg-test/pith"));
+  CHECK(pith::resolver::default_cache_dir() == std::filesystem::path("/tmp/xdg-test/pith"));
   ::unsetenv("XDG_CACHE_HOME");
   o.timeout_seconds = 0.5;
   CHECK(o.http_options().total_timeout == 500ms);

@@ -1,8 +1,8 @@
 // The resolver with the real verifier and bundles signed by the test key,
 // served by real HTTP(S) servers on 127.0.0.1: every fault gives a clear
 // error or a fallback, and never an accepted bad record.
-#include "pith/resolver.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/resolver/resolver.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/loopback_server.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
@@ -13,9 +13,9 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using pith::Resolver;
-using pith::ResolverOptions;
-using pith::ResolutionOrigin;
+using pith::resolver::Resolver;
+using pith::resolver::ResolverOptions;
+using pith::resolver::ResolutionOrigin;
 using pith::test::LoopbackServer;
 
 namespace {
@@ -40,8 +40,8 @@ Paper make_paper(int n, int version = 1) {
   return p;
 }
 
-const pith::TrustStore& trust() {
-  static const pith::TrustStore store = pith::test::test_trust_store();
+const pith::registry::TrustStore& trust() {
+  static const pith::registry::TrustStore store = pith::test::test_trust_store();
   return store;
 }
 
@@ -57,7 +57,7 @@ std::string bundle_path(const Paper& p) { return "/pith/" + p.body + "/bundle.js
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
-std::string all_text(const pith::Resolution& r) {
+std::string all_text(const pith::resolver::Resolution& r) {
   std::string s;
   for (const auto& c : r.report.checks()) s += c.code + ": " + c.detail + "\n";
   return s;
@@ -71,11 +71,11 @@ TEST_CASE("a signed bundle only on the server resolves, verified, and is cached"
   LoopbackServer server;
   server.serve_bytes(bundle_path(paper), paper.bytes);
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache), pith::verifier_using(trust()));
+  Resolver resolver(options_for(server.base_url(), cache), pith::resolver::verifier_using(trust()));
   auto r = resolver.resolve(paper.number);
   REQUIRE(r);
   CHECK(r->record.pith_number == paper.number);
-  CHECK(r->record.kind == pith::DocumentKind::bundle);
+  CHECK(r->record.kind == pith::registry::DocumentKind::bundle);
   CHECK(r->record.report.verdict() == pith::Verdict::verified);
   CHECK(r->record.document_bytes == paper.bytes);
   CHECK(pith::test::read_file(cache / (paper.body + ".json")) == paper.bytes);
@@ -83,7 +83,7 @@ TEST_CASE("a signed bundle only on the server resolves, verified, and is cached"
   SECTION("by short form and by arXiv id, from the cache") {
     auto o = options_for(server.base_url(), cache);
     o.offline = true;
-    Resolver offline(o, pith::verifier_using(trust()));
+    Resolver offline(o, pith::resolver::verifier_using(trust()));
     auto by_short = offline.resolve("pith:" + paper.body.substr(0, 16));
     REQUIRE(by_short);
     CHECK(by_short->record.pith_number == paper.number);
@@ -101,10 +101,10 @@ TEST_CASE("the state alone (state.json) resolves when no bundle is served", "[re
   LoopbackServer server;
   server.serve_bytes("/pith/" + paper.body + "/state.json", pith::test::to_bytes(paper.bundle["state"]));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache), pith::verifier_using(trust()));
+  Resolver resolver(options_for(server.base_url(), cache), pith::resolver::verifier_using(trust()));
   auto r = resolver.resolve(paper.body);
   REQUIRE(r);
-  CHECK(r->record.kind == pith::DocumentKind::state);
+  CHECK(r->record.kind == pith::registry::DocumentKind::state);
   CHECK(r->record.pith_number == paper.number);
   CHECK(r->record.report.verdict() == pith::Verdict::verified);
   CHECK(r->failures.size() == 2);  // the two bundle paths: 404
@@ -130,7 +130,7 @@ TEST_CASE("faults at the server: a clear error alone, a fallback with a mirror",
     const char* expected;  // in the error when there is no mirror
     double timeout_seconds = 0.3;
   };
-  const std::string big(pith::default_max_response_bytes + 10, ' ');
+  const std::string big(pith::resolver::default_max_response_bytes + 10, ' ');
   const std::vector<Fault> faults = {
       {"404", [](const httplib::Request&, httplib::Response& res) { res.status = 404; }, "HTTP 404"},
       {"500", [](const httplib::Request&, httplib::Response& res) { res.status = 500; }, "HTTP 500 after 3 attempts"},
@@ -191,14 +191,14 @@ TEST_CASE("faults at the server: a clear error alone, a fallback with a mirror",
       {
         auto alone_options = options_for(bad.base_url(), cache);
         alone_options.timeout_seconds = fault.timeout_seconds;
-        Resolver alone(alone_options, pith::verifier_using(trust()));
+        Resolver alone(alone_options, pith::resolver::verifier_using(trust()));
         auto r = alone.resolve(paper.number);
         REQUIRE_FALSE(r);
         INFO(r.error().describe());
         CHECK(contains(r.error().message, fault.expected));
         const std::string name = fault.name;
         const bool bad_record = name == "substitution" || name == "tampered" || name == "untrusted signer";
-        CHECK(pith::is_rejection(r.error()) == bad_record);
+        CHECK(pith::resolver::is_rejection(r.error()) == bad_record);
         CHECK(contains(r.error().message, bad.base_url()));
         CHECK_FALSE(std::filesystem::exists(cache / (paper.body + ".json")));
       }
@@ -208,7 +208,7 @@ TEST_CASE("faults at the server: a clear error alone, a fallback with a mirror",
       auto o = options_for(bad.base_url(), cache);
       o.timeout_seconds = fault.timeout_seconds;
       o.mirrors = {mirror.base_url()};
-      Resolver with_mirror(o, pith::verifier_using(trust()));
+      Resolver with_mirror(o, pith::resolver::verifier_using(trust()));
       auto r = with_mirror.resolve(paper.number);
       REQUIRE(r);
       CHECK(r->origin == ResolutionOrigin::mirror);
@@ -231,7 +231,7 @@ TEST_CASE("a 500 then success is retried and resolved from the server", "[resolv
     res.set_content(paper.bytes, "application/json");
   });
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache), pith::verifier_using(trust()));
+  Resolver resolver(options_for(server.base_url(), cache), pith::resolver::verifier_using(trust()));
   auto r = resolver.resolve(paper.number);
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
@@ -250,7 +250,7 @@ TEST_CASE("HTTPS: verified end to end; another host's certificate and a downgrad
   tls.start();
   auto o = options_for(tls.base_url(), dir / "cache1");
   o.cacert = good_pki.ca_cert.string();
-  auto ok = Resolver(o, pith::verifier_using(trust())).resolve(paper.number);
+  auto ok = Resolver(o, pith::resolver::verifier_using(trust())).resolve(paper.number);
   REQUIRE(ok);
   CHECK(ok->source == tls.base_url() + bundle_path(paper));
 
@@ -264,7 +264,7 @@ TEST_CASE("HTTPS: verified end to end; another host's certificate and a downgrad
   auto wrong = options_for(wrong_host.base_url(), dir / "cache2");
   wrong.cacert = other_pki.ca_cert.string();
   wrong.mirrors = {plain_mirror.base_url()};
-  auto via_mirror = Resolver(wrong, pith::verifier_using(trust())).resolve(paper.number);
+  auto via_mirror = Resolver(wrong, pith::resolver::verifier_using(trust())).resolve(paper.number);
   REQUIRE(via_mirror);
   CHECK(via_mirror->origin == ResolutionOrigin::mirror);
   REQUIRE_FALSE(via_mirror->failures.empty());
@@ -280,7 +280,7 @@ TEST_CASE("HTTPS: verified end to end; another host's certificate and a downgrad
   auto down = options_for(downgrade.base_url(), dir / "cache3");
   down.cacert = good_pki.ca_cert.string();
   const std::size_t before = plain_mirror.hits(bundle_path(paper));
-  auto refused = Resolver(down, pith::verifier_using(trust())).resolve(paper.number);
+  auto refused = Resolver(down, pith::resolver::verifier_using(trust())).resolve(paper.number);
   REQUIRE_FALSE(refused);
   CHECK(contains(refused.error().message, "HTTPS never redirects to HTTP"));
   CHECK(plain_mirror.hits(bundle_path(paper)) == before);
@@ -295,7 +295,7 @@ TEST_CASE("a cache entry replaced by a tampered or foreign bundle is refetched, 
   server.serve_bytes(bundle_path(paper), paper.bytes);
   server.start();
   const auto o = options_for(server.base_url(), cache);
-  REQUIRE(Resolver(o, pith::verifier_using(trust())).resolve(paper.number));
+  REQUIRE(Resolver(o, pith::resolver::verifier_using(trust())).resolve(paper.number));
   const auto entry = cache / (paper.body + ".json");
 
   std::string poison;
@@ -307,7 +307,7 @@ TEST_CASE("a cache entry replaced by a tampered or foreign bundle is refetched, 
   SECTION("another paper's valid bundle") { poison = other.bytes; }
   pith::test::write_file(entry, poison);
 
-  auto r = Resolver(o, pith::verifier_using(trust())).resolve(paper.number);
+  auto r = Resolver(o, pith::resolver::verifier_using(trust())).resolve(paper.number);
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(r->record.document_bytes == paper.bytes);
@@ -317,7 +317,7 @@ TEST_CASE("a cache entry replaced by a tampered or foreign bundle is refetched, 
   pith::test::write_file(entry, poison);
   auto off = o;
   off.offline = true;
-  auto offline = Resolver(off, pith::verifier_using(trust())).resolve(paper.number);
+  auto offline = Resolver(off, pith::resolver::verifier_using(trust())).resolve(paper.number);
   REQUIRE_FALSE(offline);
   CHECK(contains(offline.error().message, "offline"));
 }
@@ -334,7 +334,7 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
   server.start();
   auto o = options_for(server.base_url(), cache);
   o.max_concurrency = 8;
-  auto results = Resolver(o, pith::verifier_using(trust())).resolve_many(numbers);
+  auto results = Resolver(o, pith::resolver::verifier_using(trust())).resolve_many(numbers);
   REQUIRE(results.size() == numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     REQUIRE(results[i]);
@@ -344,7 +344,7 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
 
   // The batch was cached in one go: all of it verifies again offline.
   o.offline = true;
-  auto cached = Resolver(o, pith::verifier_using(trust())).resolve_many(numbers);
+  auto cached = Resolver(o, pith::resolver::verifier_using(trust())).resolve_many(numbers);
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     REQUIRE(cached[i]);
     CHECK(cached[i]->origin == ResolutionOrigin::cache);

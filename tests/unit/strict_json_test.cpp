@@ -1,18 +1,18 @@
-#include "pith/strict_json.hpp"
+#include "pith/signed_json/strict.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 
-using pith::JsonProblem;
-using pith::parse_strict;
+using pith::signed_json::JsonProblem;
+using pith::signed_json::parse_strict;
 
 namespace {
-JsonProblem problem_of(const std::string& text, const pith::StrictJsonLimits& limits = {}) {
+JsonProblem problem_of(const std::string& text, const pith::signed_json::StrictJsonLimits& limits = {}) {
   auto r = parse_strict(text, limits);
   REQUIRE_FALSE(r.has_value());
   return r.error().problem;
 }
-std::string path_of(const std::string& text, const pith::StrictJsonLimits& limits = {}) {
+std::string path_of(const std::string& text, const pith::signed_json::StrictJsonLimits& limits = {}) {
   auto r = parse_strict(text, limits);
   REQUIRE_FALSE(r.has_value());
   return r.error().path;
@@ -49,7 +49,7 @@ TEST_CASE("floats, large integers, NaN and Infinity are rejected", "[strict_json
   CHECK(problem_of(R"([NaN])") == JsonProblem::syntax);
   CHECK(problem_of(R"([Infinity])") == JsonProblem::syntax);
   CHECK(problem_of(R"([-Infinity])") == JsonProblem::syntax);
-  pith::StrictJsonLimits allow;
+  pith::signed_json::StrictJsonLimits allow;
   allow.allow_floats = true;
   CHECK(parse_strict(R"({"a":1.5})", allow).has_value());
 }
@@ -77,13 +77,13 @@ TEST_CASE("nesting is bounded", "[strict_json]") {
   CHECK(parse_strict(nested(64)).has_value());
   CHECK(problem_of(nested(65)) == JsonProblem::too_deep);
   CHECK(problem_of(nested(100000)) == JsonProblem::too_deep);
-  auto r = parse_strict(R"({"a":{"b":[[{"c":1}]]}})", pith::StrictJsonLimits{1024, 3, false});
+  auto r = parse_strict(R"({"a":{"b":[[{"c":1}]]}})", pith::signed_json::StrictJsonLimits{1024, 3, false});
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().path == "$.a.b[0]");
 }
 
 TEST_CASE("size is bounded", "[strict_json]") {
-  pith::StrictJsonLimits small;
+  pith::signed_json::StrictJsonLimits small;
   small.max_bytes = 16;
   CHECK(parse_strict(R"({"a":"01234567"})", small).has_value());  // exactly 16 bytes
   CHECK(problem_of(R"({"a":"012345678"})", small) == JsonProblem::too_large);
@@ -105,6 +105,6 @@ TEST_CASE("syntax errors carry a byte offset; trailing data is refused", "[stric
 
 TEST_CASE("paths quote keys that are not identifiers", "[strict_json]") {
   CHECK(path_of(R"({"odd key":{"x":1,"x":1}})") == "$[\"odd key\"].x");
-  CHECK(pith::json_path_member("$", "a.b") == "$[\"a.b\"]");
-  CHECK(pith::json_path_index("$.e", 3) == "$.e[3]");
+  CHECK(pith::signed_json::json_path_member("$", "a.b") == "$[\"a.b\"]");
+  CHECK(pith::signed_json::json_path_index("$.e", 3) == "$.e[3]");
 }

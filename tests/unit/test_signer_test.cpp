@@ -1,6 +1,6 @@
-#include "pith/canonical_json.hpp"
-#include "pith/strict_json.hpp"
-#include "pith/trust_store.hpp"
+#include "pith/signed_json/canonical.hpp"
+#include "pith/signed_json/strict.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
 
@@ -9,10 +9,10 @@
 using namespace pith::test;
 
 TEST_CASE("the committed test key file is the test signer's key", "[test_signer]") {
-  auto committed = pith::parse_strict_json(read_data("test-signing-key.json"));
+  auto committed = pith::signed_json::parse_strict_json(read_data("test-signing-key.json"));
   REQUIRE(committed.has_value());
   CHECK(*committed == test_signer().key_file());
-  auto key = pith::parse_key_file(read_data("test-signing-key.json"), "test-signing-key.json");
+  auto key = pith::registry::parse_key_file(read_data("test-signing-key.json"), "test-signing-key.json");
   REQUIRE(key.has_value());
   CHECK(key->key_id == "pith-test-2026");
   CHECK(key->fingerprint_hex == test_signer().fingerprint_hex());

@@ -1,4 +1,4 @@
-#include "pith/tex_source.hpp"
+#include "pith/tex/source.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,25 +11,25 @@ constexpr const char* body = "WXNI57C2SJ24QK62DB7DTUREA3";
 }  // namespace
 
 TEST_CASE("argument: body, lower case, spaces, full form") {
-  auto a = pith::parse_tex_number_argument(" wxni57c2 sj24qk62db7dtureA3 ");
+  auto a = pith::tex::parse_tex_number_argument(" wxni57c2 sj24qk62db7dtureA3 ");
   REQUIRE(a);
   CHECK(a->body == body);
   CHECK_FALSE(a->year);
-  auto b = pith::parse_tex_number_argument("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
+  auto b = pith::tex::parse_tex_number_argument("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
   REQUIRE(b);
   CHECK(b->body == body);
   CHECK(b->year == "2020");
-  CHECK(pith::parse_tex_number_argument("PITH:WXNI57C2SJ24QK62DB7DTUREA3"));
+  CHECK(pith::tex::parse_tex_number_argument("PITH:WXNI57C2SJ24QK62DB7DTUREA3"));
 }
 
 TEST_CASE("argument: errors name the character and its position") {
-  auto bad = pith::parse_tex_number_argument("WXNI07C2SJ24QK62DB7DTUREA3");
+  auto bad = pith::tex::parse_tex_number_argument("WXNI07C2SJ24QK62DB7DTUREA3");
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message.find("'0' at position 5") != std::string::npos);
-  auto tex = pith::parse_tex_number_argument("\\input{x}");
+  auto tex = pith::tex::parse_tex_number_argument("\\input{x}");
   REQUIRE_FALSE(tex);
   CHECK(tex.error().message.find("'\\' at position 1") != std::string::npos);
-  auto shortish = pith::parse_tex_number_argument("WXNI57C2");
+  auto shortish = pith::tex::parse_tex_number_argument("WXNI57C2");
   REQUIRE_FALSE(shortish);
   CHECK(shortish.error().message.find("8 characters") != std::string::npos);
 }
@@ -41,7 +41,7 @@ TEST_CASE("comments are ignored, escaped percent is not a comment") {
         "50\\% done % \\pithnumber{BBBBBBBBBBBBBBBBBBBBBBBBBB}\n"
         "\\\\% \\pithnumber{CCCCCCCCCCCCCCCCCCCCCCCCCC}\n"
         "\\pithnumber\n  {wxni57c2sj24qk62db7dtureA3} % the real one\n");
-  auto n = pith::find_pith_number(d / "paper.tex");
+  auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE(n);
   CHECK(n->body == body);
   CHECK(n->line == 4);
@@ -54,7 +54,7 @@ TEST_CASE("\\input and \\include are followed relative to the main file") {
   pith::test::write_file(d / "front/meta.tex", "\\input front/deeper\n");
   pith::test::write_file(d / "front/deeper.tex", "\\pithnumber{pith:2020:WXNI57C2SJ24QK62DB7DTUREA3}\n");
   pith::test::write_file(d / "chap.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
-  auto n = pith::find_pith_number(d / "paper.tex");
+  auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE(n);
   CHECK(n->body == body);
   CHECK(n->year == "2020");
@@ -65,7 +65,7 @@ TEST_CASE("conflicting numbers are an error naming both places") {
   const auto d = pith::test::fresh_temp_dir("conflict");
   pith::test::write_file(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n\\input{other}\n");
   pith::test::write_file(d / "other.tex", "\n\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n");
-  auto n = pith::find_pith_number(d / "paper.tex");
+  auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().message.find("paper.tex:1") != std::string::npos);
   CHECK(n.error().message.find("other.tex:3") != std::string::npos);
@@ -77,7 +77,7 @@ TEST_CASE("include loops end; \\endinput stops a file; no number is an error") {
   pith::test::write_file(d / "paper.tex", "\\input{a}\n");
   pith::test::write_file(d / "a.tex", "\\input{b}\n");
   pith::test::write_file(d / "b.tex", "\\input{a}\\input{paper}\n\\endinput\n\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
-  auto n = pith::find_pith_number(d / "paper.tex");
+  auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().message.find("no \\pithnumber") != std::string::npos);
 }
@@ -85,14 +85,14 @@ TEST_CASE("include loops end; \\endinput stops a file; no number is an error") {
 TEST_CASE("a malformed number in the paper names the file and line") {
   const auto d = pith::test::fresh_temp_dir("malformed");
   pith::test::write_file(d / "paper.tex", "\n\\pithnumber{WXNI57C2SJ24QK62DB7DTURE81}\n");
-  auto n = pith::find_pith_number(d / "paper.tex");
+  auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().where.ends_with("paper.tex:2"));
   CHECK(n.error().message.find("'8' at position 25") != std::string::npos);
 }
 
 TEST_CASE("a missing main file is an error naming it") {
-  auto n = pith::find_pith_number("/nonexistent/paper.tex");
+  auto n = pith::tex::find_pith_number("/nonexistent/paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().where.find("paper.tex") != std::string::npos);
 }

@@ -1,4 +1,4 @@
-#include "pith/tex_stamp.hpp"
+#include "pith/tex/stamp.hpp"
 #include "support/test_data.hpp"
 #include "support/latex_harness.hpp"
 
@@ -16,14 +16,14 @@ TEST_CASE("stamp_tex writes pith.sty beside the paper, then leaves it byte-ident
   const auto d = pith::test::fresh_temp_dir("write");
   pith::test::write_file(d / "paper.tex", paper);
   const auto record = pith::test::fixture_record();
-  auto first = pith::stamp_tex(d / "paper.tex", record);
+  auto first = pith::tex::stamp_tex(d / "paper.tex", record);
   REQUIRE(first);
   CHECK(first->written);
   CHECK(first->sty_path == d / "pith.sty");
-  CHECK(pith::test::read_file(d / "pith.sty") == *pith::generate_sty(record));
+  CHECK(pith::test::read_file(d / "pith.sty") == *pith::tex::generate_sty(record));
   struct stat before {};
   REQUIRE(::stat((d / "pith.sty").c_str(), &before) == 0);
-  auto second = pith::stamp_tex(d / "paper.tex", record);
+  auto second = pith::tex::stamp_tex(d / "paper.tex", record);
   REQUIRE(second);
   CHECK_FALSE(second->written);
   struct stat after {};
@@ -40,8 +40,8 @@ TEST_CASE("stamp_tex writes pith.sty beside the paper, then leaves it byte-ident
 TEST_CASE("the plain pith.sty (or an older generated one) is replaced") {
   const auto d = pith::test::fresh_temp_dir("replace");
   pith::test::write_file(d / "paper.tex", paper);
-  pith::test::write_file(d / "pith.sty", pith::plain_sty());
-  auto r = pith::stamp_tex(d / "paper.tex", pith::test::fixture_record());
+  pith::test::write_file(d / "pith.sty", pith::tex::plain_sty());
+  auto r = pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record());
   REQUIRE(r);
   CHECK(r->written);
 }
@@ -50,7 +50,7 @@ TEST_CASE("a pith.sty that is not pith's package is never overwritten") {
   const auto d = pith::test::fresh_temp_dir("foreign");
   pith::test::write_file(d / "paper.tex", paper);
   pith::test::write_file(d / "pith.sty", "% someone else's pith.sty\n\\ProvidesPackage{pith}\n");
-  auto r = pith::stamp_tex(d / "paper.tex", pith::test::fixture_record());
+  auto r = pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record());
   REQUIRE_FALSE(r);
   CHECK(r.error().message.find("not pith's package") != std::string::npos);
   CHECK(pith::test::read_file(d / "pith.sty") == "% someone else's pith.sty\n\\ProvidesPackage{pith}\n");
@@ -59,20 +59,20 @@ TEST_CASE("a pith.sty that is not pith's package is never overwritten") {
 TEST_CASE("the record must be the paper's and verified") {
   const auto d = pith::test::fresh_temp_dir("mismatch");
   pith::test::write_file(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
-  auto r = pith::stamp_tex(d / "paper.tex", pith::test::fixture_record());
+  auto r = pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record());
   REQUIRE_FALSE(r);
   CHECK(r.error().message.find("WXNI57C2SJ24QK62DB7DTUREA3") != std::string::npos);
   CHECK(r.error().message.find("JFLLIOJUI2M3KX3FLLGP4N2V65") != std::string::npos);
   CHECK_FALSE(fs::exists(d / "pith.sty"));
 
   pith::test::write_file(d / "paper.tex", "\\pithnumber{pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65}\n");  // wrong year
-  CHECK_FALSE(pith::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
+  CHECK_FALSE(pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
 
   pith::test::write_file(d / "paper.tex", paper);
   auto unverified = pith::test::fixture_record();
   unverified.report = pith::Report{};
   unverified.report.fail("receipt.signature.valid", "bad signature");
-  auto u = pith::stamp_tex(d / "paper.tex", unverified);
+  auto u = pith::tex::stamp_tex(d / "paper.tex", unverified);
   REQUIRE_FALSE(u);
   CHECK(u.error().message.find("not verified") != std::string::npos);
   CHECK_FALSE(fs::exists(d / "pith.sty"));
@@ -82,7 +82,7 @@ TEST_CASE("the record source is asked for the number found in the paper") {
   const auto d = pith::test::fresh_temp_dir("source");
   pith::test::write_file(d / "paper.tex", paper);
   std::string asked;
-  auto r = pith::stamp_tex(d / "paper.tex", [&](const pith::TexNumber& n) -> pith::Result<pith::VerifiedRecord> {
+  auto r = pith::tex::stamp_tex(d / "paper.tex", [&](const pith::tex::TexNumber& n) -> pith::Result<pith::registry::VerifiedRecord> {
     asked = n.body;
     return pith::test::fixture_record();
   });

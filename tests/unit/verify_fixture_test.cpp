@@ -1,9 +1,9 @@
 // The real registry data verifies completely, and every signed byte of it is
 // covered: changing any value anywhere in the bundle makes it fail.
-#include "pith/canonical_json.hpp"
-#include "pith/strict_json.hpp"
-#include "pith/trust_store.hpp"
-#include "pith/verified_record.hpp"
+#include "pith/signed_json/canonical.hpp"
+#include "pith/signed_json/strict.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,8 +16,8 @@ namespace {
 
 const std::string bundle_name = "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json";
 
-pith::VerifiedRecord verify_bytes(const std::string& bytes, const pith::TrustStore& trust) {
-  auto v = pith::verify_document(bytes, trust, "test");
+pith::registry::VerifiedRecord verify_bytes(const std::string& bytes, const pith::registry::TrustStore& trust) {
+  auto v = pith::registry::verify_document(bytes, trust, "test");
   REQUIRE(v.has_value());
   return std::move(*v);
 }
@@ -54,7 +54,7 @@ json tampered(json value) {
 }  // namespace
 
 TEST_CASE("the fixture bundle verifies completely with the pinned key", "[verify][fixture]") {
-  const auto v = verify_bytes(pith::test::read_data(bundle_name), pith::TrustStore::with_pinned_key());
+  const auto v = verify_bytes(pith::test::read_data(bundle_name), pith::registry::TrustStore::with_pinned_key());
   const pith::Report& r = v.report;
   INFO(r.to_text());
   CHECK(r.verdict() == Verdict::verified);
@@ -72,7 +72,7 @@ TEST_CASE("the fixture bundle verifies completely with the pinned key", "[verify
     if (c.code == "event.signature.valid" && c.status == CheckStatus::pass) ++event_signatures;
   }
   CHECK(event_signatures == 2);
-  CHECK(v.kind == pith::DocumentKind::bundle);
+  CHECK(v.kind == pith::registry::DocumentKind::bundle);
   CHECK(v.pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
   CHECK(v.canonical_sha256 == "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432");
   CHECK(pith::sha256_hex(v.canonical_json) == v.canonical_sha256);
@@ -86,9 +86,9 @@ TEST_CASE("the fixture bundle verifies completely with the pinned key", "[verify
 }
 
 TEST_CASE("the pinned key matches the committed registry key file", "[verify][fixture]") {
-  auto key = pith::parse_key_file(pith::test::read_data("pith-signing-key.json"), "pith-signing-key.json");
+  auto key = pith::registry::parse_key_file(pith::test::read_data("pith-signing-key.json"), "pith-signing-key.json");
   REQUIRE(key.has_value());
-  const pith::TrustedKey& pinned = pith::pinned_registry_key();
+  const pith::registry::TrustedKey& pinned = pith::registry::pinned_registry_key();
   CHECK(key->key_id == pinned.key_id);
   CHECK(key->public_key == pinned.public_key);
   CHECK(pinned.fingerprint_hex == "8d4b5ee74e4693bcd1df2446408b0d54");
@@ -96,7 +96,7 @@ TEST_CASE("the pinned key matches the committed registry key file", "[verify][fi
 }
 
 TEST_CASE("without the registry key the fixture is unverifiable, not verified", "[verify][fixture]") {
-  const auto v = verify_bytes(pith::test::read_data(bundle_name), pith::TrustStore{});
+  const auto v = verify_bytes(pith::test::read_data(bundle_name), pith::registry::TrustStore{});
   const pith::Report& r = v.report;
   INFO(r.to_text());
   CHECK(r.verdict() == Verdict::unverifiable);
@@ -111,13 +111,13 @@ TEST_CASE("without the registry key the fixture is unverifiable, not verified", 
 }
 
 TEST_CASE("the fixture's state alone verifies through its receipt", "[verify][fixture]") {
-  auto bundle = pith::parse_strict_json(pith::test::read_data(bundle_name));
+  auto bundle = pith::signed_json::parse_strict_json(pith::test::read_data(bundle_name));
   REQUIRE(bundle.has_value());
   const std::string state_bytes = (*bundle)["state"].dump();
-  const auto v = verify_bytes(state_bytes, pith::TrustStore::with_pinned_key());
+  const auto v = verify_bytes(state_bytes, pith::registry::TrustStore::with_pinned_key());
   const pith::Report& r = v.report;
   INFO(r.to_text());
-  CHECK(v.kind == pith::DocumentKind::state);
+  CHECK(v.kind == pith::registry::DocumentKind::state);
   CHECK(r.verdict() == Verdict::verified);
   CHECK(passed(r, "state.hash.match"));
   CHECK(passed(r, "receipt.signature.valid"));
@@ -131,8 +131,8 @@ TEST_CASE("the fixture's state alone verifies through its receipt", "[verify][fi
 
 TEST_CASE("the WXNI57C2 record alone derives its number but is unverifiable", "[verify][fixture]") {
   const auto v = verify_bytes(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"),
-                              pith::TrustStore::with_pinned_key());
-  CHECK(v.kind == pith::DocumentKind::record);
+                              pith::registry::TrustStore::with_pinned_key());
+  CHECK(v.kind == pith::registry::DocumentKind::record);
   CHECK(v.pith_number == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
   CHECK(passed(v.report, "record.number.derived"));
   CHECK(v.report.verdict() == Verdict::unverifiable);
@@ -140,8 +140,8 @@ TEST_CASE("the WXNI57C2 record alone derives its number but is unverifiable", "[
 }
 
 TEST_CASE("changing any value anywhere in the fixture bundle makes it fail", "[verify][fixture][tamper]") {
-  const auto trust = pith::TrustStore::with_pinned_key();
-  auto bundle = pith::parse_strict_json(pith::test::read_data(bundle_name));
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
+  auto bundle = pith::signed_json::parse_strict_json(pith::test::read_data(bundle_name));
   REQUIRE(bundle.has_value());
   std::vector<json::json_pointer> leaves;
   collect_leaves(*bundle, json::json_pointer(), leaves);
@@ -166,14 +166,14 @@ TEST_CASE("changing any value anywhere in the fixture bundle makes it fail", "[v
 }
 
 TEST_CASE("removing any top-level key of the fixture bundle makes it fail", "[verify][fixture][tamper]") {
-  const auto trust = pith::TrustStore::with_pinned_key();
-  auto bundle = pith::parse_strict_json(pith::test::read_data(bundle_name));
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
+  auto bundle = pith::signed_json::parse_strict_json(pith::test::read_data(bundle_name));
   REQUIRE(bundle.has_value());
   for (auto it = bundle->begin(); it != bundle->end(); ++it) {
     if (it.key() == "bundle_type") continue;  // then it is not a bundle at all
     json copy = *bundle;
     copy.erase(it.key());
-    auto v = pith::verify_document(copy.dump(), trust, "test");
+    auto v = pith::registry::verify_document(copy.dump(), trust, "test");
     INFO(it.key());
     if (v) CHECK(v->report.verdict() == Verdict::failed);
   }

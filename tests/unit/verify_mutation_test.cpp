@@ -2,9 +2,9 @@
 // JSON type, and random byte-level corruption. verify_document must never
 // throw or crash, and must never say `verified` for data that differs from
 // the signed original (except in the one field no signature covers).
-#include "pith/strict_json.hpp"
-#include "pith/trust_store.hpp"
-#include "pith/verified_record.hpp"
+#include "pith/signed_json/strict.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -36,8 +36,8 @@ bool same_signed_content(json a, json b) {
 }  // namespace
 
 TEST_CASE("every node replaced by every JSON type: no exception, never verified", "[verify][mutation]") {
-  const auto trust = pith::TrustStore::with_pinned_key();
-  const json original = *pith::parse_strict_json(pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
+  const json original = *pith::signed_json::parse_strict_json(pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
   std::vector<json::json_pointer> nodes;
   collect_nodes(original, json::json_pointer(), nodes);
   const std::vector<json> replacements = {nullptr, 0, -1, "", "x", json::array(), json::object(), true,
@@ -50,8 +50,8 @@ TEST_CASE("every node replaced by every JSON type: no exception, never verified"
       copy[node] = r;
       if (same_signed_content(copy, original)) continue;
       INFO(node.to_string() << " := " << r.dump());
-      pith::Result<pith::VerifiedRecord> v = pith::fail("", "");
-      REQUIRE_NOTHROW(v = pith::verify_document(copy.dump(), trust, "mutant"));
+      pith::Result<pith::registry::VerifiedRecord> v = pith::fail("", "");
+      REQUIRE_NOTHROW(v = pith::registry::verify_document(copy.dump(), trust, "mutant"));
       if (v) {
         INFO(v->report.to_text());
         CHECK(v->report.verdict() != pith::Verdict::verified);
@@ -64,9 +64,9 @@ TEST_CASE("every node replaced by every JSON type: no exception, never verified"
 }
 
 TEST_CASE("random byte corruption: no exception, never verified", "[verify][mutation]") {
-  const auto trust = pith::TrustStore::with_pinned_key();
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
   const std::string bytes = pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  const json original = *pith::parse_strict_json(bytes);
+  const json original = *pith::signed_json::parse_strict_json(bytes);
   std::mt19937 rng(20260705);
   std::uniform_int_distribution<std::size_t> pos(0, bytes.size() - 1);
   std::uniform_int_distribution<int> byte(0, 255);
@@ -84,8 +84,8 @@ TEST_CASE("random byte corruption: no exception, never verified", "[verify][muta
         default: m[p] = static_cast<char>(m[p] ^ (1 << (byte(rng) % 8))); break;
       }
     }
-    pith::Result<pith::VerifiedRecord> v = pith::fail("", "");
-    REQUIRE_NOTHROW(v = pith::verify_document(m, trust, "mutant"));
+    pith::Result<pith::registry::VerifiedRecord> v = pith::fail("", "");
+    REQUIRE_NOTHROW(v = pith::registry::verify_document(m, trust, "mutant"));
     if (!v) continue;
     ++parsed;
     REQUIRE_NOTHROW(v->report.to_json().dump(-1, ' ', false, json::error_handler_t::replace));

@@ -1,10 +1,10 @@
 // Every failure path, exercised with documents signed by the test signer.
-#include "pith/canonical_json.hpp"
-#include "pith/pith_number.hpp"
-#include "pith/state_merge.hpp"
-#include "pith/strict_json.hpp"
-#include "pith/trust_store.hpp"
-#include "pith/verified_record.hpp"
+#include "pith/signed_json/canonical.hpp"
+#include "pith/registry/number.hpp"
+#include "pith/registry/state_merge.hpp"
+#include "pith/signed_json/strict.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
 #include "support/test_signer.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,8 +16,8 @@ using namespace pith::test;
 
 namespace {
 
-pith::VerifiedRecord verify(const json& doc, const pith::TrustStore& trust = test_trust_store()) {
-  auto v = pith::verify_document(to_bytes(doc), trust, "test");
+pith::registry::VerifiedRecord verify(const json& doc, const pith::registry::TrustStore& trust = test_trust_store()) {
+  auto v = pith::registry::verify_document(to_bytes(doc), trust, "test");
   REQUIRE(v.has_value());
   return std::move(*v);
 }
@@ -49,7 +49,7 @@ TEST_CASE("a test bundle verifies with the test key trusted, and only then", "[v
   CHECK(v.key_id == "pith-test-2026");
   CHECK(v.key_fingerprint == test_signer().fingerprint_hex());
   // The default tool store does not know the test key.
-  CHECK(verify(bundle, pith::TrustStore::with_pinned_key()).report.verdict() == Verdict::unverifiable);
+  CHECK(verify(bundle, pith::registry::TrustStore::with_pinned_key()).report.verdict() == Verdict::unverifiable);
 }
 
 TEST_CASE("each signed field tampered is caught by the check that covers it", "[verify][signed][tamper]") {
@@ -185,7 +185,7 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
   SECTION("served state edited and re-hashed, bundle re-signed") {
     json b = bundle;
     b["state"]["current"]["graph_snapshots"] = json::array();
-    b["state"]["state_sha256"] = pith::state_hash(b["state"]);
+    b["state"]["state_sha256"] = pith::registry::state_hash(b["state"]);
     b = resign_bundle(test_signer(), b);
     const auto r = verify(b).report;
     CHECK(status_of(r, "state.hash.match") == CheckStatus::pass);
@@ -257,7 +257,7 @@ TEST_CASE("a key claiming the registry key id is refused", "[verify][signed][tru
   }
   SECTION("claiming the registry's fingerprint too") {
     json bundle = make_signed_bundle({}, impostor);
-    bundle["bundle_signature"]["public_key_fingerprint"] = pith::pinned_registry_key().fingerprint_hex;
+    bundle["bundle_signature"]["public_key_fingerprint"] = pith::registry::pinned_registry_key().fingerprint_hex;
     const auto r = verify(bundle).report;
     CHECK(status_of(r, "bundle.signature.invalid") == CheckStatus::fail);
   }
@@ -420,9 +420,9 @@ TEST_CASE("invalid events: acknowledged by the state they warn, hidden they fail
 TEST_CASE("key validity windows bound what a key may sign", "[verify][signed][trust]") {
   json key = test_signer().key_file();
   key["not_after"] = "2026-01-01T00:00:00Z";  // before the test bundle's times
-  auto expired = pith::parse_key_file(key.dump(), "expired");
+  auto expired = pith::registry::parse_key_file(key.dump(), "expired");
   REQUIRE(expired.has_value());
-  pith::TrustStore store;
+  pith::registry::TrustStore store;
   REQUIRE(store.add(*expired).has_value());
   const auto r = verify(make_signed_bundle(), store).report;
   CHECK(status_of(r, "key.untrusted") == CheckStatus::warn);
@@ -431,9 +431,9 @@ TEST_CASE("key validity windows bound what a key may sign", "[verify][signed][tr
 
   key["not_after"] = "2027-01-01T00:00:00Z";
   key["not_before"] = "2026-01-01T00:00:00Z";
-  auto current = pith::parse_key_file(key.dump(), "current");
+  auto current = pith::registry::parse_key_file(key.dump(), "current");
   REQUIRE(current.has_value());
-  pith::TrustStore store2;
+  pith::registry::TrustStore store2;
   REQUIRE(store2.add(*current).has_value());
   CHECK(verify(make_signed_bundle(), store2).report.verdict() == Verdict::verified);
 }
@@ -444,7 +444,7 @@ TEST_CASE("a state alone: verified via its receipt, with what it cannot show", "
   const auto v = verify(state);
   INFO(v.report.to_text());
   CHECK(v.report.verdict() == Verdict::verified);
-  CHECK(v.kind == pith::DocumentKind::state);
+  CHECK(v.kind == pith::registry::DocumentKind::state);
   CHECK(status_of(v.report, "events.unavailable") == CheckStatus::skip);
 
   SECTION("state hash broken") {
@@ -457,13 +457,13 @@ TEST_CASE("a state alone: verified via its receipt, with what it cannot show", "
     other.title = "Swapped";
     json s = state;
     s["current"]["canonical_record"] = make_canonical_record(other);
-    s["state_sha256"] = pith::state_hash(s);
+    s["state_sha256"] = pith::registry::state_hash(s);
     const auto r = verify(s).report;
     CHECK(status_of(r, "record.number.mismatch") == CheckStatus::fail);
     CHECK(status_of(r, "state.record.mismatch") == CheckStatus::fail);
   }
   SECTION("without the test key") {
-    CHECK(verify(state, pith::TrustStore::with_pinned_key()).report.verdict() == Verdict::unverifiable);
+    CHECK(verify(state, pith::registry::TrustStore::with_pinned_key()).report.verdict() == Verdict::unverifiable);
   }
 }
 
@@ -472,7 +472,7 @@ TEST_CASE("resolver answers and bare records", "[verify][signed]") {
   const std::string number = number_of(record);
   json answer = {{"@context", "https://schema.org"}, {"pith_number", number}, {"canonical_record", record}};
   auto v = verify(answer);
-  CHECK(v.kind == pith::DocumentKind::resolver_answer);
+  CHECK(v.kind == pith::registry::DocumentKind::resolver_answer);
   CHECK(v.report.verdict() == Verdict::unverifiable);
   answer["receipt"] = make_receipt(test_signer(), record);
   v = verify(answer);
@@ -482,7 +482,7 @@ TEST_CASE("resolver answers and bare records", "[verify][signed]") {
   CHECK(status_of(verify(answer).report, "record.number.mismatch") == CheckStatus::fail);
 
   const auto bare = verify(record);
-  CHECK(bare.kind == pith::DocumentKind::record);
+  CHECK(bare.kind == pith::registry::DocumentKind::record);
   CHECK(bare.pith_number == number);
   CHECK(bare.report.verdict() == Verdict::unverifiable);
 }
@@ -493,7 +493,7 @@ TEST_CASE("JSON that signed data must not contain fails; non-documents are error
   SECTION("duplicate key") {
     // Insert a second "pith_number" right after the opening brace.
     const std::string dup = "{\"pith_number\":\"pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA\"," + bytes.substr(1);
-    auto v = pith::verify_document(dup, trust, "dup.json");
+    auto v = pith::registry::verify_document(dup, trust, "dup.json");
     REQUIRE(v.has_value());
     CHECK(v->report.verdict() == Verdict::failed);
     REQUIRE(v->report.find("json.strict.invalid") != nullptr);
@@ -501,13 +501,13 @@ TEST_CASE("JSON that signed data must not contain fails; non-documents are error
   }
   SECTION("float") {
     const std::string f = "{\"bundle_version\":1.0," + bytes.substr(1);
-    auto v = pith::verify_document(f, trust, "float.json");
+    auto v = pith::registry::verify_document(f, trust, "float.json");
     REQUIRE(v.has_value());
     CHECK(v->report.verdict() == Verdict::failed);
   }
   SECTION("deep nesting") {
     const std::string deep = "{\"x\":" + std::string(100, '[') + std::string(100, ']') + "," + bytes.substr(1);
-    auto v = pith::verify_document(deep, trust, "deep.json");
+    auto v = pith::registry::verify_document(deep, trust, "deep.json");
     REQUIRE(v.has_value());
     CHECK(v->report.verdict() == Verdict::failed);
     CHECK(v->report.find("json.strict.invalid")->detail.find("too_deep") != std::string::npos);
@@ -515,14 +515,14 @@ TEST_CASE("JSON that signed data must not contain fails; non-documents are error
   SECTION("oversized") {
     std::string big = bytes;
     big.insert(1, "\"pad\":\"" + std::string(9u * 1024u * 1024u, 'a') + "\",");
-    auto v = pith::verify_document(big, trust, "big.json");
+    auto v = pith::registry::verify_document(big, trust, "big.json");
     REQUIRE_FALSE(v.has_value());
     CHECK(v.error().where == "big.json");
     CHECK(v.error().message.find("exceeds") != std::string::npos);
   }
   SECTION("not JSON, not a registry document") {
-    CHECK_FALSE(pith::verify_document("%PDF-1.7", trust, "x").has_value());
-    CHECK_FALSE(pith::verify_document("{\"hello\":1}", trust, "x").has_value());
-    CHECK_FALSE(pith::verify_document("[]", trust, "x").has_value());
+    CHECK_FALSE(pith::registry::verify_document("%PDF-1.7", trust, "x").has_value());
+    CHECK_FALSE(pith::registry::verify_document("{\"hello\":1}", trust, "x").has_value());
+    CHECK_FALSE(pith::registry::verify_document("[]", trust, "x").has_value());
   }
 }

@@ -1,6 +1,6 @@
 // XMP merge and read-back (Exempi), checked against exiftool as an
 // independent reader.
-#include "pith/xmp.hpp"
+#include "pith/pdf/xmp.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,13 +14,13 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using pith::merge_pith_xmp;
-using pith::read_xmp;
+using pith::pdf::merge_pith_xmp;
+using pith::pdf::read_xmp;
 
 namespace {
 
-pith::meta::PithProperties sample_props() {
-  pith::meta::PithProperties p;
+pith::pdf::meta::PithProperties sample_props() {
+  pith::pdf::meta::PithProperties p;
   p.number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
   p.canonical_record = R"({"metadata":{"title":"Exploring <the> limits & \"more\""},"v":1})";
   p.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
@@ -323,7 +323,7 @@ TEST_CASE("read_xmp reports unparseable, oversized and too deep packets", "[xmp]
   CHECK_FALSE(broken->parsed);
   CHECK_FALSE(broken->parse_error.empty());
 
-  const auto huge = read_xmp(std::string(pith::max_xmp_packet_bytes + 1, ' '));
+  const auto huge = read_xmp(std::string(pith::pdf::max_xmp_packet_bytes + 1, ' '));
   REQUIRE_FALSE(huge);
   CHECK(huge.error().message.find("limit") != std::string::npos);
 
@@ -420,7 +420,7 @@ TEST_CASE("merging from several threads at once gives the same bytes", "[xmp][th
     threads.emplace_back([&, t] {
       for (int i = 0; i < 25; ++i) {
         auto merged = merge_pith_xmp(existing, props);
-        auto read = merged ? read_xmp(*merged) : pith::Result<pith::XmpReadout>(std::unexpected(merged.error()));
+        auto read = merged ? read_xmp(*merged) : pith::Result<pith::pdf::XmpReadout>(std::unexpected(merged.error()));
         if (!merged || !read || read->number != props.number) return;
         results[t] = *merged;
       }

@@ -1,0 +1,97 @@
+#include "pith/base/crypto.hpp"
+
+#include <sodium.h>
+#include <stdexcept>
+
+namespace pith {
+
+void ensure_sodium() {
+  static const bool ready = [] {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+    return true;
+  }();
+  (void)ready;
+}
+
+Sha256Digest sha256(std::span<const std::uint8_t> data) {
+  ensure_sodium();
+  Sha256Digest out{};
+  crypto_hash_sha256(out.data(), data.data(), data.size());
+  return out;
+}
+
+Sha256Digest sha256(std::string_view data) {
+  return sha256(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()));
+}
+
+std::string sha256_hex(std::string_view data) { return to_hex(sha256(data)); }
+
+bool ed25519_verify(const Ed25519PublicKey& key, std::span<const std::uint8_t> message,
+                    const Ed25519Signature& signature) {
+  ensure_sodium();
+  return crypto_sign_verify_detached(signature.data(), message.data(), message.size(), key.data()) == 0;
+}
+
+std::string to_hex(std::span<const std::uint8_t> data) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  out.reserve(data.size() * 2);
+  for (std::uint8_t b : data) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+Result<Bytes> from_hex(std::string_view text) {
+  if (text.size() % 2 != 0) return fail("", "hex of odd length " + std::to_string(text.size()));
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  Bytes out;
+  out.reserve(text.size() / 2);
+  for (std::size_t i = 0; i < text.size(); i += 2) {
+    const int hi = nibble(text[i]);
+    const int lo = nibble(text[i + 1]);
+    if (hi < 0 || lo < 0) {
+      const std::size_t bad = hi < 0 ? i : i + 1;
+      return fail("", "invalid hex character at position " + std::to_string(bad + 1) +
+                          " (lower-case 0-9a-f expected)");
+    }
+    out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
+  }
+  return out;
+}
+
+std::string to_base64(std::span<const std::uint8_t> data) {
+  ensure_sodium();
+  const std::size_t len = sodium_base64_encoded_len(data.size(), sodium_base64_VARIANT_ORIGINAL);
+  std::string out(len, '\0');
+  sodium_bin2base64(out.data(), out.size(), data.data(), data.size(), sodium_base64_VARIANT_ORIGINAL);
+  out.resize(len - 1);  // drop the terminating NUL
+  return out;
+}
+
+Result<Bytes> from_base64(std::string_view text) {
+  ensure_sodium();
+  if (text.size() % 4 != 0) {
+    return fail("", "base64 of length " + std::to_string(text.size()) + " is not padded to a multiple of 4");
+  }
+  Bytes out(text.size() / 4 * 3 + 3);
+  std::size_t len = 0;
+  const char* end = nullptr;
+  // VARIANT_ORIGINAL: standard alphabet, padding required; libsodium also
+  // rejects non-zero bits left over in the last character.
+  const int rc = sodium_base642bin(out.data(), out.size(), text.data(), text.size(), nullptr, &len, &end,
+                                   sodium_base64_VARIANT_ORIGINAL);
+  if (rc != 0 || end != text.data() + text.size()) {
+    const std::size_t at = end ? static_cast<std::size_t>(end - text.data()) : 0;
+    return fail("", "invalid base64 at position " + std::to_string(at + 1));
+  }
+  out.resize(len);
+  return out;
+}
+
+}  // namespace pith

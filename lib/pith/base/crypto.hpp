@@ -1,0 +1,67 @@
+#pragma once
+// The cryptography pith needs, via libsodium: SHA-256, Ed25519 detached
+// signature verification, and strict base64/hex codecs (strict so that one
+// signature or hash has exactly one accepted spelling).
+#include "pith/base/error.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith {
+
+using Bytes = std::vector<std::uint8_t>;
+using Sha256Digest = std::array<std::uint8_t, 32>;
+using Ed25519PublicKey = std::array<std::uint8_t, 32>;
+using Ed25519Signature = std::array<std::uint8_t, 64>;
+
+[[nodiscard]] Sha256Digest sha256(std::span<const std::uint8_t> data);
+[[nodiscard]] Sha256Digest sha256(std::string_view data);
+[[nodiscard]] std::string sha256_hex(std::string_view data);
+
+// Ed25519 (RFC 8032, libsodium's crypto_sign_verify_detached: canonical S,
+// no small-order keys). True only when `signature` is valid for `message`.
+[[nodiscard]] bool ed25519_verify(const Ed25519PublicKey& key, std::span<const std::uint8_t> message,
+                                  const Ed25519Signature& signature);
+
+// Lower-case hex of `data`.
+[[nodiscard]] std::string to_hex(std::span<const std::uint8_t> data);
+// Strict hex: even length, lower-case [0-9a-f] only (the registry's spelling).
+[[nodiscard]] Result<Bytes> from_hex(std::string_view text);
+// Strict hex of exactly N bytes.
+template <std::size_t N>
+[[nodiscard]] Result<std::array<std::uint8_t, N>> from_hex_fixed(std::string_view text) {
+  auto bytes = from_hex(text);
+  if (!bytes) return std::unexpected(bytes.error());
+  if (bytes->size() != N) {
+    return fail("", "expected " + std::to_string(N) + " bytes of hex, got " + std::to_string(bytes->size()));
+  }
+  std::array<std::uint8_t, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];
+  return out;
+}
+
+// Standard base64 (RFC 4648 §4, `+/`), padding required, no whitespace, no
+// trailing garbage, no non-zero bits in the padding.
+[[nodiscard]] std::string to_base64(std::span<const std::uint8_t> data);
+[[nodiscard]] Result<Bytes> from_base64(std::string_view text);
+template <std::size_t N>
+[[nodiscard]] Result<std::array<std::uint8_t, N>> from_base64_fixed(std::string_view text) {
+  auto bytes = from_base64(text);
+  if (!bytes) return std::unexpected(bytes.error());
+  if (bytes->size() != N) {
+    return fail("", "expected " + std::to_string(N) + " bytes of base64, got " + std::to_string(bytes->size()));
+  }
+  std::array<std::uint8_t, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];
+  return out;
+}
+
+// Makes sure libsodium is initialised (idempotent, thread-safe).
+void ensure_sodium();
+
+}  // namespace pith

@@ -1,0 +1,128 @@
+#include "pith/base/report.hpp"
+
+#include "pith/base/exit_codes.hpp"
+
+#include <algorithm>
+
+namespace pith {
+
+const char* to_string(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::pass: return "pass";
+    case CheckStatus::fail: return "fail";
+    case CheckStatus::warn: return "warn";
+    case CheckStatus::skip: return "skip";
+  }
+  return "?";
+}
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::verified: return "verified";
+    case Verdict::failed: return "failed";
+    case Verdict::not_found: return "not_found";
+    case Verdict::unverifiable: return "unverifiable";
+    case Verdict::error: return "error";
+  }
+  return "?";
+}
+
+int exit_code_for(Verdict v) {
+  switch (v) {
+    case Verdict::verified: return exit_code::ok;
+    case Verdict::failed: return exit_code::verification_failed;
+    case Verdict::error: return exit_code::usage_or_io;
+    case Verdict::unverifiable: return exit_code::unverifiable;
+    case Verdict::not_found: return exit_code::not_found;
+  }
+  return exit_code::verification_failed;
+}
+
+void Report::add(std::string code, CheckStatus status, std::string detail, bool anchors_trust) {
+  checks_.push_back(Check{std::move(code), status, std::move(detail), anchors_trust && status == CheckStatus::pass});
+}
+
+void Report::merge(const Report& other) {
+  checks_.insert(checks_.end(), other.checks_.begin(), other.checks_.end());
+}
+
+const Check* Report::find(std::string_view code) const {
+  auto it = std::find_if(checks_.begin(), checks_.end(), [&](const Check& c) { return c.code == code; });
+  return it == checks_.end() ? nullptr : &*it;
+}
+
+bool Report::has_failure() const {
+  return std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.status == CheckStatus::fail; });
+}
+
+Verdict Report::verdict() const {
+  // A failure outranks everything: a failed check must never read as success.
+  if (has_failure()) return Verdict::failed;
+  if (error) return Verdict::error;
+  if (!number_found) return Verdict::not_found;
+  bool anchored = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.anchors_trust; });
+  return anchored ? Verdict::verified : Verdict::unverifiable;
+}
+
+nlohmann::json Report::to_json() const {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : checks_) {
+    checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}});
+  }
+  nlohmann::json out = {
+      {"file", input},
+      {"kind", input_kind},
+      {"pith_number", pith_number.empty() ? nlohmann::json(nullptr) : nlohmann::json(pith_number)},
+      {"verdict", to_string(verdict())},
+      {"checks", std::move(checks)},
+  };
+  if (error) out["error"] = *error;
+  if (!extra.empty()) out["details"] = extra;
+  return out;
+}
+
+namespace {
+const char* mark(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::pass: return "ok  ";
+    case CheckStatus::fail: return "FAIL";
+    case CheckStatus::warn: return "warn";
+    case CheckStatus::skip: return "skip";
+  }
+  return "    ";
+}
+const char* colour(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::pass: return "\033[32m";
+    case CheckStatus::fail: return "\033[31m";
+    case CheckStatus::warn: return "\033[33m";
+    case CheckStatus::skip: return "\033[2m";
+  }
+  return "";
+}
+}  // namespace
+
+std::string Report::to_text(bool color) const {
+  std::string out;
+  const Verdict v = verdict();
+  const bool good = v == Verdict::verified;
+  out += color ? (good ? "\033[32m✓\033[0m " : "\033[31m✗\033[0m ") : (good ? "✓ " : "✗ ");
+  out += input.empty() ? "(input)" : input;
+  out += ": ";
+  out += to_string(v);
+  if (!pith_number.empty()) out += " " + pith_number;
+  out += "\n";
+  if (error) out += "  error: " + *error + "\n";
+  for (const auto& c : checks_) {
+    out += "  ";
+    if (color) out += colour(c.status);
+    out += mark(c.status);
+    if (color) out += "\033[0m";
+    out += " " + c.code;
+    if (!c.detail.empty()) out += ": " + c.detail;
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace pith

@@ -1,0 +1,84 @@
+#pragma once
+// Checking hostile input in a child process. PDFs are parsed with PoDoFo,
+// whose 0.9.x parsers have a long CVE list and no fuzzing: pith-check runs
+// each PDF check in a forked child with CPU-time, memory and wall-clock
+// limits, so a crash, a hang or a limit becomes that file's verdict `error`
+// with the reason, never a crash or a hang of pith-check.
+//
+// fork() without exec: call this from a single-threaded process (pith-check
+// is; parallel workers should be processes, not threads).
+#include "pith/base/error.hpp"
+#include "pith/base/report.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+
+namespace pith::check {
+
+struct IsolationLimits {
+  std::uint32_t cpu_seconds = 30;                        // RLIMIT_CPU (SIGXCPU)
+  std::uint64_t memory_bytes = std::uint64_t{3} << 30;  // RLIMIT_AS: the mapped file counts too
+  std::uint32_t wall_seconds = 60;                       // then SIGKILL
+  std::size_t max_report_bytes = std::size_t{64} << 20;  // what the child may send back
+};
+
+// Runs `check` in a child process under `limits` and returns its report. A
+// child that crashes, exceeds a limit or sends no complete report gives a
+// report for `input_name` with `error` set to the reason. The child's stdout
+// and stderr go to /dev/null (libraries such as Exempi print parse errors),
+// and crash signals get their default action in it.
+[[nodiscard]] Report run_isolated(std::string_view input_name, const std::function<Report()>& check,
+                                  const IsolationLimits& limits = {});
+
+// One check running in a child process, for callers that watch several at
+// once (pith-check -j N polls their descriptors). run_isolated is start,
+// read until complete or the deadline, finish.
+class IsolatedChild {
+ public:
+  // Forks the child. A failure to fork or to make the pipe is not an
+  // exception: the child is then already finished with an error report.
+  [[nodiscard]] static IsolatedChild start(std::string input_name, const std::function<Report()>& check,
+                                           const IsolationLimits& limits = {});
+  IsolatedChild(IsolatedChild&& other) noexcept;
+  IsolatedChild& operator=(IsolatedChild&& other) noexcept;
+  IsolatedChild(const IsolatedChild&) = delete;
+  IsolatedChild& operator=(const IsolatedChild&) = delete;
+  ~IsolatedChild();  // kills and reaps a child still running
+
+  // The read end of the child's report pipe; -1 once nothing more is read.
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  // Reads what the child has written (call when fd() is readable). True
+  // once there is nothing more to read: end of file, or a report too large.
+  bool read_available();
+  // Waits for the child (killing it first if it is still running past its
+  // deadline or sent too much) and judges its exit: the child's report, or an
+  // error report naming the crash or the limit.
+  [[nodiscard]] Report finish();
+
+ private:
+  IsolatedChild() = default;
+  void release();
+
+  std::string input_name_;
+  IsolationLimits limits_;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::chrono::steady_clock::time_point deadline_{};
+  std::string data_;
+  bool too_large_ = false;
+  std::optional<Report> early_;  // set when the child could not be started
+};
+
+// The lossless form of a Report sent from the child (Report::to_json is for
+// people and drops what the verdict is computed from).
+[[nodiscard]] nlohmann::json report_to_wire(const Report& report);
+[[nodiscard]] Result<Report> report_from_wire(const nlohmann::json& wire);
+
+}  // namespace pith::check

@@ -1,0 +1,258 @@
+#include "pith/check/online.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::check {
+namespace {
+
+using nlohmann::json;
+
+const json& member(const json& j, const char* key) {
+  static const json null;
+  if (!j.is_object()) return null;
+  const auto it = j.find(key);
+  return it == j.end() ? null : *it;
+}
+
+// The merged state of a document: a bundle's `state`, or the state itself.
+const json& state_of(const registry::VerifiedRecord& r) {
+  if (r.kind == registry::DocumentKind::state) return r.document;
+  return member(r.document, "state");
+}
+
+// Applied event ids (the state's, else every event of a bundle), in order.
+std::vector<std::string> applied_ids(const registry::VerifiedRecord& r) {
+  std::vector<std::string> ids;
+  const json& applied = member(state_of(r), "applied_event_ids");
+  if (applied.is_array()) {
+    for (const auto& id : applied) {
+      if (id.is_string()) ids.push_back(id.get<std::string>());
+    }
+    return ids;
+  }
+  const json& events = member(r.document, "events");
+  if (events.is_array()) {
+    for (const auto& e : events) {
+      if (member(e, "event_id").is_string()) ids.push_back(member(e, "event_id").get<std::string>());
+    }
+  }
+  return ids;
+}
+
+std::map<std::string, std::string> event_types(const registry::VerifiedRecord& r) {
+  std::map<std::string, std::string> types;
+  const json& events = member(r.document, "events");
+  if (!events.is_array()) return types;
+  for (const auto& e : events) {
+    if (member(e, "event_id").is_string() && member(e, "event_type").is_string()) {
+      types[member(e, "event_id").get<std::string>()] = member(e, "event_type").get<std::string>();
+    }
+  }
+  return types;
+}
+
+std::string plural(std::size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// The registry has stopped serving the record: some base answered 404 on
+// every path it was asked, and no base answered anything else ("; "-separated
+// "URL: why" attempts). A base that could not be reached says nothing either
+// way; a 5xx is trouble, not an answer.
+bool not_served(std::string_view attempts) {
+  std::size_t not_found = 0;
+  std::size_t other_status = 0;
+  for (std::size_t pos = 0; pos < attempts.size();) {
+    std::size_t end = attempts.find("; ", pos);
+    if (end == std::string_view::npos) end = attempts.size();
+    const std::string_view attempt = attempts.substr(pos, end - pos);
+    if (attempt.ends_with(": HTTP 404")) {
+      ++not_found;
+    } else if (attempt.find(": HTTP ") != std::string_view::npos) {
+      ++other_status;
+    }
+    pos = end + 2;
+  }
+  return not_found > 0 && other_status == 0;
+}
+
+// Events that later applied events supersede (only a bundle lists the
+// events): named, and marked when the PDF's copy carries the superseded one.
+// A superseded event stays applied (spec §4), so it is not "dropped".
+void report_superseded(Report& report, const registry::VerifiedRecord& now, const json& carried_ids) {
+  const json& events = member(now.document, "events");
+  if (!events.is_array()) return;
+  std::set<std::string> carried;
+  if (carried_ids.is_array()) {
+    for (const auto& id : carried_ids) {
+      if (id.is_string()) carried.insert(id.get<std::string>());
+    }
+  }
+  const auto types = event_types(now);
+  const auto describe = [&](const std::string& id) {
+    const auto t = types.find(id);
+    return (t == types.end() ? std::string("event") : t->second) + " " + id.substr(0, 19);
+  };
+  const auto applied_list = applied_ids(now);
+  const std::set<std::string> applied(applied_list.begin(), applied_list.end());
+  std::string list;
+  json ids = json::array();
+  for (const auto& e : events) {
+    const json& supersedes = member(e, "supersedes");
+    if (!supersedes.is_array() || !member(e, "event_id").is_string()) continue;
+    if (!applied.count(member(e, "event_id").get<std::string>())) continue;  // an invalid event supersedes nothing
+    for (const auto& old : supersedes) {
+      if (!old.is_string()) continue;
+      const std::string id = old.get<std::string>();
+      list += (list.empty() ? "" : "; ") + describe(id) + " by " + describe(member(e, "event_id").get<std::string>()) +
+              (carried.count(id) ? " (in the PDF's copy)" : "");
+      ids.push_back(id);
+    }
+  }
+  if (ids.empty()) return;
+  report.extra["online"]["superseded_events"] = ids;
+  report.warn("online.events.superseded", plural(ids.size(), "event") + " superseded: " + list);
+}
+
+}  // namespace
+
+json carried_summary(const registry::VerifiedRecord& record) {
+  json out = {{"kind", to_string(record.kind)}, {"event_ids", applied_ids(record)}};
+  if (member(record.document, "built_at").is_string()) out["built_at"] = member(record.document, "built_at");
+  if (const json& c = member(record.report.extra, "completeness"); c.is_object()) out["completeness"] = c;
+  return out;
+}
+
+void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& current) {
+  if (!current) {
+    if (resolver::is_rejection(current.error())) {
+      pdf_report.fail("online.rejected", current.error().message);
+    } else if (not_served(current.error().message)) {
+      pdf_report.warn("online.record.not_served",
+                      "the registry no longer serves this record (HTTP 404): " + current.error().message);
+      pdf_report.extra["online"] = {{"not_served", true}};
+    } else {
+      pdf_report.warn("online.unavailable", "the registry's current record could not be fetched: " + current.error().message);
+    }
+    return;
+  }
+  const resolver::Resolution& r = *current;
+  const registry::VerifiedRecord& now = r.record;
+  if (now.report.has_failure()) {
+    // The resolver verifies before use; a failing document here is a bug or
+    // a rejected answer that slipped through: never report it as current.
+    pdf_report.fail("online.rejected", "the document served for " + now.pith_number + " does not verify");
+    return;
+  }
+  if (!pdf_report.pith_number.empty() && now.pith_number != pdf_report.pith_number) {
+    pdf_report.fail("online.rejected", "the registry answered with " + now.pith_number + ", not " +
+                                           pdf_report.pith_number);
+    return;
+  }
+  const auto ids_now = applied_ids(now);
+  pdf_report.extra["online"] = {{"origin", to_string(r.origin)}, {"source", r.source}, {"event_count", ids_now.size()}};
+  std::string attempts;
+  for (const auto& f : r.failures) attempts += (attempts.empty() ? "" : "; ") + f;
+  if (!r.failures.empty()) pdf_report.extra["online"]["failed_attempts"] = r.failures;
+  // A copy cached earlier, used because every base now answers 404: the
+  // record is no longer served (the comparison below is with that copy).
+  if (r.origin == resolver::ResolutionOrigin::stale_cache && not_served(attempts)) {
+    pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + attempts +
+                                                    "; compared with the copy cached earlier");
+    pdf_report.extra["online"]["not_served"] = true;
+  }
+  if (const auto it = now.report.extra.find("completeness"); it != now.report.extra.end()) {
+    pdf_report.extra["completeness"] = *it;
+  }
+  pdf_report.pass("online.verified", std::string("the registry's current ") + to_string(now.kind) + " verifies (" +
+                                         to_string(r.origin) + ": " + r.source + ")");
+
+  // Compare with what the PDF carried (when it carried a bundle or a state).
+  const json& carried = member(pdf_report.extra, "carried");
+  const json& carried_ids = member(carried, "event_ids");
+  if (carried_ids.is_array() && !carried_ids.empty()) {
+    std::set<std::string> then;
+    for (const auto& id : carried_ids) {
+      if (id.is_string()) then.insert(id.get<std::string>());
+    }
+    const std::set<std::string> now_set(ids_now.begin(), ids_now.end());
+    const auto types = event_types(now);
+    std::map<std::string, std::size_t> newer_by_type;
+    std::size_t newer = 0;
+    for (const auto& id : ids_now) {
+      if (then.count(id)) continue;
+      ++newer;
+      const auto t = types.find(id);
+      ++newer_by_type[t == types.end() ? "event" : t->second];
+    }
+    if (newer == 0) {
+      pdf_report.pass("online.events.newer", "no events since the PDF's copy");
+    } else {
+      std::string kinds;
+      for (const auto& [type, n] : newer_by_type) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + type;
+      pdf_report.pass("online.events.newer", plural(newer, "event") + " since the PDF's copy: " + kinds);
+    }
+    const auto dropped = static_cast<std::size_t>(
+        std::count_if(then.begin(), then.end(), [&](const std::string& id) { return !now_set.count(id); }));
+    if (dropped > 0) {
+      pdf_report.warn("online.events.dropped",
+                      plural(dropped, "event") + " of the PDF's copy the registry no longer applies (superseded or "
+                                                 "withdrawn)");
+    }
+  }
+
+  report_superseded(pdf_report, now, carried_ids);
+
+  const json& state = state_of(now);
+  const json& corrections = member(member(state, "current"), "corrections");
+  if (corrections.is_array() && !corrections.empty()) {
+    pdf_report.warn("online.corrections", "the record has " + plural(corrections.size(), "correction"));
+  }
+  const json& equivocations = member(state, "equivocation_count");
+  if (equivocations.is_number_integer() && equivocations.get<long long>() > 0) {
+    pdf_report.warn("online.equivocation", "the registry's log holds " +
+                                               plural(static_cast<std::size_t>(equivocations.get<long long>()),
+                                                      "equivocating event"));
+  }
+}
+
+std::string completeness_panel_text(const Report& report) {
+  // The registry's panel when it was asked, else the carried copy's (a
+  // registry file's own panel is its carried copy's too).
+  const bool online = report.extra.contains("online") && member(report.extra, "completeness").is_object();
+  const json& carried = member(member(report.extra, "carried"), "completeness");
+  const json& c = online ? member(report.extra, "completeness")
+                  : carried.is_object() ? carried
+                                        : member(report.extra, "completeness");
+  if (!c.is_object()) return {};
+  const auto count = [&](const char* key) {
+    const json& v = member(c, key);
+    return v.is_number_unsigned() ? v.get<std::size_t>() : std::size_t{0};
+  };
+  struct Row {
+    const char* label;
+    std::size_t n;
+  };
+  const Row rows[] = {
+      {"timestamp anchors", count("timestamp_anchors") + count("timestamp_proofs")},
+      {"storage attestations", count("storage_attestations")},
+      {"author claims", count("author_attestations")},
+      {"citations", count("citation_signatures")},
+      {"replications", count("replication_records")},
+      {"corrections", count("corrections")},
+  };
+  std::string out = std::string("  record completeness (") + (online ? "registry now" : "carried copy") + "):\n";
+  for (const auto& row : rows) {
+    std::string label = row.label;
+    label.resize(22, ' ');
+    out += "    " + label + (row.n == 0 ? std::string("absent") : "present (" + std::to_string(row.n) + ")") + "\n";
+  }
+  return out;
+}
+
+}  // namespace pith::check

@@ -1,0 +1,51 @@
+#pragma once
+// pith-check online (the default): what the registry serves now for the
+// number a PDF carries, compared with the copy inside the PDF. Newer events
+// since the copy, corrections, equivocations, events of the copy no longer
+// applied (superseded or withdrawn), a record no longer served, and the
+// record-completeness panel of the current bundle.
+//
+// check_pdf_metadata records what the PDF carried in report.extra["carried"]
+// (see carried_summary); the front end resolves report.pith_number (e.g.
+// Resolver::resolve_many over every PDF's number) and calls add_online_checks.
+#include "pith/base/report.hpp"
+#include "pith/resolver/resolver.hpp"
+#include "pith/registry/verify.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace pith::check {
+
+// What a verified document carried, for report.extra["carried"]:
+// {"kind", "event_ids": [...], "built_at", "completeness"} (event ids: a
+// bundle's events, a state's applied_event_ids; empty for a bare record;
+// completeness: the carried copy's panel, when it has one). Registry files
+// given to pith-check carry one too (check_file.hpp): the online check is the
+// same for them.
+[[nodiscard]] nlohmann::json carried_summary(const registry::VerifiedRecord& record);
+
+// Adds online.* checks to `pdf_report`:
+//   online.rejected (fail)        the registry served something forged or another paper's record
+//   online.record.not_served (warn) a base answered 404 on every registry path and no base
+//                                 answered otherwise (a withdrawn record; also when only a
+//                                 copy cached earlier is left)
+//   online.unavailable (warn)     the registry could not be reached (network, 5xx, timeout)
+//   online.verified (pass)        the current document verified; detail: origin and source
+//   online.events.newer (pass)    events served now that the PDF's copy lacks (their types)
+//   online.events.dropped (warn)  events of the PDF's copy the registry no longer applies
+//   online.events.superseded (warn) events superseded by later ones (named)
+//   online.corrections (warn)     the record has corrections
+//   online.equivocation (warn)    the registry's log holds equivocating events
+// and details.online {origin, source, event_count} and details.completeness
+// (the current panel).
+void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& current);
+
+// The record-completeness panel as text lines for the human output
+// ("  record completeness (registry now):", then timestamp anchors, storage
+// attestations, author claims, citations, replications, corrections: each
+// "present (N)" or "absent"): the registry's when online, else the carried
+// copy's; empty when there is neither.
+[[nodiscard]] std::string completeness_panel_text(const Report& report);
+
+}  // namespace pith::check

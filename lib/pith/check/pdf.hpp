@@ -1,0 +1,143 @@
+#pragma once
+// Verifying what a PDF says about its Pith Number: that every number in it
+// names the verified record, that the pith metadata is that record's, that the
+// paper's title is the one the record hashes (title binding), and that the
+// bytes the stamp covered are still there (byte binding).
+//
+// Each piece adds checks to a Report, so pith-check can show them all:
+//   pdf.number.found / pdf.number.conflict / pdf.number.matches_record
+//   pdf.metadata.matches_record   (XMP pith:* and the embedded bundle agree)
+//   pdf.title.match / pdf.title.mismatch / pdf.title.undetermined
+//   pdf.bytes.prefix_intact / pdf.bytes.prefix_broken / pdf.bytes.unbound
+//   pdf.bytes.later_revisions
+//   pdf.record.source             (which document the record was verified from)
+#include "pith/pdf/extract.hpp"
+#include "pith/base/report.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::check {
+
+// --- Numbers -------------------------------------------------------------
+
+// pdf.number.found (fail when nothing was found: the caller then reports
+// "no number", exit 3) and pdf.number.conflict (fail naming both numbers and
+// where each came from). Returns true when a single number was found.
+[[nodiscard]] bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report);
+
+// pdf.number.matches_record: every sighting names `record.pith_number`;
+// pdf.metadata.matches_record: the XMP pith properties that copy the record
+// (canonicalRecord, canonicalSha256, receiptSignature, keyId, keyFingerprint)
+// equal the verified ones — an edited copy fails, naming the property.
+void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::VerifiedRecord& record, Report& report);
+
+// --- Title binding -------------------------------------------------------
+
+enum class TitleVerdict { match, mismatch, undetermined };
+[[nodiscard]] const char* to_string(TitleVerdict verdict);
+
+struct TitleCandidate {
+  std::string where;  // "XMP dc:title", "Info /Title"
+  std::string title;
+};
+
+struct PdfTitleBinding {
+  TitleVerdict verdict = TitleVerdict::undetermined;
+  std::string detail;
+};
+
+// Compares each candidate with `expected_sha256` (metadata.title_canon_sha256),
+// hashing the registry's canonical form of the title: lower case, runs of
+// whitespace collapsed to one space, trimmed, punctuation kept (non-ASCII
+// text: NFC, then lower case per code point).
+// A real ASCII title that does not match → mismatch (even when another
+// candidate matches: the PDF shows two titles). Else any match → match.
+// Undetermined when there is no title, only placeholders (a file name such
+// as "paper.dvi", "Untitled"), only non-ASCII titles that do not match (the
+// registry's Unicode normalisation is not known), or no expected hash.
+[[nodiscard]] PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256);
+
+// The title candidates of a PDF: XMP dc:title, then Info /Title.
+[[nodiscard]] std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
+                                                           const std::optional<std::string>& info_title);
+
+// Adds pdf.title.match (pass) / .mismatch (fail) / .undetermined (warn, or
+// skip when the PDF has no title at all).
+// With `stamped` (titles of the stamped revision, given only when later
+// revisions exist): a mismatch whose stamped title matches is reported as
+// pdf.title.changed_after_stamping (warn).
+void check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
+                         Report& report, const std::vector<TitleCandidate>* stamped = nullptr);
+
+// --- Byte binding --------------------------------------------------------
+
+// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail.
+[[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
+
+struct ByteBinding {
+  CheckStatus status = CheckStatus::skip;
+  std::string code;    // pdf.bytes.prefix_intact | prefix_broken | unbound
+  std::string detail;
+  std::size_t later_revisions = 0;  // revisions after the pith update
+  std::uint64_t original_length = 0;  // when bound
+};
+
+// With originalSha256/originalLength (as found in XMP, text): the first
+// originalLength bytes of `file` must hash to originalSha256 (else
+// prefix_broken, a failure), and exactly one revision — the pith update —
+// should follow them; more are later edits (counted, a warning). Without
+// them: unbound (skip; e.g. a PDF stamped from LaTeX by pith.sty).
+// Revisions after the stamped bytes are counted from `xref_section_offsets`
+// (the reader's /Prev chain: sections at or after originalLength) when given,
+// else from the `startxref … %%EOF` tails in the bytes.
+[[nodiscard]] ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& original_sha256,
+                                     const std::optional<std::string>& original_length,
+                                     const std::optional<std::vector<std::uint64_t>>& xref_section_offsets = {});
+
+// Adds the ByteBinding check and, when later revisions exist,
+// pdf.bytes.later_revisions (warn, with the count).
+ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& extraction, Report& report,
+                               const std::optional<std::vector<std::uint64_t>>& xref_section_offsets = {});
+
+// --- The whole check ---------------------------------------------------------
+
+// Verifies a PDF from its metadata (read by read_pdf_metadata) and its bytes:
+// extraction, then the record — from the embedded pith-bundle.json (fully
+// verified: events, bundle signature, state), else from the XMP copy of the
+// record and receipt (number <-> record hash, receipt with a pinned key) —
+// then record, title and byte binding. Offline: what the resolver says now
+// is the caller's business (report.pith_number names what to resolve).
+// Never throws; a PDF without a number gives verdict not_found.
+//
+// Title edited after stamping: when the current title does not match but the
+// stamped bytes are intact, later revisions exist, and the title of the
+// stamped revision (from `stamped_titles(originalLength)`) does match, the
+// finding is pdf.title.changed_after_stamping (warn: the paper is the one
+// stamped, its title metadata was edited later), not a mismatch. A mismatch
+// with no later revision (the stamp's own revision edited) or with a stamped
+// title that also mismatches (metadata copied from another paper) fails.
+using StampedTitles = std::function<std::vector<TitleCandidate>(std::uint64_t original_length)>;
+[[nodiscard]] Report check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
+                                        const registry::TrustStore& trust, std::string_view name,
+                                        const StampedTitles& stamped_titles = {});
+
+// The whole check of a PDF in memory / on disk: opens it with the lazy reader
+// (an unreadable, damaged or encrypted PDF gives a report with `error` set),
+// reads its metadata, then check_pdf_metadata. The file is memory-mapped:
+// only the pages of the file the metadata lives in are touched.
+[[nodiscard]] Report check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
+[[nodiscard]] Report check_pdf_file(const std::string& path, const registry::TrustStore& trust);
+
+// Whether `head` (the first bytes of a file) is a PDF: `%PDF-` within the
+// first 1024 bytes, as readers accept it.
+[[nodiscard]] bool looks_like_pdf(std::string_view head);
+
+}  // namespace pith::check

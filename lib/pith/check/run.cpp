@@ -1,0 +1,169 @@
+#include "pith/check/run.hpp"
+
+#include "pith/check/file.hpp"
+#include "pith/base/exit_codes.hpp"
+#include "pith/check/online.hpp"
+
+#include <array>
+#include <istream>
+#include <map>
+#include <ostream>
+
+namespace pith::check {
+
+namespace {
+
+std::string json_line(const Report& report) {
+  return report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// Per-verdict tallies for the progress line and the closing summary.
+struct Tally {
+  std::array<std::size_t, 5> by_verdict{};
+  std::size_t done = 0;
+
+  void add(Verdict v) {
+    ++by_verdict[static_cast<std::size_t>(v)];
+    ++done;
+  }
+  [[nodiscard]] std::string describe() const {
+    std::string out;
+    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unverifiable, Verdict::not_found}) {
+      const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
+      if (n == 0) continue;
+      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+    }
+    return out;
+  }
+};
+
+class Writer {
+ public:
+  Writer(const CheckRunOptions& options, std::size_t total, std::ostream& out, std::ostream& err)
+      : options_(options), total_(total), out_(out), err_(err) {}
+
+  void write(const std::string& name, const Report& report) {
+    tally_.add(report.verdict());
+    worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
+    if (options_.quiet) return;
+    clear_progress();
+    if (options_.json) {
+      out_ << json_line(report);
+    } else if (!report.error) {
+      out_ << report.to_text(options_.colour) << completeness_panel_text(report);
+    }
+    // Input that could not be processed: one line naming it, on stderr.
+    if (report.error) err_ << "pith-check: " << name << ": " << *report.error << "\n";
+    out_.flush();
+    show_progress();
+  }
+
+  void finish() {
+    clear_progress();
+    if (!options_.quiet && !options_.json && total_ > 1) {
+      out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
+    }
+    out_.flush();
+  }
+  [[nodiscard]] int exit_code() const { return worst_; }
+
+ private:
+  void show_progress() {
+    if (!options_.progress) return;
+    err_ << "\rpith-check: " << tally_.done << "/" << total_ << " (" << tally_.describe() << ")" << std::flush;
+    progress_shown_ = true;
+  }
+  void clear_progress() {
+    if (!progress_shown_) return;
+    err_ << "\r\033[K" << std::flush;
+    progress_shown_ = false;
+  }
+
+  const CheckRunOptions& options_;
+  std::size_t total_;
+  std::ostream& out_;
+  std::ostream& err_;
+  Tally tally_;
+  int worst_ = exit_code::ok;
+  bool progress_shown_ = false;
+};
+
+// Reports waiting for their online lookup, written together after it.
+class OnlineBatch {
+ public:
+  OnlineBatch(resolver::Resolver* resolver, std::size_t size, Writer& writer) : resolver_(resolver), size_(size), writer_(writer) {}
+
+  void add(std::string name, Report report, bool look_up) {
+    const bool wanted = look_up && resolver_ != nullptr && !report.pith_number.empty();
+    pending_.push_back(Pending{std::move(name), std::move(report), wanted});
+    if (!resolver_ || pending_.size() >= size_) flush();
+  }
+
+  void flush() {
+    // One lookup per distinct number, all at once.
+    std::map<std::string, std::size_t> index;
+    std::vector<std::string> numbers;
+    for (const auto& p : pending_) {
+      if (p.look_up && index.emplace(p.report.pith_number, numbers.size()).second) numbers.push_back(p.report.pith_number);
+    }
+    std::vector<Result<resolver::Resolution>> answers;
+    if (!numbers.empty()) answers = resolver_->resolve_many(numbers);
+    for (auto& p : pending_) {
+      if (p.look_up) add_online_checks(p.report, answers[index.at(p.report.pith_number)]);
+      writer_.write(p.name, p.report);
+    }
+    pending_.clear();
+  }
+
+ private:
+  struct Pending {
+    std::string name;
+    Report report;
+    bool look_up = false;
+  };
+  resolver::Resolver* resolver_;
+  std::size_t size_;
+  Writer& writer_;
+  std::vector<Pending> pending_;
+};
+
+}  // namespace
+
+int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
+               const CheckRunOptions& options, std::ostream& out, std::ostream& err) {
+  Writer writer(options, inputs.names.size(), out, err);
+  OnlineBatch online(resolver, std::max<std::size_t>(options.online_batch, 1), writer);
+  const auto is_ready = [&](std::size_t i) { return i < inputs.ready.size() && inputs.ready[i].has_value(); };
+
+  CorpusTasks tasks;
+  tasks.count = inputs.names.size();
+  tasks.name = [&](std::size_t i) { return inputs.names[i]; };
+  // In the child: this process is already isolated, so no second fork.
+  tasks.check_in_child = [&](std::size_t i) { return check_file(inputs.names[i], trust, Isolation::none); };
+  tasks.in_parent = [&](std::size_t i) -> std::optional<Report> {
+    if (is_ready(i)) return inputs.ready[i];
+    return std::nullopt;
+  };
+  // Resolved identifiers are the registry's answer already: no second lookup.
+  tasks.emit = [&](std::size_t i, Report report) { online.add(inputs.names[i], std::move(report), !is_ready(i)); };
+
+  CorpusOptions corpus;
+  corpus.jobs = options.jobs;
+  corpus.limits = options.limits;
+  check_corpus(tasks, corpus);
+  online.flush();
+  writer.finish();
+  return writer.exit_code();
+}
+
+std::vector<std::string> read_path_list(std::istream& in) {
+  std::vector<std::string> paths;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) paths.push_back(std::move(line));
+  }
+  return paths;
+}
+
+}  // namespace pith::check

@@ -1,0 +1,45 @@
+#pragma once
+// One pith-check run over many inputs, as a library call so the CLI stays a
+// thin front end: files are checked in child processes (corpus_check.hpp, at
+// most `jobs` at a time), the numbers found are looked up in the registry in
+// batches (online_check.hpp) unless offline, and each report is written as
+// it completes, in input order: JSON Lines with `json`, else the human text
+// with the completeness panel. Returns the exit code: the worst wins.
+#include "pith/check/corpus.hpp"
+#include "pith/base/report.hpp"
+#include "pith/resolver/resolver.hpp"
+#include "pith/registry/trust_store.hpp"
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith::check {
+
+struct CheckRunOptions {
+  unsigned jobs = 1;
+  bool json = false;      // JSON Lines: one object per input
+  bool quiet = false;     // nothing on stdout, no per-file messages: exit code only
+  bool colour = false;    // ANSI colours in the human text
+  bool progress = false;  // a progress line on stderr (only when it is a TTY)
+  std::size_t online_batch = 64;  // numbers looked up together
+  IsolationLimits limits;
+};
+
+struct CheckRunInputs {
+  std::vector<std::string> names;            // as given: file paths or identifiers
+  std::vector<std::optional<Report>> ready;  // reports already made (resolved identifiers); same size or empty
+};
+
+// `resolver`: nullptr when offline (the online checks are then skipped and
+// the report says so in extra.online, without a check line).
+[[nodiscard]] int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
+                             const CheckRunOptions& options, std::ostream& out, std::ostream& err);
+
+// One line per path read from `in` (`--files-from`): trailing CR stripped,
+// empty lines skipped.
+[[nodiscard]] std::vector<std::string> read_path_list(std::istream& in);
+
+}  // namespace pith::check

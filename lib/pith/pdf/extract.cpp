@@ -1,0 +1,306 @@
+#include "pith/pdf/extract.hpp"
+
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/vocabulary.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace pith::pdf {
+namespace {
+
+// The embedded bundle is verified strictly elsewhere; here it is only asked
+// which number it names, so a lenient parse with a size bound is enough.
+constexpr std::size_t max_embedded_bundle_bytes = std::size_t{16} * 1024 * 1024;
+// Values longer than this are not quoted whole in messages.
+constexpr std::size_t max_quoted_chars = 80;
+
+constexpr std::size_t body_length = 26;
+
+bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
+
+std::string_view trim(std::string_view s) {
+  const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v'; };
+  while (!s.empty() && !not_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && !not_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with_pith_prefix(std::string_view s) {
+  return s.size() >= 5 && std::tolower(static_cast<unsigned char>(s[0])) == 'p' &&
+         std::tolower(static_cast<unsigned char>(s[1])) == 'i' &&
+         std::tolower(static_cast<unsigned char>(s[2])) == 't' &&
+         std::tolower(static_cast<unsigned char>(s[3])) == 'h' && s[4] == ':';
+}
+
+// A value quoted for a message: printable ASCII kept, the rest escaped, long
+// values cut (a hostile PDF must not be able to write to the terminal).
+std::string quoted(std::string_view value) {
+  std::string out = "'";
+  for (std::size_t i = 0; i < value.size() && i < max_quoted_chars; ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c < 0x7F && c != '\'' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    }
+  }
+  if (value.size() > max_quoted_chars) out += "…";
+  return out + "'";
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      const int hi = hex_value(s[i + 1]);
+      const int lo = hex_value(s[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+bool bodies_agree(std::string_view a, std::string_view b) {
+  const auto n = std::min(a.size(), b.size());
+  return a.substr(0, n) == b.substr(0, n);
+}
+
+bool agree(const NumberSighting& a, const NumberSighting& b) {
+  if (!bodies_agree(a.body, b.body)) return false;
+  return !(a.year && b.year && *a.year != *b.year);
+}
+
+class Collector {
+ public:
+  explicit Collector(PdfExtraction& out) : out_(out) {}
+
+  // Records `value` found at `where` as a sighting, or as a problem when it
+  // is not a Pith Number.
+  void number(NumberSource source, std::string where, std::string_view value) {
+    if (auto parsed = parse_number_loosely(value)) {
+      out_.sightings.push_back(NumberSighting{source, std::move(where), std::string(value), parsed->body, parsed->year});
+    } else {
+      out_.problems.push_back(where + " holds " + quoted(value) + ", which is not a Pith Number");
+    }
+  }
+
+  // A resolver URL: its /pith/<ID> names a number. A URL without one is a
+  // problem only where a pith URL belongs; an ordinary link (even one whose
+  // path happens to hold /pith/) is simply not a sighting.
+  void url(NumberSource source, const std::string& where, std::string_view url, bool must_be_pith) {
+    const auto id = resolver_url_id(url);
+    if (!must_be_pith && !(id && parse_number_loosely(*id))) return;
+    if (!id) {
+      out_.problems.push_back(where + " holds " + quoted(url) + ", which is not a resolver URL");
+      return;
+    }
+    number(source, where + " " + quoted(url), *id);
+  }
+
+ private:
+  PdfExtraction& out_;
+};
+
+void collect_from_xmp(const XmpReadout& xmp, Collector& collect, PdfExtraction& out) {
+  if (xmp.number) collect.number(NumberSource::xmp_number, "XMP pith:number", *xmp.number);
+  for (const auto& id : xmp.identifiers) {
+    if (starts_with_pith_prefix(trim(id))) collect.number(NumberSource::xmp_identifier, "XMP dc:identifier", id);
+  }
+  if (xmp.resolver_url) collect.url(NumberSource::xmp_resolver_url, "XMP pith:resolverUrl", *xmp.resolver_url, true);
+  for (const auto& name : xmp.malformed) {
+    out.problems.push_back("XMP " + name + " is not a simple text value");
+  }
+}
+
+void collect_from_bundle(std::string_view bundle, Collector& collect, PdfExtraction& out) {
+  const std::string where = std::string("embedded ") + meta::embedded_name;
+  if (bundle.size() > max_embedded_bundle_bytes) {
+    out.problems.push_back(where + " is larger than " + std::to_string(max_embedded_bundle_bytes) + " bytes");
+    return;
+  }
+  const auto json = nlohmann::json::parse(bundle, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    out.problems.push_back(where + " is not a JSON object");
+    return;
+  }
+  const auto it = json.find("pith_number");
+  if (it == json.end() || !it->is_string()) {
+    out.problems.push_back(where + " has no pith_number");
+    return;
+  }
+  collect.number(NumberSource::embedded_bundle, where + " .pith_number", it->get<std::string>());
+}
+
+}  // namespace
+
+const char* to_string(NumberSource source) {
+  switch (source) {
+    case NumberSource::xmp_number: return "xmp_number";
+    case NumberSource::xmp_identifier: return "xmp_identifier";
+    case NumberSource::xmp_resolver_url: return "xmp_resolver_url";
+    case NumberSource::info_number: return "info_number";
+    case NumberSource::info_url: return "info_url";
+    case NumberSource::embedded_bundle: return "embedded_bundle";
+    case NumberSource::link_annotation: return "link_annotation";
+  }
+  return "unknown";
+}
+
+std::string NumberSighting::number() const {
+  return year ? "pith:" + std::to_string(*year) + ":" + body : "pith:" + body;
+}
+
+std::string NumberConflict::describe() const {
+  return first.where + " names " + first.number() + " but " + second.where + " names " + second.number();
+}
+
+std::vector<NumberConflict> PdfExtraction::conflicts() const {
+  std::vector<NumberConflict> found;
+  for (std::size_t i = 0; i < sightings.size(); ++i) {
+    for (std::size_t j = i + 1; j < sightings.size(); ++j) {
+      if (!agree(sightings[i], sightings[j])) found.push_back(NumberConflict{sightings[i], sightings[j]});
+    }
+  }
+  return found;
+}
+
+std::optional<std::string> PdfExtraction::number() const {
+  if (!conflicts().empty()) return std::nullopt;
+  for (const auto& s : sightings) {
+    if (s.year && s.body.size() == body_length) return s.number();
+  }
+  return std::nullopt;
+}
+
+std::optional<LooseNumber> parse_number_loosely(std::string_view text) {
+  std::string_view s = trim(text);
+  if (starts_with_pith_prefix(s)) s.remove_prefix(5);
+  LooseNumber out;
+  if (s.size() > 5 && s[4] == ':' &&
+      std::all_of(s.begin(), s.begin() + 4, [](char c) { return c >= '0' && c <= '9'; })) {
+    out.year = std::stoi(std::string(s.substr(0, 4)));
+    s.remove_prefix(5);
+  }
+  if (s.size() != body_length && !(!out.year && (s.size() == 8 || s.size() == 12 || s.size() == 16))) {
+    return std::nullopt;
+  }
+  for (const char c : s) {
+    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!is_base32(upper)) return std::nullopt;
+    out.body += upper;
+  }
+  return out;
+}
+
+std::optional<std::string> resolver_url_id(std::string_view url) {
+  // Drop the query and fragment, then look for a /pith/ path segment.
+  url = url.substr(0, std::min(url.find('?'), url.find('#')));
+  const auto at = url.rfind("/pith/");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view id = url.substr(at + 6);
+  id = id.substr(0, id.find('/'));
+  if (id.empty()) return std::nullopt;
+  return percent_decode(id);
+}
+
+Result<PdfExtraction> extract_pith_numbers(const PdfMetadata& metadata) {
+  PdfExtraction out;
+  Collector collect(out);
+  out.problems = metadata.read_problems;
+  if (metadata.xmp_packet) {
+    auto xmp = read_xmp(*metadata.xmp_packet);
+    if (!xmp) return std::unexpected(xmp.error());
+    if (!xmp->parsed) out.problems.push_back("the XMP packet could not be parsed: " + xmp->parse_error);
+    out.xmp = std::move(*xmp);
+    collect_from_xmp(*out.xmp, collect, out);
+  }
+  if (metadata.info_number) collect.number(NumberSource::info_number, "Info /PithNumber", *metadata.info_number);
+  if (metadata.info_url) collect.url(NumberSource::info_url, "Info /PithURL", *metadata.info_url, true);
+  if (metadata.embedded_bundle) collect_from_bundle(*metadata.embedded_bundle, collect, out);
+  for (const auto& uri : metadata.link_uris) {
+    collect.url(NumberSource::link_annotation, "page 1 link", uri, false);
+  }
+  return out;
+}
+
+namespace {
+
+// Page 1 annotations looked at: a real first page has a few dozen links; a
+// hostile one may have millions of entries.
+constexpr std::size_t max_page_annotations = 4096;
+
+std::optional<std::string> link_uri(const pdf::Reader& reader, const PoDoFo::PdfDictionary& annotation) {
+  const PoDoFo::PdfObject* subtype = annotation.GetKey(PoDoFo::PdfName("Subtype"));
+  if (!subtype || !subtype->IsName() || subtype->GetName().GetName() != "Link") return std::nullopt;
+  auto action = reader.resolve_key(annotation, "A");
+  if (!action || !*action || !(*action)->IsDictionary()) return std::nullopt;
+  const PoDoFo::PdfDictionary& a = (*action)->GetDictionary();
+  const PoDoFo::PdfObject* kind = a.GetKey(PoDoFo::PdfName("S"));
+  if (!kind || !kind->IsName() || kind->GetName().GetName() != "URI") return std::nullopt;
+  auto uri = reader.resolve_key(a, "URI");
+  if (!uri || !*uri || !((*uri)->IsString() || (*uri)->IsHexString())) return std::nullopt;
+  return pdf::string_bytes((*uri)->GetString());  // URIs are 7-bit ASCII bytes (ISO 32000 12.6.4.7)
+}
+
+template <class T>
+std::optional<T> or_problem(Result<std::optional<T>> value, const char* what, PdfMetadata& out) {
+  if (!value) {
+    out.read_problems.push_back(std::string(what) + " could not be read: " + value.error().describe());
+    return std::nullopt;
+  }
+  return std::move(*value);
+}
+
+}  // namespace
+
+PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
+  PdfMetadata out;
+  out.xref_section_offsets = reader.section_offsets();
+  out.info_number = or_problem(reader.info_string(meta::info_number), "Info /PithNumber", out);
+  out.info_url = or_problem(reader.info_string(meta::info_url), "Info /PithURL", out);
+  out.info_title = or_problem(reader.info_string("Title"), "Info /Title", out);
+  out.xmp_packet = or_problem(reader.xmp_metadata(), "the XMP packet (/Metadata)", out);
+  out.embedded_bundle =
+      or_problem(reader.embedded_file(meta::embedded_name), "the embedded pith-bundle.json", out);
+
+  auto page = reader.first_page();
+  if (!page) {
+    out.read_problems.push_back("page 1 could not be read: " + page.error().describe());
+    return out;
+  }
+  auto annotations = reader.page_annotations(*page);
+  if (!annotations) {
+    out.read_problems.push_back("page 1 annotations could not be read: " + annotations.error().describe());
+    return out;
+  }
+  std::size_t seen = 0;
+  for (const auto& [id, annotation] : *annotations) {
+    if (++seen > max_page_annotations) {
+      out.read_problems.push_back("page 1 has more than " + std::to_string(max_page_annotations) +
+                                  " annotations: the rest were not read");
+      break;
+    }
+    if (auto uri = link_uri(reader, annotation)) out.link_uris.push_back(std::move(*uri));
+  }
+  return out;
+}
+
+}  // namespace pith::pdf

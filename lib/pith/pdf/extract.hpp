@@ -1,0 +1,108 @@
+#pragma once
+// Every Pith Number a PDF carries, and where each was found: XMP pith:number
+// and pith:resolverUrl, XMP dc:identifier values `pith:…`, Info /PithNumber
+// and /PithURL, the embedded pith-bundle.json, and page-1 link annotations
+// whose URI is a resolver URL `…/pith/<ID>`.
+//
+// Two steps, so the logic is testable without a PDF: `read_pdf_metadata`
+// pulls the raw values out of a PDF (lazily, through pdf::Reader), and
+// `extract_pith_numbers` judges them. Values are hostile text: nothing here
+// trusts them, it only reports what they claim.
+#include "pith/base/error.hpp"
+#include "pith/pdf/xmp.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::pdf {
+
+class Reader;  // reader.hpp
+
+// The raw metadata of a PDF that can hold a Pith Number, as read.
+struct PdfMetadata {
+  std::optional<std::string> xmp_packet;       // the catalog's /Metadata stream, decoded
+  std::optional<std::string> info_number;      // Info /PithNumber
+  std::optional<std::string> info_url;         // Info /PithURL
+  std::optional<std::string> info_title;       // Info /Title
+  std::optional<std::string> embedded_bundle;  // the embedded pith-bundle.json, decoded
+  std::vector<std::string> link_uris;          // /URI of page 1's link annotations (all of them)
+  // Byte offsets of the cross-reference sections (the /Prev chain), when read
+  // from a PDF: sections at or after a stamp's originalLength are revisions
+  // appended after the stamped bytes.
+  std::optional<std::vector<std::uint64_t>> xref_section_offsets;
+  std::vector<std::string> read_problems;      // parts that could not be read (damaged objects)
+};
+
+// Reads the metadata above through the lazy reader: Info, the catalog's
+// /Metadata, the EmbeddedFiles name tree and page 1's annotations only. A part
+// that cannot be read (a damaged object) becomes a read problem and the rest
+// is still read; the reader itself failing to open is the caller's error.
+[[nodiscard]] PdfMetadata read_pdf_metadata(const pdf::Reader& reader);
+
+enum class NumberSource {
+  xmp_number,        // XMP pith:number
+  xmp_identifier,    // XMP dc:identifier `pith:…`
+  xmp_resolver_url,  // XMP pith:resolverUrl
+  info_number,       // Info /PithNumber
+  info_url,          // Info /PithURL
+  embedded_bundle,   // pith-bundle.json .pith_number
+  link_annotation,   // page 1 link to …/pith/<ID>
+};
+[[nodiscard]] const char* to_string(NumberSource source);
+
+// One place a Pith Number was found.
+struct NumberSighting {
+  NumberSource source = NumberSource::xmp_number;
+  std::string where;  // for people: "XMP pith:number", "page 1 link https://…/pith/…"
+  std::string raw;    // the value as found
+  std::string body;   // normalised (upper-case) body: 26 characters, or an 8/12/16 prefix
+  std::optional<int> year;
+
+  // "pith:2021:BODY" when the year is known, else "pith:BODY".
+  [[nodiscard]] std::string number() const;
+};
+
+// Two sightings naming different papers.
+struct NumberConflict {
+  NumberSighting first;
+  NumberSighting second;
+  [[nodiscard]] std::string describe() const;  // names both numbers and where each was found
+};
+
+struct PdfExtraction {
+  std::optional<XmpReadout> xmp;          // when the PDF has an XMP packet
+  std::vector<NumberSighting> sightings;  // in the order of NumberSource
+  // Values in a pith place that are not a Pith Number, or metadata that could
+  // not be read: each a sentence naming the place.
+  std::vector<std::string> problems;
+
+  [[nodiscard]] bool found() const { return !sightings.empty(); }
+  // Every pair of sightings that disagree (different bodies — a short form
+  // agrees with the full body it starts — or different years).
+  [[nodiscard]] std::vector<NumberConflict> conflicts() const;
+  // The full number (pith:YYYY:<26>) when at least one sighting gives it and
+  // no sighting contradicts it.
+  [[nodiscard]] std::optional<std::string> number() const;
+};
+
+// Judges the raw metadata. The Error branch is for an XMP packet refused
+// before parsing (too large or too deep); everything else is in the result.
+[[nodiscard]] Result<PdfExtraction> extract_pith_numbers(const PdfMetadata& metadata);
+
+// A Pith Number in one of the forms a PDF carries: `pith:YYYY:<26>`,
+// `pith:<26>`, a bare 26-character body, or a short `pith:<8|12|16>`; any case,
+// surrounding whitespace. nullopt when `text` is none of these.
+struct LooseNumber {
+  std::string body;
+  std::optional<int> year;
+};
+[[nodiscard]] std::optional<LooseNumber> parse_number_loosely(std::string_view text);
+
+// The <ID> of a resolver URL `…/pith/<ID>[/…][?…][#…]`, percent-decoded;
+// nullopt when the URL has no `/pith/` path segment.
+[[nodiscard]] std::optional<std::string> resolver_url_id(std::string_view url);
+
+}  // namespace pith::pdf

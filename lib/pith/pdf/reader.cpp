@@ -1,0 +1,799 @@
+#include "pith/pdf/reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <set>
+#include <unordered_set>
+
+#include <podofo/base/PdfError.h>
+#include <podofo/base/PdfFilter.h>
+#include <podofo/base/PdfInputDevice.h>
+#include <podofo/base/PdfName.h>
+#include <podofo/base/PdfOutputStream.h>
+#include <podofo/base/PdfRefCountedBuffer.h>
+#include <podofo/base/PdfRefCountedInputDevice.h>
+#include <podofo/base/PdfReference.h>
+#include <podofo/base/PdfString.h>
+#include <podofo/base/PdfTokenizer.h>
+#include <podofo/base/PdfVariant.h>
+
+namespace pith::pdf {
+namespace {
+
+using PoDoFo::PdfArray;
+using PoDoFo::PdfDictionary;
+using PoDoFo::PdfName;
+using PoDoFo::PdfObject;
+
+// A PoDoFo input device over bytes we do not own (a memory map): no copy,
+// unlike PdfInputDevice(const char*, size_t) which copies into a stringstream.
+class SpanDevice final : public PoDoFo::PdfInputDevice {
+ public:
+  explicit SpanDevice(std::string_view data) : data_(data) {}
+  std::streamoff Tell() const override { return static_cast<std::streamoff>(pos_); }
+  int GetChar() const override {
+    if (pos_ >= data_.size()) return EOF;
+    return static_cast<unsigned char>(data_[pos_++]);
+  }
+  int Look() const override {
+    if (pos_ >= data_.size()) return EOF;
+    return static_cast<unsigned char>(data_[pos_]);
+  }
+  void Seek(std::streamoff off, std::ios_base::seekdir dir = std::ios_base::beg) override {
+    std::int64_t base = dir == std::ios_base::beg ? 0
+                        : dir == std::ios_base::cur ? static_cast<std::int64_t>(pos_)
+                                                    : static_cast<std::int64_t>(data_.size());
+    const std::int64_t target = base + static_cast<std::int64_t>(off);
+    if (target < 0 || target > static_cast<std::int64_t>(data_.size()))
+      PODOFO_RAISE_ERROR_INFO(PoDoFo::ePdfError_ValueOutOfRange, "seek outside the file");
+    pos_ = static_cast<std::size_t>(target);
+  }
+  std::streamoff Read(char* buffer, std::streamsize len) override {
+    const std::size_t n = std::min(static_cast<std::size_t>(std::max<std::streamsize>(len, 0)), data_.size() - pos_);
+    std::memcpy(buffer, data_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<std::streamoff>(n);
+  }
+  bool Eof() const override { return pos_ >= data_.size(); }
+  bool Bad() const override { return false; }
+  void Clear(std::ios_base::iostate = std::ios_base::goodbit) const override {}
+
+ private:
+  std::string_view data_;
+  mutable std::size_t pos_ = 0;
+};
+
+// PdfTokenizer with access to what we need: the position and variant parsing
+// from an already-read token (so `N 0 obj endobj` is the null object).
+class Tokenizer final : public PoDoFo::PdfTokenizer {
+ public:
+  Tokenizer(std::string_view data, std::uint64_t offset)
+      : PoDoFo::PdfTokenizer(PoDoFo::PdfRefCountedInputDevice(new SpanDevice(data)),
+                             PoDoFo::PdfRefCountedBuffer(4096)) {
+    m_device.Device()->Seek(static_cast<std::streamoff>(offset));
+  }
+  [[nodiscard]] std::uint64_t tell() const { return static_cast<std::uint64_t>(m_device.Device()->Tell()); }
+  // Next token, or empty at end of data.
+  std::string token(PoDoFo::EPdfTokenType* type = nullptr) {
+    const char* t = nullptr;
+    if (!GetNextToken(t, type)) return {};
+    return t;
+  }
+  PoDoFo::PdfVariant variant_from(const std::string& tok, PoDoFo::EPdfTokenType type) {
+    PoDoFo::PdfVariant v;
+    GetNextVariant(tok.c_str(), type, v, nullptr);
+    return v;
+  }
+  PoDoFo::PdfVariant variant() {
+    PoDoFo::PdfVariant v;
+    GetNextVariant(v, nullptr);
+    return v;
+  }
+};
+
+// Collects decoded stream output, refusing to grow past a bound (zip bombs).
+class BoundedOutput final : public PoDoFo::PdfOutputStream {
+ public:
+  BoundedOutput(std::string& out, std::size_t max) : out_(out), max_(max) {}
+  PoDoFo::pdf_long Write(const char* buffer, PoDoFo::pdf_long len) override {
+    if (len < 0 || out_.size() + static_cast<std::size_t>(len) > max_)
+      PODOFO_RAISE_ERROR_INFO(PoDoFo::ePdfError_OutOfMemory, "decoded stream exceeds the size limit");
+    out_.append(buffer, static_cast<std::size_t>(len));
+    return len;
+  }
+  void Close() override {}
+
+ private:
+  std::string& out_;
+  std::size_t max_;
+};
+
+std::string podofo_message(const PoDoFo::PdfError& e) {
+  std::string msg = std::string("PoDoFo: ") + PoDoFo::PdfError::ErrorName(e.GetError());
+  for (const auto& info : e.GetCallstack())
+    if (!info.GetInformation().empty()) {
+      msg += ": " + info.GetInformation();
+      break;
+    }
+  return msg;
+}
+
+bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; }
+
+std::size_t skip_ws(std::string_view s, std::size_t p) {
+  while (p < s.size() && is_ws(s[p])) ++p;
+  return p;
+}
+
+// Parses an unsigned decimal at p (after optional whitespace); advances p.
+template <class T>
+std::optional<T> read_uint(std::string_view s, std::size_t& p) {
+  p = skip_ws(s, p);
+  T value{};
+  auto [end, ec] = std::from_chars(s.data() + p, s.data() + s.size(), value);
+  if (ec != std::errc{} || end == s.data() + p) return std::nullopt;
+  p = static_cast<std::size_t>(end - s.data());
+  return value;
+}
+
+bool starts_with_at(std::string_view s, std::size_t p, std::string_view what) {
+  return p <= s.size() && s.substr(p).starts_with(what);
+}
+
+const PdfObject* key(const PdfDictionary& d, std::string_view k) {
+  return d.GetKey(PdfName(std::string(k)));
+}
+
+std::optional<std::int64_t> number_of(const PdfObject* o) {
+  if (o && o->IsNumber()) return o->GetNumber();
+  return std::nullopt;
+}
+
+// Whether the first filter of a stream is ASCIIHexDecode (/AHx).
+bool first_filter_is_ascii_hex(const PdfObject* filter) {
+  const PdfObject* first = filter;
+  if (filter && filter->IsArray() && !filter->GetArray().empty()) first = &filter->GetArray()[0];
+  if (!first || !first->IsName()) return false;
+  const std::string& n = first->GetName().GetName();
+  return n == "ASCIIHexDecode" || n == "AHx";
+}
+
+// PoDoFo 0.9.8's ASCIIHexDecode decodes the end marker '>' as a digit (one
+// spurious byte at the end: a byte-exact embedded file from pith.sty read
+// back one byte too long) and mishandles an odd final digit. Hand it only
+// the digits before '>', an even count (ISO 32000-1 7.4.2: a missing final
+// digit is 0).
+std::string hex_digits_before_eod(std::string_view raw) {
+  std::string digits;
+  digits.reserve(raw.size());
+  for (const char c : raw) {
+    if (c == '>') break;
+    if (!is_ws(c)) digits += c;
+  }
+  if (digits.size() % 2 == 1) digits += '0';
+  return digits;
+}
+
+}  // namespace
+
+std::string to_string(ObjectId id) {
+  return std::to_string(id.number) + " " + std::to_string(id.generation) + " R";
+}
+
+std::optional<ObjectId> reference_of(const PdfObject& value) {
+  if (!value.IsReference()) return std::nullopt;
+  const auto& r = value.GetReference();
+  return ObjectId{r.ObjectNumber(), r.GenerationNumber()};
+}
+
+std::string string_bytes(const PoDoFo::PdfString& s) {
+  if (!s.IsValid()) return {};
+  std::string raw(s.GetString(), static_cast<std::size_t>(s.GetLength()));
+  if (s.IsUnicode() && !raw.starts_with("\xFE\xFF")) raw.insert(0, "\xFE\xFF");
+  return raw;
+}
+
+struct Reader::ObjectStream {
+  std::string data;
+  std::uint64_t first = 0;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> offsets;  // (object number, offset from first)
+};
+
+struct Reader::Parsed {
+  ObjectId id;
+  PdfObject value;
+  bool has_stream = false;
+  std::string_view raw_stream;  // undecoded stream bytes (when asked for)
+};
+
+std::string Reader::at(std::uint64_t offset) const { return "at byte " + std::to_string(offset); }
+
+XrefEntry Reader::entry(std::uint32_t number) const {
+  if (auto it = xref_.find(number); it != xref_.end()) return it->second.entry;
+  return {};
+}
+
+Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimits limits) {
+  PoDoFo::PdfError::EnableLogging(false);
+  PoDoFo::PdfError::EnableDebug(false);
+  Reader r;
+  r.bytes_ = bytes;
+  r.name_ = std::move(name);
+  r.limits_ = limits;
+  if (bytes.substr(0, 1024).find("%PDF-") == std::string_view::npos)
+    return fail(r.name_, "not a PDF file (no %PDF- header)");
+  try {
+    if (auto ok = r.read_xref_chain(); !ok) return std::unexpected(ok.error());
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(r.name_, "damaged cross-reference data: " + podofo_message(e));
+  } catch (const std::bad_alloc&) {
+    return fail(r.name_, "damaged cross-reference data: out of memory");
+  } catch (const std::exception& e) {
+    return fail(r.name_, std::string("damaged cross-reference data: ") + e.what());
+  }
+  if (r.encrypted_ && !limits.allow_encrypted)
+    return fail(r.name_,
+                "the PDF is encrypted; pith does not modify encrypted files. Decrypt it first "
+                "(e.g. `qpdf --decrypt in.pdf out.pdf`, adding --password=... if it has one), "
+                "then run pith on the decrypted copy");
+  return r;
+}
+
+Result<std::uint64_t> Reader::find_startxref() const {
+  const std::size_t tail = std::min<std::size_t>(bytes_.size(), 4096);
+  const std::string_view end = bytes_.substr(bytes_.size() - tail);
+  const auto pos = end.rfind("startxref");
+  if (pos == std::string_view::npos)
+    return fail(name_, "no startxref in the last " + std::to_string(tail) + " bytes (truncated or not a PDF)");
+  std::size_t p = pos + 9;
+  auto offset = read_uint<std::uint64_t>(end, p);
+  if (!offset) return fail(name_, "startxref is not followed by a number " + at(bytes_.size() - tail + pos));
+  if (*offset >= bytes_.size())
+    return fail(name_, "startxref points past the end of the file (" + std::to_string(*offset) + ")");
+  return *offset;
+}
+
+Result<void> Reader::read_xref_chain() {
+  auto start = find_startxref();
+  if (!start) return std::unexpected(start.error());
+  startxref_ = *start;
+  std::set<std::uint64_t> visited;
+  std::optional<std::uint64_t> next = startxref_;
+  std::size_t section = 0;
+  while (next) {
+    if (!visited.insert(*next).second) break;  // a /Prev loop: every section is already read
+    if (section >= limits_.max_xref_sections)
+      return fail(name_, "more than " + std::to_string(limits_.max_xref_sections) + " cross-reference sections");
+    section_offsets_.push_back(*next);
+    auto prev = read_section(*next, section, section == 0);
+    if (!prev) return std::unexpected(prev.error());
+    next = *prev;
+    ++section;
+  }
+
+  const PdfObject* root = key(trailer_, "Root");
+  if (!root || !root->IsReference()) return fail(name_, "the trailer has no /Root reference");
+  root_ = reference_of(*root);
+  if (const PdfObject* info = key(trailer_, "Info"); info && info->IsReference()) info_ = reference_of(*info);
+  if (const PdfObject* id = key(trailer_, "ID"); id && id->IsArray() && id->GetArray().size() == 2) {
+    const auto& a = id->GetArray();
+    if ((a[0].IsString() || a[0].IsHexString()) && (a[1].IsString() || a[1].IsHexString()))
+      file_id_ = std::pair{string_bytes(a[0].GetString()), string_bytes(a[1].GetString())};
+  }
+  encrypted_ = key(trailer_, "Encrypt") != nullptr;
+  std::int64_t declared = number_of(key(trailer_, "Size")).value_or(0);
+  if (declared < 0 || declared > static_cast<std::int64_t>(limits_.max_objects) + 1)
+    return fail(name_, "trailer /Size out of range: " + std::to_string(declared));
+  size_ = std::max<std::uint32_t>(static_cast<std::uint32_t>(declared), xref_.empty() ? 0u : highest_number_ + 1);
+  return {};
+}
+
+Result<std::optional<std::uint64_t>> Reader::read_section(std::uint64_t offset, std::size_t section, bool newest) {
+  const std::size_t p = skip_ws(bytes_, static_cast<std::size_t>(offset));
+  Result<PdfDictionary> trailer = starts_with_at(bytes_, p, "xref") ? read_classic_table(p, section)
+                                                                     : read_xref_stream(offset, section, false);
+  if (!trailer) return std::unexpected(trailer.error());
+  if (newest) {
+    trailer_ = *trailer;
+  } else {
+    // Keys the newest trailer lacks (a linearized first-page trailer may).
+    for (const char* k : {"Root", "Info", "ID", "Encrypt"})
+      if (!key(trailer_, k))
+        if (const PdfObject* v = key(*trailer, k)) trailer_.AddKey(PdfName(k), *v);
+  }
+  const PdfObject* prev = key(*trailer, "Prev");
+  if (!prev) return std::optional<std::uint64_t>{};
+  auto prev_offset = number_of(prev);
+  if (!prev_offset || *prev_offset < 0 || static_cast<std::uint64_t>(*prev_offset) >= bytes_.size())
+    return fail(name_, "invalid /Prev in the cross-reference section " + at(offset));
+  return std::optional<std::uint64_t>{static_cast<std::uint64_t>(*prev_offset)};
+}
+
+void Reader::set_entry(std::uint32_t number, const XrefEntry& e, std::size_t section, bool may_replace_free) {
+  highest_number_ = std::max(highest_number_, number);
+  Slot& slot = xref_[number];
+  const bool unset = slot.entry.kind == XrefEntry::Kind::absent;
+  const bool replace = may_replace_free && slot.section == section && slot.entry.kind == XrefEntry::Kind::free;
+  if (unset || replace) slot = Slot{e, static_cast<std::uint32_t>(section)};
+}
+
+Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size_t section) {
+  std::size_t p = static_cast<std::size_t>(offset) + 4;  // after "xref"
+  auto malformed = [&](std::size_t where) {
+    return fail(name_, "malformed cross-reference table " + at(where));
+  };
+  for (;;) {
+    p = skip_ws(bytes_, p);
+    if (starts_with_at(bytes_, p, "trailer")) break;
+    const std::size_t sub_at = p;
+    auto first = read_uint<std::uint64_t>(bytes_, p);
+    auto count = read_uint<std::uint64_t>(bytes_, p);
+    if (!first || !count) return malformed(sub_at);
+    if (*first + *count > limits_.max_objects + 1ull)
+      return fail(name_, "cross-reference subsection beyond the object limit " + at(sub_at));
+    // Each entry takes 20 bytes in the file: the count cannot exceed what is left.
+    if (*count > (bytes_.size() - p) / 18 + 1) return malformed(sub_at);
+    for (std::uint64_t i = 0; i < *count; ++i) {
+      const std::size_t entry_at = p;
+      auto off = read_uint<std::uint64_t>(bytes_, p);
+      auto gen = read_uint<std::uint32_t>(bytes_, p);
+      p = skip_ws(bytes_, p);
+      if (!off || !gen || p >= bytes_.size() || (bytes_[p] != 'n' && bytes_[p] != 'f') || *gen > 65535)
+        return malformed(entry_at);
+      const bool in_use = bytes_[p] == 'n';
+      ++p;
+      const auto num = static_cast<std::uint32_t>(*first + i);
+      XrefEntry e;
+      e.generation = static_cast<std::uint16_t>(*gen);
+      if (in_use) {
+        if (*off >= bytes_.size())
+          return fail(name_, "object " + std::to_string(num) + " has an offset past the end of the file " +
+                                 at(entry_at));
+        e.kind = XrefEntry::Kind::in_file;
+        e.offset = *off;
+      } else {
+        e.kind = XrefEntry::Kind::free;
+      }
+      set_entry(num, e, section, false);
+    }
+  }
+  const std::size_t trailer_at = p;
+  Tokenizer tok(bytes_, p + 7);
+  PoDoFo::PdfVariant v = tok.variant();
+  if (!v.IsDictionary()) return fail(name_, "the trailer is not a dictionary " + at(trailer_at));
+  PdfDictionary trailer = v.GetDictionary();
+  // Hybrid file: an xref stream holds the objects that live in object streams.
+  if (const PdfObject* stm = key(trailer, "XRefStm")) {
+    auto stm_offset = number_of(stm);
+    if (!stm_offset || *stm_offset < 0 || static_cast<std::uint64_t>(*stm_offset) >= bytes_.size())
+      return fail(name_, "invalid /XRefStm " + at(trailer_at));
+    auto hybrid = read_xref_stream(static_cast<std::uint64_t>(*stm_offset), section, true);
+    if (!hybrid) return std::unexpected(hybrid.error());
+  }
+  return trailer;
+}
+
+Result<PdfDictionary> Reader::read_xref_stream(std::uint64_t offset, std::size_t section, bool hybrid) {
+  auto parsed = parse_at(offset, std::nullopt, true, 0);
+  if (!parsed) return fail(name_, "no cross-reference table or stream " + at(offset) + " (" + parsed.error().message + ")");
+  if (!parsed->value.IsDictionary() || !parsed->has_stream)
+    return fail(name_, "no cross-reference table or stream " + at(offset));
+  const PdfDictionary& dict = parsed->value.GetDictionary();
+  const PdfObject* type = key(dict, "Type");
+  if (!type || !type->IsName() || type->GetName().GetName() != "XRef")
+    return fail(name_, "object " + at(offset) + " is not a cross-reference stream");
+  if (!hybrid) uses_xref_streams_ = true;
+  auto data = decode(dict, parsed->raw_stream, at(offset));
+  if (!data) return std::unexpected(data.error());
+
+  const PdfObject* w = key(dict, "W");
+  if (!w || !w->IsArray() || w->GetArray().size() != 3)
+    return fail(name_, "cross-reference stream without a valid /W " + at(offset));
+  std::size_t widths[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    auto n = number_of(&w->GetArray()[i]);
+    if (!n || *n < 0 || *n > 8) return fail(name_, "cross-reference stream /W out of range " + at(offset));
+    widths[i] = static_cast<std::size_t>(*n);
+  }
+  const std::size_t row = widths[0] + widths[1] + widths[2];
+  if (row == 0) return fail(name_, "cross-reference stream with empty rows " + at(offset));
+
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  if (const PdfObject* index = key(dict, "Index")) {
+    if (!index->IsArray() || index->GetArray().size() % 2 != 0)
+      return fail(name_, "cross-reference stream /Index malformed " + at(offset));
+    const auto& a = index->GetArray();
+    for (std::size_t i = 0; i < a.size(); i += 2) {
+      auto s = number_of(&a[i]);
+      auto c = number_of(&a[i + 1]);
+      if (!s || !c || *s < 0 || *c < 0) return fail(name_, "cross-reference stream /Index malformed " + at(offset));
+      ranges.emplace_back(*s, *c);
+    }
+  } else {
+    auto size = number_of(key(dict, "Size"));
+    if (!size || *size < 0) return fail(name_, "cross-reference stream without /Size " + at(offset));
+    ranges.emplace_back(0, *size);
+  }
+
+  auto field = [&](const char* p, std::size_t width, std::uint64_t fallback) {
+    if (width == 0) return fallback;
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < width; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
+    return v;
+  };
+  std::size_t pos = 0;
+  for (const auto& [first, count] : ranges) {
+    if (first + count > limits_.max_objects + 1ull)
+      return fail(name_, "cross-reference stream entries beyond the object limit " + at(offset));
+    if (count > (data->size() - pos) / row)
+      return fail(name_, "cross-reference stream data too short for its /Index " + at(offset));
+    for (std::uint64_t i = 0; i < count; ++i, pos += row) {
+      const char* rowp = data->data() + pos;
+      const std::uint64_t type_field = field(rowp, widths[0], 1);
+      const std::uint64_t f2 = field(rowp + widths[0], widths[1], 0);
+      const std::uint64_t f3 = field(rowp + widths[0] + widths[1], widths[2], 0);
+      XrefEntry e;
+      switch (type_field) {
+        case 0: e.kind = XrefEntry::Kind::free; break;
+        case 1:
+          if (f2 >= bytes_.size()) continue;  // an offset past the end is a null object
+          e.kind = XrefEntry::Kind::in_file;
+          e.offset = f2;
+          e.generation = static_cast<std::uint16_t>(std::min<std::uint64_t>(f3, 65535));
+          break;
+        case 2:
+          if (f2 > limits_.max_objects) continue;
+          e.kind = XrefEntry::Kind::in_object_stream;
+          e.stream_number = static_cast<std::uint32_t>(f2);
+          e.index = static_cast<std::uint32_t>(std::min<std::uint64_t>(f3, UINT32_MAX));
+          break;
+        default: continue;  // unknown types are null objects (ISO 32000 7.5.8.3)
+      }
+      set_entry(static_cast<std::uint32_t>(first + i), e, section, hybrid);
+    }
+  }
+  return dict;
+}
+
+Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<ObjectId> expected, bool with_stream,
+                                        int depth) const {
+  if (offset >= bytes_.size()) return fail(name_, "object offset past the end of the file " + at(offset));
+  try {
+    Tokenizer tok(bytes_, offset);
+    Parsed out;
+    const std::string n = tok.token();
+    const std::string g = tok.token();
+    const std::string obj = tok.token();
+    std::uint32_t num = 0;
+    std::uint32_t gen = 0;
+    auto parse_num = [](const std::string& s, std::uint32_t& v) {
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      return ec == std::errc{} && end == s.data() + s.size() && !s.empty();
+    };
+    if (!parse_num(n, num) || !parse_num(g, gen) || obj != "obj" || gen > 65535)
+      return fail(name_, "expected `N G obj` " + at(offset));
+    out.id = ObjectId{num, static_cast<std::uint16_t>(gen)};
+    if (expected && expected->number != num)
+      return fail(name_, "the cross-reference data points to object " + std::to_string(num) + " instead of " +
+                             std::to_string(expected->number) + " " + at(offset));
+    PoDoFo::EPdfTokenType type{};
+    std::string t = tok.token(&type);
+    if (t.empty()) return fail(name_, "unexpected end of file in object " + at(offset));
+    if (t == "endobj") return out;  // an empty object is null
+    out.value = PdfObject(tok.variant_from(t, type));
+    t = tok.token();
+    if (t == "endobj") return out;
+    if (t != "stream" || !out.value.IsDictionary())
+      return fail(name_, "expected endobj or stream in object " + std::to_string(num) + " " + at(offset));
+    out.has_stream = true;
+    if (!with_stream) return out;
+
+    std::uint64_t start = tok.tell();
+    if (start < bytes_.size() && bytes_[start] == '\r') ++start;
+    if (start < bytes_.size() && bytes_[start] == '\n') ++start;
+    const PdfObject* len_obj = key(out.value.GetDictionary(), "Length");
+    std::optional<std::int64_t> len;
+    if (len_obj && len_obj->IsReference()) {
+      if (depth > 2) return fail(name_, "indirect /Length nested too deep " + at(offset));
+      auto resolved = object_at_depth(*reference_of(*len_obj), depth + 1);
+      if (!resolved) return std::unexpected(resolved.error());
+      len = number_of(&*resolved);
+    } else {
+      len = number_of(len_obj);
+    }
+    if (!len || *len < 0) return fail(name_, "stream without a valid /Length in object " + std::to_string(num) + " " + at(offset));
+    if (static_cast<std::uint64_t>(*len) > bytes_.size() - start)
+      return fail(name_, "stream /Length runs past the end of the file in object " + std::to_string(num) + " " + at(offset));
+    const std::uint64_t end = start + static_cast<std::uint64_t>(*len);
+    // The data must be followed by endstream: a wrong /Length means we would
+    // read (and later rewrite) the wrong bytes.
+    if (!starts_with_at(bytes_, skip_ws(bytes_, static_cast<std::size_t>(end)), "endstream"))
+      return fail(name_, "stream /Length does not end at endstream in object " + std::to_string(num) + " " + at(offset));
+    out.raw_stream = bytes_.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(*len));
+    return out;
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(name_, "cannot parse the object " + at(offset) + ": " + podofo_message(e));
+  } catch (const std::bad_alloc&) {
+    return fail(name_, "out of memory parsing the object " + at(offset));
+  } catch (const std::exception& e) {
+    return fail(name_, "cannot parse the object " + at(offset) + ": " + e.what());
+  }
+}
+
+Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view raw, const std::string& where) const {
+  std::string out;
+  const PdfObject* filter = key(dict, "Filter");
+  if (!filter || (filter->IsArray() && filter->GetArray().empty())) {
+    if (raw.size() > limits_.max_stream_bytes) return fail(name_, "stream exceeds the size limit " + where);
+    return std::string(raw);
+  }
+  try {
+    PdfObject holder(dict);
+    PoDoFo::TVecFilters filters = PoDoFo::PdfFilterFactory::CreateFilterList(&holder);
+    BoundedOutput sink(out, limits_.max_stream_bytes);
+    std::unique_ptr<PoDoFo::PdfOutputStream> decoder(
+        PoDoFo::PdfFilterFactory::CreateDecodeStream(filters, &sink, &holder.GetDictionary()));
+    const std::string hex = first_filter_is_ascii_hex(filter) ? hex_digits_before_eod(raw) : std::string();
+    const std::string_view input = first_filter_is_ascii_hex(filter) ? std::string_view(hex) : raw;
+    decoder->Write(input.data(), static_cast<PoDoFo::pdf_long>(input.size()));
+    decoder->Close();
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(name_, "cannot decode the stream " + where + ": " + podofo_message(e));
+  } catch (const std::bad_alloc&) {
+    return fail(name_, "out of memory decoding the stream " + where);
+  } catch (const std::exception& e) {
+    return fail(name_, "cannot decode the stream " + where + ": " + e.what());
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const Reader::ObjectStream>> Reader::object_stream(std::uint32_t stream_number) const {
+  const std::uint32_t number = stream_number;
+  if (auto it = object_streams_.find(number); it != object_streams_.end()) return it->second;
+  const XrefEntry e = entry(number);
+  if (e.kind != XrefEntry::Kind::in_file)
+    return fail(name_, "object stream " + std::to_string(number) + " is not an object in the file");
+  auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, true, 0);
+  if (!parsed) return std::unexpected(parsed.error());
+  if (!parsed->has_stream) return fail(name_, "object " + std::to_string(number) + " is not a stream " + at(e.offset));
+  const PdfDictionary& dict = parsed->value.GetDictionary();
+  auto n = number_of(key(dict, "N"));
+  auto first = number_of(key(dict, "First"));
+  if (!n || !first || *n < 0 || *first < 0)
+    return fail(name_, "object stream " + std::to_string(number) + " without /N or /First " + at(e.offset));
+  auto data = decode(dict, parsed->raw_stream, at(e.offset));
+  if (!data) return std::unexpected(data.error());
+  auto os = std::make_shared<ObjectStream>();
+  os->data = std::move(*data);
+  os->first = static_cast<std::uint64_t>(*first);
+  if (os->first > os->data.size() || static_cast<std::uint64_t>(*n) > os->data.size() / 2 + 1)
+    return fail(name_, "object stream " + std::to_string(number) + " header out of range " + at(e.offset));
+  std::size_t p = 0;
+  const std::string_view header = std::string_view(os->data).substr(0, static_cast<std::size_t>(os->first));
+  for (std::int64_t i = 0; i < *n; ++i) {
+    auto num = read_uint<std::uint32_t>(header, p);
+    auto off = read_uint<std::uint64_t>(header, p);
+    if (!num || !off) return fail(name_, "object stream " + std::to_string(number) + " has a malformed header " + at(e.offset));
+    os->offsets.emplace_back(*num, *off);
+  }
+  if (object_streams_.size() >= limits_.max_cached_object_streams) object_streams_.erase(object_streams_.begin());
+  object_streams_.emplace(number, os);
+  return std::shared_ptr<const ObjectStream>(os);
+}
+
+Result<PdfObject> Reader::object(ObjectId id) const { return object_at_depth(id, 0); }
+
+Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
+  const XrefEntry e = entry(id.number);
+  switch (e.kind) {
+    case XrefEntry::Kind::absent:
+    case XrefEntry::Kind::free: return PdfObject();
+    case XrefEntry::Kind::in_file: {
+      if (e.generation != id.generation) return PdfObject();
+      auto parsed = parse_at(e.offset, id, false, depth);
+      if (!parsed) return std::unexpected(parsed.error());
+      return parsed->value;
+    }
+    case XrefEntry::Kind::in_object_stream: {
+      if (id.generation != 0) return PdfObject();
+      auto os = object_stream(e.stream_number);
+      if (!os) return std::unexpected(os.error());
+      const auto& offsets = (*os)->offsets;
+      std::optional<std::uint64_t> off;
+      if (e.index < offsets.size() && offsets[e.index].first == id.number) off = offsets[e.index].second;
+      else
+        for (const auto& [num, o] : offsets)
+          if (num == id.number) off = o;
+      const std::string where = "object " + std::to_string(id.number) + " in object stream " + std::to_string(e.stream_number);
+      if (!off || (*os)->first + *off >= (*os)->data.size()) return fail(name_, where + " not found");
+      try {
+        Tokenizer tok((*os)->data, (*os)->first + *off);
+        return PdfObject(tok.variant());
+      } catch (const PoDoFo::PdfError& err) {
+        return fail(name_, "cannot parse " + where + ": " + podofo_message(err));
+      } catch (const std::exception& err) {
+        return fail(name_, "cannot parse " + where + ": " + err.what());
+      }
+    }
+  }
+  return PdfObject();
+}
+
+Result<StreamObject> Reader::stream(ObjectId id) const {
+  const XrefEntry e = entry(id.number);
+  if (e.kind != XrefEntry::Kind::in_file || e.generation != id.generation)
+    return fail(name_, "object " + to_string(id) + " is not a stream in the file");
+  auto parsed = parse_at(e.offset, id, true, 0);
+  if (!parsed) return std::unexpected(parsed.error());
+  if (!parsed->has_stream) return fail(name_, "object " + to_string(id) + " is not a stream " + at(e.offset));
+  auto data = decode(parsed->value.GetDictionary(), parsed->raw_stream, at(e.offset));
+  if (!data) return std::unexpected(data.error());
+  return StreamObject{parsed->value.GetDictionary(), std::move(*data)};
+}
+
+Result<PdfObject> Reader::resolve(const PdfObject& value) const {
+  PdfObject current = value;
+  for (int i = 0; current.IsReference(); ++i) {
+    if (i >= limits_.max_depth) return fail(name_, "reference chain too long at " + to_string(*reference_of(value)));
+    auto next = object(*reference_of(current));
+    if (!next) return std::unexpected(next.error());
+    current = std::move(*next);
+  }
+  return current;
+}
+
+Result<std::optional<PdfObject>> Reader::resolve_key(const PdfDictionary& dict, std::string_view k) const {
+  const PdfObject* v = key(dict, k);
+  if (!v) return std::optional<PdfObject>{};
+  auto r = resolve(*v);
+  if (!r) return std::unexpected(r.error());
+  if (r->IsNull()) return std::optional<PdfObject>{};
+  return std::optional<PdfObject>{std::move(*r)};
+}
+
+Result<PdfDictionary> Reader::catalog() const {
+  auto root = object(*root_);
+  if (!root) return std::unexpected(root.error());
+  if (!root->IsDictionary()) return fail(name_, "the document catalog " + to_string(*root_) + " is not a dictionary");
+  return root->GetDictionary();
+}
+
+Result<std::optional<PdfDictionary>> Reader::info() const {
+  const PdfObject* v = key(trailer_, "Info");
+  if (!v) return std::optional<PdfDictionary>{};
+  auto r = resolve(*v);
+  if (!r) return std::unexpected(r.error());
+  if (!r->IsDictionary()) return std::optional<PdfDictionary>{};
+  return std::optional<PdfDictionary>{r->GetDictionary()};
+}
+
+Result<std::optional<std::string>> Reader::info_string(std::string_view k) const {
+  auto d = info();
+  if (!d) return std::unexpected(d.error());
+  if (!*d) return std::optional<std::string>{};
+  auto v = resolve_key(**d, k);
+  if (!v) return std::unexpected(v.error());
+  if (!*v) return std::optional<std::string>{};
+  if ((*v)->IsString() || (*v)->IsHexString()) return std::optional<std::string>{(*v)->GetString().GetStringUtf8()};
+  if ((*v)->IsName()) return std::optional<std::string>{(*v)->GetName().GetName()};
+  return std::optional<std::string>{};
+}
+
+Result<std::optional<std::string>> Reader::xmp_metadata() const {
+  auto cat = catalog();
+  if (!cat) return std::unexpected(cat.error());
+  const PdfObject* m = key(*cat, "Metadata");
+  if (!m || !m->IsReference()) return std::optional<std::string>{};
+  auto s = stream(*reference_of(*m));
+  if (!s) return std::unexpected(s.error());
+  return std::optional<std::string>{std::move(s->data)};
+}
+
+Result<void> Reader::walk_name_tree(const PdfObject& node_value, int depth, std::size_t& visited,
+                                    std::vector<NameTreeEntry>& out) const {
+  if (depth > limits_.max_depth) return fail(name_, "name tree deeper than " + std::to_string(limits_.max_depth));
+  if (++visited > limits_.max_tree_nodes) return fail(name_, "name tree has too many nodes");
+  auto node = resolve(node_value);
+  if (!node) return std::unexpected(node.error());
+  if (!node->IsDictionary()) return {};
+  const PdfDictionary& d = node->GetDictionary();
+  if (auto names = resolve_key(d, "Names"); !names) {
+    return std::unexpected(names.error());
+  } else if (*names && (*names)->IsArray()) {
+    const PdfArray& a = (*names)->GetArray();
+    for (std::size_t i = 0; i + 1 < a.size(); i += 2) {
+      if (!a[i].IsString() && !a[i].IsHexString()) continue;
+      if (++visited > limits_.max_tree_nodes) return fail(name_, "name tree has too many entries");
+      out.push_back(NameTreeEntry{string_bytes(a[i].GetString()), a[i].GetString().GetStringUtf8(), a[i].GetString(), a[i + 1]});
+    }
+  }
+  auto kids = resolve_key(d, "Kids");
+  if (!kids) return std::unexpected(kids.error());
+  if (*kids && (*kids)->IsArray())
+    for (const PdfObject& kid : (*kids)->GetArray())
+      if (auto ok = walk_name_tree(kid, depth + 1, visited, out); !ok) return ok;
+  return {};
+}
+
+Result<std::vector<NameTreeEntry>> Reader::name_tree(const PdfObject& root) const {
+  std::vector<NameTreeEntry> out;
+  std::size_t visited = 0;
+  if (auto ok = walk_name_tree(root, 0, visited, out); !ok) return std::unexpected(ok.error());
+  return out;
+}
+
+Result<std::vector<NameTreeEntry>> Reader::embedded_files() const {
+  auto cat = catalog();
+  if (!cat) return std::unexpected(cat.error());
+  auto names = resolve_key(*cat, "Names");
+  if (!names) return std::unexpected(names.error());
+  if (!*names || !(*names)->IsDictionary()) return std::vector<NameTreeEntry>{};
+  const PdfObject* ef = key((*names)->GetDictionary(), "EmbeddedFiles");
+  if (!ef) return std::vector<NameTreeEntry>{};
+  return name_tree(*ef);
+}
+
+Result<std::optional<std::string>> Reader::file_spec_contents(const PdfObject& spec_value) const {
+  auto spec = resolve(spec_value);
+  if (!spec) return std::unexpected(spec.error());
+  if (!spec->IsDictionary()) return std::optional<std::string>{};
+  auto ef = resolve_key(spec->GetDictionary(), "EF");
+  if (!ef) return std::unexpected(ef.error());
+  if (!*ef || !(*ef)->IsDictionary()) return std::optional<std::string>{};
+  const PdfObject* f = key((*ef)->GetDictionary(), "UF");
+  if (!f || !f->IsReference()) f = key((*ef)->GetDictionary(), "F");
+  if (!f || !f->IsReference()) return std::optional<std::string>{};
+  auto s = stream(*reference_of(*f));
+  if (!s) return std::unexpected(s.error());
+  return std::optional<std::string>{std::move(s->data)};
+}
+
+Result<std::optional<std::string>> Reader::embedded_file(std::string_view wanted) const {
+  auto files = embedded_files();
+  if (!files) return std::unexpected(files.error());
+  for (const auto& e : *files)
+    if (e.key_utf8 == wanted) return file_spec_contents(e.value);
+  return std::optional<std::string>{};
+}
+
+Result<Page> Reader::first_page() const {
+  auto cat = catalog();
+  if (!cat) return std::unexpected(cat.error());
+  const PdfObject* pages = key(*cat, "Pages");
+  if (!pages || !pages->IsReference()) return fail(name_, "the catalog has no /Pages reference");
+  std::set<ObjectId> seen;
+  ObjectId id = *reference_of(*pages);
+  for (int depth = 0; depth <= limits_.max_depth; ++depth) {
+    if (!seen.insert(id).second) return fail(name_, "the page tree has a loop at " + to_string(id));
+    auto node = object(id);
+    if (!node) return std::unexpected(node.error());
+    if (!node->IsDictionary()) return fail(name_, "page tree node " + to_string(id) + " is not a dictionary");
+    const PdfDictionary& d = node->GetDictionary();
+    const PdfObject* type = key(d, "Type");
+    const bool is_page = type && type->IsName() && type->GetName().GetName() == "Page";
+    auto kids = resolve_key(d, "Kids");
+    if (!kids) return std::unexpected(kids.error());
+    if (is_page || !*kids) return Page{id, d};
+    if (!(*kids)->IsArray() || (*kids)->GetArray().empty() || !(*kids)->GetArray()[0].IsReference())
+      return fail(name_, "page tree node " + to_string(id) + " has no first kid");
+    id = *reference_of((*kids)->GetArray()[0]);
+  }
+  return fail(name_, "the page tree is deeper than " + std::to_string(limits_.max_depth));
+}
+
+Result<std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>>> Reader::page_annotations(const Page& page) const {
+  std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>> out;
+  auto annots = resolve_key(page.dictionary, "Annots");
+  if (!annots) return std::unexpected(annots.error());
+  if (!*annots || !(*annots)->IsArray()) return out;
+  for (const PdfObject& a : (*annots)->GetArray()) {
+    if (out.size() >= limits_.max_tree_nodes) return fail(name_, "page 1 has too many annotations");
+    auto r = resolve(a);
+    if (!r) return std::unexpected(r.error());
+    if (r->IsDictionary()) out.emplace_back(reference_of(a), r->GetDictionary());
+  }
+  return out;
+}
+
+}  // namespace pith::pdf

@@ -1,0 +1,193 @@
+#pragma once
+// Lazy, bounded reading of a PDF: the trailer, the cross-reference data and
+// only the objects asked for. Opening a 1,000-page thesis costs what its
+// metadata costs, not what its pages cost (PoDoFo's PdfMemDocument::Load reads
+// every object: ~20 µs each).
+//
+// What is understood: classic xref tables, xref streams (/W, /Index, PNG
+// predictors via PoDoFo's filters), hybrid files (/XRefStm), /Prev chains
+// (bounded, loop-safe, newest entry wins), linearized files (their first-page
+// section is just one more section of the chain), objects inside object
+// streams (only the object stream holding the object is inflated, then kept).
+// PoDoFo supplies the pieces: its tokenizer parses objects, its filters decode
+// streams. Nothing is repaired: a damaged cross-reference section is an Error
+// naming the byte offset. Encrypted files are refused with advice.
+//
+// Every PDF is hostile input: sizes, counts, depths and reference chains are
+// bounded by ReaderLimits.
+#include "pith/base/error.hpp"
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <podofo/base/PdfArray.h>
+#include <podofo/base/PdfDictionary.h>
+#include <podofo/base/PdfObject.h>
+#include <podofo/base/PdfString.h>
+
+namespace pith::pdf {
+
+struct ObjectId {
+  std::uint32_t number = 0;
+  std::uint16_t generation = 0;
+  friend auto operator<=>(const ObjectId&, const ObjectId&) = default;
+};
+[[nodiscard]] std::string to_string(ObjectId id);  // "12 0 R"
+
+struct ReaderLimits {
+  std::size_t max_xref_sections = 512;          // length of the /Prev chain
+  std::uint32_t max_objects = 8'388'607;        // the PDF limit on object numbers
+  std::size_t max_stream_bytes = 256u << 20;    // one decoded stream
+  std::size_t max_cached_object_streams = 16;   // inflated object streams kept
+  int max_depth = 64;                           // page tree, name trees, reference chains
+  std::size_t max_tree_nodes = 100'000;         // nodes visited in one tree walk
+  bool allow_encrypted = false;                 // true: open anyway (structure only)
+};
+
+// Where an object lives, from the cross-reference data.
+struct XrefEntry {
+  enum class Kind : std::uint8_t { absent, free, in_file, in_object_stream };
+  Kind kind = Kind::absent;
+  std::uint16_t generation = 0;
+  std::uint64_t offset = 0;         // in_file: byte offset of "N G obj"
+  std::uint32_t stream_number = 0;  // in_object_stream: the object stream
+  std::uint32_t index = 0;          //                    index inside it
+};
+
+struct StreamObject {
+  PoDoFo::PdfDictionary dictionary;
+  std::string data;  // decoded (all filters applied)
+};
+
+struct NameTreeEntry {
+  std::string key;            // raw key bytes as in the file (PDF string bytes)
+  std::string key_utf8;       // the key decoded for display and comparison
+  PoDoFo::PdfString key_string;  // the key as parsed (to write it back unchanged)
+  PoDoFo::PdfObject value;    // as stored (often a reference)
+};
+
+struct Page {
+  ObjectId id;
+  PoDoFo::PdfDictionary dictionary;
+};
+
+class Reader {
+ public:
+  // Reads the cross-reference chain. `bytes` must outlive the Reader (a
+  // MappedFile or a string the caller keeps). `name` prefixes error locations.
+  [[nodiscard]] static Result<Reader> open(std::string_view bytes, std::string name,
+                                           ReaderLimits limits = {});
+
+  [[nodiscard]] std::string_view bytes() const { return bytes_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const ReaderLimits& limits() const { return limits_; }
+
+  // The newest section's trailer (keys missing there are filled from older
+  // sections: /Root, /Info, /ID, /Encrypt). For xref streams: the stream dict.
+  [[nodiscard]] const PoDoFo::PdfDictionary& trailer() const { return trailer_; }
+  // Offset of the newest cross-reference section (what an update's /Prev names).
+  [[nodiscard]] std::uint64_t startxref() const { return startxref_; }
+  // Trailer /Size: one more than the highest object number in use.
+  [[nodiscard]] std::uint32_t size() const { return size_; }
+  [[nodiscard]] bool uses_xref_streams() const { return uses_xref_streams_; }
+  [[nodiscard]] bool is_encrypted() const { return encrypted_; }
+  [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
+  // Offsets of the cross-reference sections read, newest first (the /Prev
+  // chain). Sections at or after a byte length L are revisions added after
+  // the first L bytes (how pith-check counts updates after a stamp).
+  [[nodiscard]] const std::vector<std::uint64_t>& section_offsets() const { return section_offsets_; }
+  [[nodiscard]] std::optional<ObjectId> root_id() const { return root_; }
+  [[nodiscard]] std::optional<ObjectId> info_id() const { return info_; }
+  // /ID [first second] as raw bytes; nullopt when the file has none.
+  [[nodiscard]] std::optional<std::pair<std::string, std::string>> file_id() const { return file_id_; }
+  [[nodiscard]] XrefEntry entry(std::uint32_t number) const;
+
+  // An object by number. A free or absent object is the null object (PDF
+  // semantics). Streams come back as their dictionary; use stream() for data.
+  [[nodiscard]] Result<PoDoFo::PdfObject> object(ObjectId id) const;
+  [[nodiscard]] Result<StreamObject> stream(ObjectId id) const;
+  // Follows references (bounded) until a direct value.
+  [[nodiscard]] Result<PoDoFo::PdfObject> resolve(const PoDoFo::PdfObject& value) const;
+  // resolve() of a dictionary's key; nullopt when the key is absent or null.
+  [[nodiscard]] Result<std::optional<PoDoFo::PdfObject>> resolve_key(const PoDoFo::PdfDictionary& dict,
+                                                                     std::string_view key) const;
+
+  // Document-level views.
+  [[nodiscard]] Result<PoDoFo::PdfDictionary> catalog() const;
+  [[nodiscard]] Result<std::optional<PoDoFo::PdfDictionary>> info() const;
+  // Info string value as UTF-8 (PDFDocEncoding / UTF-16 decoded).
+  [[nodiscard]] Result<std::optional<std::string>> info_string(std::string_view key) const;
+  // The catalog's /Metadata stream, decoded (the XMP packet), if any.
+  [[nodiscard]] Result<std::optional<std::string>> xmp_metadata() const;
+  // Every entry of a name tree (bounded), in tree order.
+  [[nodiscard]] Result<std::vector<NameTreeEntry>> name_tree(const PoDoFo::PdfObject& root) const;
+  // The catalog's /Names /EmbeddedFiles tree (empty when there is none).
+  [[nodiscard]] Result<std::vector<NameTreeEntry>> embedded_files() const;
+  // The decoded contents of the embedded file named `name` (name tree key,
+  // compared after decoding to UTF-8), or nullopt.
+  [[nodiscard]] Result<std::optional<std::string>> embedded_file(std::string_view name) const;
+  // The decoded /EF stream of a file specification (dict or reference).
+  [[nodiscard]] Result<std::optional<std::string>> file_spec_contents(const PoDoFo::PdfObject& spec) const;
+  // Page 1: walks /Pages down the first kids.
+  [[nodiscard]] Result<Page> first_page() const;
+  // Page 1's /Annots, each resolved (reference → dictionary), with its id
+  // when the annotation is an indirect object.
+  [[nodiscard]] Result<std::vector<std::pair<std::optional<ObjectId>, PoDoFo::PdfDictionary>>>
+  page_annotations(const Page& page) const;
+
+ private:
+  struct ObjectStream;  // an inflated object stream: offsets + data
+  struct Parsed;        // one parsed indirect object
+  Reader() = default;
+
+  [[nodiscard]] Result<void> read_xref_chain();
+  [[nodiscard]] Result<std::uint64_t> find_startxref() const;
+  [[nodiscard]] Result<std::optional<std::uint64_t>> read_section(std::uint64_t offset, std::size_t section,
+                                                                  bool newest);
+  [[nodiscard]] Result<PoDoFo::PdfDictionary> read_classic_table(std::uint64_t offset, std::size_t section);
+  [[nodiscard]] Result<PoDoFo::PdfDictionary> read_xref_stream(std::uint64_t offset, std::size_t section,
+                                                               bool hybrid);
+  void set_entry(std::uint32_t number, const XrefEntry& e, std::size_t section, bool may_replace_free);
+  [[nodiscard]] Result<Parsed> parse_at(std::uint64_t offset, std::optional<ObjectId> expected,
+                                        bool with_stream, int depth) const;
+  [[nodiscard]] Result<std::string> decode(const PoDoFo::PdfDictionary& dict, std::string_view raw,
+                                           const std::string& where) const;
+  [[nodiscard]] Result<std::shared_ptr<const ObjectStream>> object_stream(std::uint32_t number) const;
+  [[nodiscard]] Result<PoDoFo::PdfObject> object_at_depth(ObjectId id, int depth) const;
+  [[nodiscard]] Result<void> walk_name_tree(const PoDoFo::PdfObject& node, int depth, std::size_t& visited,
+                                            std::vector<NameTreeEntry>& out) const;
+  [[nodiscard]] std::string at(std::uint64_t offset) const;  // "name@offset"
+
+  std::string_view bytes_;
+  std::string name_;
+  ReaderLimits limits_;
+  PoDoFo::PdfDictionary trailer_;
+  std::uint64_t startxref_ = 0;
+  std::uint32_t size_ = 0;
+  bool uses_xref_streams_ = false;
+  bool encrypted_ = false;
+  std::vector<std::uint64_t> section_offsets_;
+  std::optional<ObjectId> root_;
+  std::optional<ObjectId> info_;
+  std::optional<std::pair<std::string, std::string>> file_id_;
+  struct Slot {
+    XrefEntry entry;
+    std::uint32_t section = 0;
+  };
+  std::unordered_map<std::uint32_t, Slot> xref_;  // sparse: hostile /Index values cost nothing
+  std::uint32_t highest_number_ = 0;
+  mutable std::map<std::uint32_t, std::shared_ptr<const ObjectStream>> object_streams_;
+};
+
+// Helpers on PoDoFo values, shared with the writer and the stamper.
+[[nodiscard]] std::optional<ObjectId> reference_of(const PoDoFo::PdfObject& value);
+[[nodiscard]] std::string string_bytes(const PoDoFo::PdfString& s);  // raw bytes of a PDF string
+
+}  // namespace pith::pdf

@@ -1,0 +1,407 @@
+#include "pith/pdf/stamp.hpp"
+
+#include "pith/pdf/update.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/base/version.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <ctime>
+#include <set>
+
+#include <podofo/base/PdfArray.h>
+#include <podofo/base/PdfDictionary.h>
+#include <podofo/base/PdfError.h>
+#include <podofo/base/PdfName.h>
+#include <podofo/base/PdfReference.h>
+#include <podofo/base/PdfString.h>
+#include <sodium.h>
+
+#include "pith/pdf/xmp.hpp"
+
+namespace pith::pdf {
+namespace {
+
+using PoDoFo::PdfArray;
+using PoDoFo::PdfDictionary;
+using PoDoFo::PdfName;
+using PoDoFo::PdfObject;
+
+
+const PdfObject* key(const PdfDictionary& d, const char* k) { return d.GetKey(PdfName(k)); }
+
+PdfObject ref(ObjectId id) { return PdfObject(PoDoFo::PdfReference(id.number, id.generation)); }
+
+PdfObject text(const std::string& ascii) { return PdfObject(PoDoFo::PdfString(ascii)); }
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : digest) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+std::string number_body(std::string_view number) {
+  const auto colon = number.rfind(':');
+  return std::string(colon == std::string_view::npos ? number : number.substr(colon + 1));
+}
+
+std::string pdf_date(std::int64_t epoch) {
+  const std::time_t t = static_cast<std::time_t>(epoch);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "D:%Y%m%d%H%M%SZ", &tm);
+  return buf;
+}
+
+// Does this file specification (resolved) name pith-bundle.json?
+bool names_pith_bundle(const Reader& reader, const PdfObject& spec_value) {
+  auto spec = reader.resolve(spec_value);
+  if (!spec || !spec->IsDictionary()) return false;
+  for (const char* k : {"UF", "F"}) {
+    const PdfObject* v = key(spec->GetDictionary(), k);
+    if (v && (v->IsString() || v->IsHexString()) && v->GetString().GetStringUtf8() == meta::embedded_name) return true;
+  }
+  return false;
+}
+
+// The page's visible box, following /Parent for inherited attributes.
+Result<std::array<double, 4>> page_box(const Reader& reader, const Page& page) {
+  PdfDictionary node = page.dictionary;
+  std::set<ObjectId> seen{page.id};
+  for (int depth = 0; depth < reader.limits().max_depth; ++depth) {
+    for (const char* k : {"CropBox", "MediaBox"}) {
+      auto box = reader.resolve_key(node, k);
+      if (!box) return std::unexpected(box.error());
+      if (*box && (*box)->IsArray() && (*box)->GetArray().size() == 4) {
+        std::array<double, 4> b{};
+        for (std::size_t i = 0; i < 4; ++i) {
+          const PdfObject& v = (*box)->GetArray()[i];
+          if (!v.IsNumber() && !v.IsReal()) return fail(reader.name(), "page 1 has a malformed /MediaBox");
+          b[i] = v.IsReal() ? v.GetReal() : static_cast<double>(v.GetNumber());
+        }
+        return std::array<double, 4>{std::min(b[0], b[2]), std::min(b[1], b[3]), std::max(b[0], b[2]),
+                                     std::max(b[1], b[3])};
+      }
+    }
+    const PdfObject* parent = key(node, "Parent");
+    if (!parent || !parent->IsReference() || !seen.insert(*reference_of(*parent)).second) break;
+    auto p = reader.object(*reference_of(*parent));
+    if (!p) return std::unexpected(p.error());
+    if (!p->IsDictionary()) break;
+    node = p->GetDictionary();
+  }
+  return std::array<double, 4>{0, 0, 612, 792};  // US Letter, the PDF default
+}
+
+// The URI of a link annotation, if it has one.
+std::optional<std::string> link_uri(const PdfDictionary& a) {
+  const PdfObject* sub = key(a, "Subtype");
+  if (!sub || !sub->IsName() || sub->GetName().GetName() != "Link") return std::nullopt;
+  const PdfObject* action = key(a, "A");
+  if (!action || !action->IsDictionary()) return std::nullopt;
+  const PdfObject* uri = key(action->GetDictionary(), "URI");
+  if (!uri || !(uri->IsString() || uri->IsHexString())) return std::nullopt;
+  return uri->GetString().GetStringUtf8();
+}
+
+// A link to a resolver page for `body` (`…/pith/<body>`, any resolver).
+bool links_to_number(const PdfDictionary& a, std::string_view body) {
+  const auto uri = link_uri(a);
+  if (!uri) return false;
+  const std::string tail = "/pith/" + std::string(body);
+  const auto at = uri->find(tail);
+  return at != std::string::npos &&
+         (at + tail.size() == uri->size() || std::string("/?#").find((*uri)[at + tail.size()]) != std::string::npos);
+}
+
+// A badge pith-stamp wrote (for another number, replaced by --force).
+bool is_pith_stamp_badge(const PdfDictionary& a) {
+  const PdfObject* contents = key(a, "Contents");
+  return link_uri(a) && contents && (contents->IsString() || contents->IsHexString()) &&
+         contents->GetString().GetStringUtf8().starts_with("Pith Number pith:");
+}
+
+struct Builder {
+  const Reader& reader;
+  ObjectNumbers numbers;
+  std::vector<UpdateObject> objects;
+
+  void put(ObjectId id, PdfObject value, std::optional<std::string> stream = std::nullopt) {
+    objects.push_back(UpdateObject{id, std::move(value), std::move(stream)});
+  }
+};
+
+// The badge: a link annotation whose appearance stream draws the number.
+Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const StampOptions& options, StampPlan& plan) {
+  auto page = b.reader.first_page();
+  if (!page) return std::unexpected(page.error());
+  auto annots = b.reader.page_annotations(*page);
+  if (!annots) return std::unexpected(annots.error());
+  const std::string body = number_body(record.pith_number);
+  for (const auto& [id, a] : *annots)
+    if (links_to_number(a, body)) {
+      plan.notes.push_back("badge skipped: page 1 already links to " + record.pith_number);
+      return {};
+    }
+  auto box = page_box(b.reader, *page);
+  if (!box) return std::unexpected(box.error());
+  const std::string label = record.pith_number;
+  const double font = 6.0;
+  const double width = 6.0 + 0.6 * font * static_cast<double>(label.size());  // Helvetica digits/caps ≈ 0.6 em
+  const double height = 11.0;
+  const double margin = 14.0;
+  // Top right: arXiv stamps its identifier vertically in the left margin.
+  const double x1 = (*box)[2] - margin - width;
+  const double y1 = (*box)[3] - margin - height;
+  char content[512];
+  std::snprintf(content, sizeof content,
+                "q 1 1 1 rg 0 0 %.2f %.2f re f 0.45 0.45 0.45 RG 0.5 w 0.25 0.25 %.2f %.2f re S "
+                "BT /Helv %.1f Tf 0.1 0.2 0.55 rg 3 3.2 Td (%s) Tj ET Q",
+                width, height, width - 0.5, height - 0.5, font, label.c_str());
+
+  PdfDictionary helv;
+  helv.AddKey(PdfName("Type"), PdfName("Font"));
+  helv.AddKey(PdfName("Subtype"), PdfName("Type1"));
+  helv.AddKey(PdfName("BaseFont"), PdfName("Helvetica"));
+  helv.AddKey(PdfName("Encoding"), PdfName("WinAnsiEncoding"));
+  PdfDictionary fonts;
+  fonts.AddKey(PdfName("Helv"), helv);
+  PdfDictionary resources;
+  resources.AddKey(PdfName("Font"), fonts);
+  PdfArray bbox;
+  for (double v : {0.0, 0.0, width, height}) bbox.push_back(PdfObject(v));
+  PdfDictionary form;
+  form.AddKey(PdfName("Type"), PdfName("XObject"));
+  form.AddKey(PdfName("Subtype"), PdfName("Form"));
+  form.AddKey(PdfName("BBox"), bbox);
+  form.AddKey(PdfName("Resources"), resources);
+  const ObjectId form_id = b.numbers.next();
+  b.put(form_id, form, std::string(content));
+
+  PdfArray rect;
+  for (double v : {x1, y1, x1 + width, y1 + height}) rect.push_back(PdfObject(v));
+  PdfDictionary action;
+  action.AddKey(PdfName("S"), PdfName("URI"));
+  action.AddKey(PdfName("URI"), text(resolver_url(options.resolver, record.pith_number)));
+  PdfDictionary ap;
+  ap.AddKey(PdfName("N"), ref(form_id));
+  PdfArray border;
+  for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
+  PdfDictionary annot;
+  annot.AddKey(PdfName("Type"), PdfName("Annot"));
+  annot.AddKey(PdfName("Subtype"), PdfName("Link"));
+  annot.AddKey(PdfName("Rect"), rect);
+  annot.AddKey(PdfName("Border"), border);
+  annot.AddKey(PdfName("F"), PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // print
+  annot.AddKey(PdfName("A"), action);
+  annot.AddKey(PdfName("AP"), ap);
+  annot.AddKey(PdfName("Contents"), text("Pith Number " + record.pith_number));
+  annot.AddKey(PdfName("P"), ref(page->id));
+  const ObjectId annot_id = b.numbers.next();
+  b.put(annot_id, annot);
+
+  // Append to /Annots (rewriting the array object if it is indirect, else the
+  // page). With --force, a badge pith-stamp made for another number goes.
+  const PdfObject* existing = key(page->dictionary, "Annots");
+  PdfArray old_list;
+  if (existing) {
+    auto arr = b.reader.resolve(*existing);
+    if (!arr) return std::unexpected(arr.error());
+    if (arr->IsArray()) old_list = arr->GetArray();
+  }
+  PdfArray list;
+  for (const PdfObject& entry : old_list) {
+    if (options.force) {
+      auto a = b.reader.resolve(entry);
+      if (!a) return std::unexpected(a.error());
+      if (a->IsDictionary() && is_pith_stamp_badge(a->GetDictionary()) && !links_to_number(a->GetDictionary(), body)) {
+        plan.notes.push_back("the badge for the previous number was removed from page 1");
+        continue;
+      }
+    }
+    list.push_back(entry);
+  }
+  list.push_back(ref(annot_id));
+  if (existing && existing->IsReference()) {
+    b.put(*reference_of(*existing), list);
+  } else {
+    PdfDictionary page_dict = page->dictionary;
+    page_dict.AddKey(PdfName("Annots"), list);
+    b.put(page->id, page_dict);
+  }
+  plan.notes.push_back("badge added to page 1");
+  return {};
+}
+
+// EmbeddedFiles: existing attachments kept, any older pith-bundle.json replaced.
+Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& record, const StampOptions& options,
+                                 PdfDictionary& catalog) {
+  PdfDictionary params;
+  params.AddKey(PdfName("Size"), PdfObject(static_cast<PoDoFo::pdf_int64>(record.document_bytes.size())));
+  if (options.source_date_epoch) params.AddKey(PdfName("ModDate"), text(pdf_date(*options.source_date_epoch)));
+  PdfDictionary ef_stream;
+  ef_stream.AddKey(PdfName("Type"), PdfName("EmbeddedFile"));
+  ef_stream.AddKey(PdfName("Subtype"), PdfName(meta::embedded_mime));  // written /application#2Fjson
+  ef_stream.AddKey(PdfName("Params"), params);
+  const ObjectId ef_id = b.numbers.next();
+  b.put(ef_id, ef_stream, record.document_bytes);
+
+  PdfDictionary ef;
+  ef.AddKey(PdfName("F"), ref(ef_id));
+  ef.AddKey(PdfName("UF"), ref(ef_id));
+  PdfDictionary spec;
+  spec.AddKey(PdfName("Type"), PdfName("Filespec"));
+  spec.AddKey(PdfName("F"), text(meta::embedded_name));
+  spec.AddKey(PdfName("UF"), text(meta::embedded_name));
+  spec.AddKey(PdfName("EF"), ef);
+  spec.AddKey(PdfName("AFRelationship"), PdfName("Supplement"));
+  spec.AddKey(PdfName("Desc"), text("Pith registry record " + record.pith_number + " (signed, verified)"));
+  const ObjectId spec_id = b.numbers.next();
+  b.put(spec_id, spec);
+
+  // The name tree, flattened into one node (sorted keys, existing entries kept).
+  auto entries = b.reader.embedded_files();
+  if (!entries) return std::unexpected(entries.error());
+  std::vector<NameTreeEntry> kept;
+  for (auto& e : *entries)
+    if (e.key_utf8 != meta::embedded_name) kept.push_back(std::move(e));
+  kept.push_back(NameTreeEntry{meta::embedded_name, meta::embedded_name, PoDoFo::PdfString(meta::embedded_name),
+                               ref(spec_id)});
+  std::stable_sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.key < y.key; });
+  PdfArray names;
+  for (const auto& e : kept) {
+    names.push_back(PdfObject(e.key_string));
+    names.push_back(e.value);
+  }
+  PdfDictionary tree;
+  tree.AddKey(PdfName("Names"), names);
+
+  auto names_value = b.reader.resolve_key(catalog, "Names");
+  if (!names_value) return std::unexpected(names_value.error());
+  PdfDictionary names_dict =
+      *names_value && (*names_value)->IsDictionary() ? (*names_value)->GetDictionary() : PdfDictionary();
+  const PdfObject* old_tree = key(names_dict, "EmbeddedFiles");
+  if (old_tree && old_tree->IsReference()) {
+    b.put(*reference_of(*old_tree), tree);  // same object number: the Names dictionary is unchanged
+  } else {
+    const ObjectId tree_id = b.numbers.next();
+    b.put(tree_id, tree);
+    names_dict.AddKey(PdfName("EmbeddedFiles"), ref(tree_id));
+    const PdfObject* names_ref = key(catalog, "Names");
+    if (names_ref && names_ref->IsReference()) b.put(*reference_of(*names_ref), names_dict);
+    else catalog.AddKey(PdfName("Names"), names_dict);
+  }
+
+  // Catalog /AF (PDF 2.0 associated files): existing entries kept, ours added.
+  PdfArray af;
+  auto old_af = b.reader.resolve_key(catalog, "AF");
+  if (!old_af) return std::unexpected(old_af.error());
+  if (*old_af && (*old_af)->IsArray())
+    for (const PdfObject& v : (*old_af)->GetArray())
+      if (!names_pith_bundle(b.reader, v)) af.push_back(v);
+  af.push_back(ref(spec_id));
+  catalog.AddKey(PdfName("AF"), af);
+  return {};
+}
+
+bool already_carries(const PithMetadata& m, const registry::VerifiedRecord& record) {
+  return m.info_number == record.pith_number && m.xmp_number == record.pith_number &&
+         m.xmp_canonical_sha256 == record.canonical_sha256 && m.embedded_bundle == record.document_bytes;
+}
+
+}  // namespace
+
+std::string resolver_url(std::string_view resolver, std::string_view pith_number) {
+  std::string base(resolver);
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/pith/" + number_body(pith_number);
+}
+
+Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecord& record, const StampOptions& options) {
+  StampPlan plan;
+  auto existing = read_pith_metadata(reader);
+  if (!existing) return std::unexpected(existing.error());
+  for (const auto& n : {existing->info_number, existing->xmp_number})
+    if (n && !n->empty() && !plan.previous_number) plan.previous_number = *n;
+  for (const auto& n : {existing->info_number, existing->xmp_number})
+    if (n && !n->empty() && *n != record.pith_number && !options.force) {
+      plan.outcome = StampOutcome::conflict;
+      plan.previous_number = *n;
+      return plan;
+    }
+  if (already_carries(*existing, record)) {
+    plan.outcome = StampOutcome::already_stamped;
+    return plan;
+  }
+
+  plan.original_length = reader.bytes().size();
+  plan.original_sha256 = options.original_sha256 ? *options.original_sha256 : sha256_hex(reader.bytes());
+
+  try {
+    Builder b{reader, ObjectNumbers(reader.size()), {}};
+    auto catalog_value = reader.catalog();
+    if (!catalog_value) return std::unexpected(catalog_value.error());
+    PdfDictionary catalog = *catalog_value;
+
+    // XMP
+    meta::PithProperties props =
+        meta::pith_properties_of(record, resolver_url(options.resolver, record.pith_number),
+                                 options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
+    props.original_sha256 = plan.original_sha256;
+    props.original_length = plan.original_length;
+    auto packet = merge_pith_xmp(existing->xmp_packet.value_or(""), props);
+    if (!packet) return std::unexpected(packet.error().within(reader.name()));
+    PdfDictionary metadata;
+    metadata.AddKey(PdfName("Type"), PdfName("Metadata"));
+    metadata.AddKey(PdfName("Subtype"), PdfName("XML"));
+    const PdfObject* old_metadata = key(catalog, "Metadata");
+    ObjectId metadata_id;
+    if (old_metadata && old_metadata->IsReference()) {
+      metadata_id = *reference_of(*old_metadata);
+    } else {
+      metadata_id = b.numbers.next();
+      catalog.AddKey(PdfName("Metadata"), ref(metadata_id));
+    }
+    b.put(metadata_id, metadata, *packet);
+
+    // Info
+    auto info = reader.info();
+    if (!info) return std::unexpected(info.error());
+    PdfDictionary info_dict = info->value_or(PdfDictionary());
+    info_dict.AddKey(PdfName(meta::info_number), text(record.pith_number));
+    info_dict.AddKey(PdfName(meta::info_url), text(props.resolver_url));
+    const ObjectId info_id = reader.info_id().value_or(b.numbers.next());
+    b.put(info_id, info_dict);
+
+    if (auto ok = add_embedded_bundle(b, record, options, catalog); !ok) return std::unexpected(ok.error());
+    if (options.badge)
+      if (auto ok = add_badge(b, record, options, plan); !ok) return std::unexpected(ok.error());
+
+    b.put(*reader.root_id(), catalog);
+    // A later put for the same object wins (the page may also be the catalog's
+    // business in odd files): keep the last of each number.
+    std::vector<UpdateObject> unique;
+    std::set<std::uint32_t> seen;
+    for (auto it = b.objects.rbegin(); it != b.objects.rend(); ++it)
+      if (seen.insert(it->id.number).second) unique.push_back(*it);
+    std::reverse(unique.begin(), unique.end());
+    auto update = build_incremental_update(reader, unique, UpdateTrailer{*reader.root_id(), info_id});
+    if (!update) return std::unexpected(update.error());
+    plan.update = std::move(*update);
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(reader.name(), std::string("cannot build the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+  } catch (const std::exception& e) {
+    return fail(reader.name(), std::string("cannot build the update: ") + e.what());
+  }
+  return plan;
+}
+
+}  // namespace pith::pdf

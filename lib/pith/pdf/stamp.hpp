@@ -1,0 +1,60 @@
+#pragma once
+// Stamping a PDF with a verified Pith record, as ONE incremental update:
+//  - XMP: the existing packet merged with the pith properties (xmp.hpp),
+//    written uncompressed into the catalog's /Metadata object (same number)
+//    or a new one;
+//  - Info: /PithNumber and /PithURL (other keys untouched; an Info dictionary
+//    is created when there is none; no /ModDate or /Producer changes);
+//  - the verified document bytes as the embedded file pith-bundle.json
+//    (EmbeddedFiles name tree merged with existing attachments, catalog /AF,
+//    /AFRelationship /Supplement, /Subtype /application#2Fjson, /Params);
+//  - optionally (--badge) a link annotation with its own appearance in the
+//    top right corner of page 1, clear of arXiv's left-margin watermark.
+// The plan is computed from the Reader alone (O(metadata)); writing it is
+// the caller's business (atomic_file.hpp).
+#include "pith/base/error.hpp"
+#include "pith/pdf/metadata.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/registry/verify.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith::pdf {
+
+struct StampOptions {
+  std::string resolver = meta::default_resolver;  // base URL for /PithURL and the badge link
+  bool force = false;                              // replace a stamp for a different number
+  bool badge = false;
+  std::optional<std::int64_t> source_date_epoch;   // /Params /ModDate of the embedded file
+  std::string tool;                                // "pith-stamp 0.1.0"; default: from version.hpp
+  // SHA-256 (hex) of the reader's bytes when the caller already has it
+  // (MappedFile::sha256_hex is the fast way); computed here otherwise.
+  std::optional<std::string> original_sha256;
+};
+
+enum class StampOutcome {
+  stamped,          // `update` holds the bytes to append
+  already_stamped,  // the file carries this very record already: nothing to do
+  conflict,         // the file names another Pith Number and force is off
+};
+
+struct StampPlan {
+  StampOutcome outcome = StampOutcome::stamped;
+  std::string update;                          // bytes to append after the original
+  std::optional<std::string> previous_number;  // number the file named before, if any
+  std::string original_sha256;                 // of the bytes before the update (hex)
+  std::uint64_t original_length = 0;
+  std::vector<std::string> notes;              // human-readable remarks (badge skipped, ...)
+};
+
+// The resolver URL of a record: <resolver>/pith/<26-char body>.
+[[nodiscard]] std::string resolver_url(std::string_view resolver, std::string_view pith_number);
+
+[[nodiscard]] Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecord& record,
+                                           const StampOptions& options);
+
+}  // namespace pith::pdf

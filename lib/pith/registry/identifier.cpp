@@ -1,0 +1,184 @@
+#include "pith/registry/identifier.hpp"
+
+#include "pith/registry/number.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace pith::registry {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  }
+  return true;
+}
+
+// New-style arXiv ids: YYMM.NNNN or YYMM.NNNNN, optional vN.
+bool parse_new_arxiv(std::string_view s, std::string& id, std::optional<int>& version) {
+  const auto dot = s.find('.');
+  if (dot != 4) return false;
+  std::size_t end = s.find_first_of("vV");
+  std::string_view number = s.substr(0, end);
+  const std::size_t digits = number.size() - 5;
+  if (digits != 4 && digits != 5) return false;
+  for (std::size_t i = 0; i < number.size(); ++i) {
+    if (i == 4) continue;
+    if (!is_digit(number[i])) return false;
+  }
+  id = std::string(number);
+  if (end == std::string_view::npos) return true;
+  std::string_view v = s.substr(end + 1);
+  if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), is_digit)) return false;
+  version = std::stoi(std::string(v));
+  return *version > 0;
+}
+
+// Old-style arXiv ids: archive(.XX)/YYMMNNN, optional vN (e.g. hep-th/9901001v2).
+bool parse_old_arxiv(std::string_view s, std::string& id, std::optional<int>& version) {
+  const auto slash = s.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash > 16) return false;
+  std::string_view archive = s.substr(0, slash);
+  for (char c : archive) {
+    if (!((c >= 'a' && c <= 'z') || c == '-' || c == '.' || (c >= 'A' && c <= 'Z'))) return false;
+  }
+  std::string_view rest = s.substr(slash + 1);
+  std::size_t end = rest.find('v');
+  std::string_view number = rest.substr(0, end);
+  if (number.size() != 7 || !std::all_of(number.begin(), number.end(), is_digit)) return false;
+  id = std::string(archive) + "/" + std::string(number);
+  if (end == std::string_view::npos) return true;
+  std::string_view v = rest.substr(end + 1);
+  if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), is_digit)) return false;
+  version = std::stoi(std::string(v));
+  return *version > 0;
+}
+
+std::optional<Identifier> parse_arxiv(std::string_view s) {
+  if (starts_with_ci(s, "arxiv:")) s.remove_prefix(6);
+  Identifier id;
+  id.kind = IdentifierKind::arxiv;
+  if (!parse_new_arxiv(s, id.arxiv_id, id.arxiv_version) && !parse_old_arxiv(s, id.arxiv_id, id.arxiv_version)) {
+    return std::nullopt;
+  }
+  id.text = id.arxiv_id + (id.arxiv_version ? "v" + std::to_string(*id.arxiv_version) : "");
+  return id;
+}
+
+// Pith Numbers are parsed by the codec (pith_number.hpp): one set of
+// input-hygiene rules for every tool.
+Result<Identifier> from_pith_number(const std::string& input) {
+  auto parsed = parse_pith_number(input);
+  if (!parsed) return fail(input, parsed.error().message);
+  Identifier id;
+  id.body = parsed->body;
+  switch (parsed->form) {
+    case NumberForm::full:
+      id.kind = IdentifierKind::full_number;
+      id.year = parsed->year;
+      id.text = format_full_number(*parsed->year, parsed->body);
+      break;
+    case NumberForm::body:
+      id.kind = IdentifierKind::body;
+      id.text = parsed->body;
+      break;
+    case NumberForm::short_prefix:
+      id.kind = IdentifierKind::short_form;
+      id.text = "pith:" + parsed->body;
+      break;
+  }
+  return id;
+}
+
+bool meant_as_pith_number(std::string_view s) {
+  if (starts_with_ci(s, "pith:")) return true;
+  if (s.size() != 8 && s.size() != 12 && s.size() != 16 && s.size() != 26) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
+
+std::string body_of(std::string_view full_number) {
+  const auto colon = full_number.rfind(':');
+  return std::string(colon == std::string_view::npos ? full_number : full_number.substr(colon + 1));
+}
+
+std::string source_text(const nlohmann::json& record) {
+  const auto* source = record.is_object() && record.contains("source") ? &record["source"] : nullptr;
+  if (!source || !source->is_object()) return "no source";
+  std::string out = source->value("kind", std::string("?")) + " ";
+  if (source->contains("id") && (*source)["id"].is_string()) out += (*source)["id"].get<std::string>();
+  if (source->contains("version") && (*source)["version"].is_number_integer()) {
+    out += "v" + std::to_string((*source)["version"].get<long long>());
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(IdentifierKind k) {
+  switch (k) {
+    case IdentifierKind::full_number: return "full number";
+    case IdentifierKind::body: return "body";
+    case IdentifierKind::short_form: return "short form";
+    case IdentifierKind::arxiv: return "arXiv id";
+  }
+  return "?";
+}
+
+std::string Identifier::path_id() const {
+  switch (kind) {
+    case IdentifierKind::full_number:
+    case IdentifierKind::body:
+    case IdentifierKind::short_form: return body;
+    case IdentifierKind::arxiv: return text;
+  }
+  return text;
+}
+
+bool Identifier::matches(std::string_view full_number, const nlohmann::json& canonical_record) const {
+  switch (kind) {
+    case IdentifierKind::full_number: return full_number == text;
+    case IdentifierKind::body: return body_of(full_number) == body;
+    case IdentifierKind::short_form: return body_of(full_number).starts_with(body);
+    case IdentifierKind::arxiv: {
+      if (!canonical_record.is_object() || !canonical_record.contains("source")) return false;
+      const auto& src = canonical_record["source"];
+      if (!src.is_object() || src.value("kind", std::string()) != "arxiv") return false;
+      if (!src.contains("id") || !src["id"].is_string() || src["id"].get<std::string>() != arxiv_id) return false;
+      if (!arxiv_version) return true;
+      return src.contains("version") && src["version"].is_number_integer() &&
+             src["version"].get<long long>() == *arxiv_version;
+    }
+  }
+  return false;
+}
+
+std::string Identifier::mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const {
+  if (kind == IdentifierKind::arxiv) {
+    return "asked for arXiv " + text + ", got " + std::string(full_number) + " whose source is " +
+           source_text(canonical_record);
+  }
+  return "asked for " + text + ", got " + std::string(full_number);
+}
+
+Result<Identifier> parse_identifier(std::string_view raw) {
+  const std::string input = trimmed(raw);
+  if (input.empty()) return fail(std::string(raw), "empty identifier");
+  if (auto arxiv = parse_arxiv(input)) return *arxiv;
+  if (meant_as_pith_number(input)) return from_pith_number(input);
+  return fail(input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
+                     "nor an arXiv id (2011.03641, arXiv:2011.03641v3)");
+}
+
+bool looks_like_identifier(std::string_view input) { return parse_identifier(input).has_value(); }
+
+}  // namespace pith::registry

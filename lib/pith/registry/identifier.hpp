@@ -1,0 +1,46 @@
+#pragma once
+// What a user may type to name a paper, for lookup: a full Pith Number
+// (`pith:2020:WXNI57C2SJ24QK62DB7DTUREA3`), the bare 26-character body, a
+// short form (`pith:WXNI57C2`, 8/12/16 characters) or an arXiv id
+// (`2011.03641`, `arXiv:2011.03641v3`, `hep-th/9901001`). Parsing only
+// classifies and normalises; whether a fetched record matches is
+// `Identifier::matches`, applied to every verified answer (a verified record
+// for another paper is a substitution, never accepted).
+#include "pith/base/error.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pith::registry {
+
+enum class IdentifierKind { full_number, body, short_form, arxiv };
+[[nodiscard]] const char* to_string(IdentifierKind k);
+
+struct Identifier {
+  IdentifierKind kind = IdentifierKind::full_number;
+  std::string text;          // normalised: `pith:2020:BODY`, `BODY`, `pith:PREFIX`, `2011.03641v3`
+  std::string body;          // full body (full_number, body) or prefix (short_form); empty for arxiv
+  std::optional<int> year;   // full_number only
+  std::string arxiv_id;      // arxiv only, without version
+  std::optional<int> arxiv_version;
+
+  // The `<ID>` of the registry paths (`/pith/<ID>/bundle.json`).
+  [[nodiscard]] std::string path_id() const;
+  // True when a verified record with this full number and canonical record
+  // is the one this identifier names.
+  [[nodiscard]] bool matches(std::string_view full_number, const nlohmann::json& canonical_record) const;
+  // Why it does not match, for the report ("asked for X, got Y").
+  [[nodiscard]] std::string mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const;
+};
+
+// Parses user input (surrounding whitespace and lower case accepted). The
+// error names the input and, for a bad character, its position.
+[[nodiscard]] Result<Identifier> parse_identifier(std::string_view input);
+
+// True when `input` looks like something parse_identifier accepts (used by
+// pith-check to decide between a file name and an identifier).
+[[nodiscard]] bool looks_like_identifier(std::string_view input);
+
+}  // namespace pith::registry

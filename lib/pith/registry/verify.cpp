@@ -1,0 +1,431 @@
+// verify_document: detects the kind of registry document from its content
+// and runs every check the document allows (spec §1-§4). What cannot be
+// checked is reported as a skip that says why.
+#include "pith/registry/verify.hpp"
+
+#include "pith/signed_json/canonical.hpp"
+#include "pith/signed_json/diff.hpp"
+#include "pith/registry/record.hpp"
+#include "pith/registry/state_merge.hpp"
+#include "pith/signed_json/strict.hpp"
+#include "pith/registry/trust_store.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace pith::registry {
+
+using nlohmann::json;
+
+const char* to_string(DocumentKind k) {
+  switch (k) {
+    case DocumentKind::bundle: return "bundle";
+    case DocumentKind::state: return "state";
+    case DocumentKind::record: return "record";
+    case DocumentKind::resolver_answer: return "resolver_answer";
+  }
+  return "?";
+}
+
+namespace {
+
+const json null_json = nullptr;
+
+const json& member(const json& obj, const char* key) {
+  if (!obj.is_object()) return null_json;
+  auto it = obj.find(key);
+  return it == obj.end() ? null_json : *it;
+}
+
+std::optional<DocumentKind> detect_kind(const json& doc) {
+  if (!doc.is_object()) return std::nullopt;
+  // Any bundle/state marker decides the kind, so an altered type field is a
+  // failed bundle check rather than a different (weaker) kind of document.
+  if (doc.contains("bundle_type") || doc.contains("bundle_signature")) return DocumentKind::bundle;
+  if (doc.contains("state_type") || doc.contains("state_sha256")) return DocumentKind::state;
+  if (doc.contains("canonical_record")) return DocumentKind::resolver_answer;
+  if (doc.contains("metadata") && doc.contains("source") && doc.contains("schema_version")) return DocumentKind::record;
+  return std::nullopt;
+}
+
+void fill_record(VerifiedRecord& out, const json& record, const DerivedNumber& derived) {
+  out.pith_number = derived.full;
+  out.canonical_record = record;
+  out.canonical_json = derived.canonical_json;
+  out.canonical_sha256 = derived.canonical_sha256;
+  out.report.pith_number = derived.full;
+}
+
+void fill_receipt(VerifiedRecord& out, const ReceiptOutcome& receipt) {
+  if (!receipt.signature.valid) return;
+  out.receipt_signature_b64 = receipt.signature.signature_b64;
+  out.key_id = receipt.signature.key_id;
+  out.key_fingerprint = receipt.signature.key.key->fingerprint_hex;
+}
+
+// Spec §7: which attestations the record has, like a status panel.
+json completeness(const json& current, const json& bundle) {
+  json out = json::object();
+  auto count = [](const json& list) { return list.is_array() ? list.size() : std::size_t{0}; };
+  out["timestamp_proofs"] = count(member(bundle, "timestamp_proofs"));
+  for (const char* list : {"timestamp_anchors", "storage_attestations", "author_attestations", "citation_signatures",
+                           "replication_records", "corrections", "graph_snapshots"}) {
+    out[list] = count(member(current, list));
+  }
+  return out;
+}
+
+// The record_created event of a bundle (first in the array), or null.
+const json* find_record_created(const json& events) {
+  if (!events.is_array()) return nullptr;
+  for (const auto& e : events) {
+    if (member(e, "event_type") == "record_created") return &e;
+  }
+  return nullptr;
+}
+
+// Event ids the served state lists in invalid_events.
+std::set<std::string> listed_invalid(const json& served_state) {
+  std::set<std::string> ids;
+  const json& list = member(served_state, "invalid_events");
+  if (!list.is_array()) return ids;
+  for (const auto& entry : list) {
+    const std::string id = string_member(entry, "event_id");
+    if (!id.empty()) ids.insert(id);
+  }
+  return ids;
+}
+
+// `known_hash`: the content hash when already computed (a served state equal
+// to the recomputed one has the recomputed one's hash).
+void check_state_hash(Report& report, const json& state, const char* what, const std::string& known_hash = {}) {
+  const std::string claimed = string_member(state, "state_sha256");
+  const std::string computed = known_hash.empty() ? state_hash(state) : known_hash;
+  if (computed == claimed) {
+    report.pass("state.hash.match", std::string(what) + ": state_sha256 " + computed + " matches its content");
+  } else {
+    report.fail("state.hash.mismatch", std::string(what) + ": content hashes to " + computed + ", state_sha256 says " +
+                                           (claimed.empty() ? std::string("(none)") : claimed.substr(0, 80)));
+  }
+}
+
+// Keys shipped inside the bundle: hints, never trusted. Says whether each
+// agrees with the trust store, and flags signatures made by a key the bundle
+// ships itself.
+void check_public_keys(Report& report, const json& bundle, const TrustStore& trust,
+                       const std::vector<std::pair<std::string, const SignatureOutcome*>>& signatures,
+                       const Sha256Digest& bundle_digest) {
+  const json& keys = member(bundle, "public_keys");
+  if (!keys.is_array()) return;
+  std::set<std::string> reported;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::string where = "public_keys[" + std::to_string(i) + "]";
+    auto key = parse_key_file(keys[i].dump(), where);
+    if (!key) {
+      report.warn("bundle.public_keys.invalid", key.error().describe() + " (hint ignored)");
+      continue;
+    }
+    const TrustedKey* trusted = trust.find_by_id(key->key_id);
+    if (trusted && trusted->public_key == key->public_key) {
+      report.pass("bundle.public_keys.hint", where + ": " + key->key_id + " matches the trust store (a hint only)");
+    } else if (trusted) {
+      report.warn("bundle.public_keys.mismatch", where + ": ships key id " + key->key_id + " with fingerprint " +
+                                                     key->fingerprint_hex + ", the trust store has " +
+                                                     trusted->fingerprint_hex + " (hint ignored)");
+    } else {
+      report.warn("bundle.public_keys.untrusted",
+                  where + ": key " + key->key_id + " is not in the trust store (hint ignored)");
+    }
+    // A signature by an untrusted key that the bundle ships: proves nothing.
+    for (const auto& [label, sig] : signatures) {
+      if (sig == nullptr || sig->key_trusted || sig->key_id != key->key_id || reported.count(label)) continue;
+      if (trusted && trusted->public_key == key->public_key) continue;
+      std::string detail = label + " is by key " + key->key_id + ", which the bundle ships itself in " + where;
+      if (label == "bundle_signature") {
+        const bool verifies = signature_verifies_with(member(bundle, "bundle_signature"), bundle_digest, key->public_key);
+        detail += verifies ? " (the signature verifies with it, which proves nothing)" : " (and does not even verify with it)";
+      } else {
+        detail += " (a key shipped in the data proves nothing)";
+      }
+      report.warn("key.shipped_in_data", detail);
+      reported.insert(label);
+    }
+  }
+}
+
+void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& trust) {
+  Report& report = out.report;
+  std::vector<Check> untrusted;
+
+  if (string_member(bundle, "bundle_type") != "pith_open_graph_bundle") {
+    report.fail("bundle.type.invalid", "bundle_type is " + signed_json::json_preview(member(bundle, "bundle_type")) +
+                                           ", expected \"pith_open_graph_bundle\"");
+  }
+  const std::string merge_version = string_member(bundle, "merge_version");
+  const bool known_merge = merge_version == merge_version_v1;
+  if (!known_merge) {
+    report.fail("bundle.merge_version.unsupported",
+                "merge_version \"" + merge_version.substr(0, 60) + "\" is not " + merge_version_v1);
+  }
+
+  // 1. The record is the one the number names.
+  const json& record = member(bundle, "canonical_record");
+  const std::string claimed_number = string_member(bundle, "pith_number");
+  if (claimed_number.empty()) report.fail("bundle.number.missing", "the bundle has no pith_number");
+  if (!claimed_number.empty()) report.pith_number = claimed_number;
+  auto derived = check_record(report, record, string_member(bundle, "canonical_sha256"),
+                              claimed_number.empty() ? std::string_view("(none)") : std::string_view(claimed_number));
+  if (derived) {
+    fill_record(out, record, *derived);
+    const std::string short_claimed = string_member(bundle, "short_pith_number");
+    const std::string short_expected = format_short_number(derived->body);
+    if (short_claimed == short_expected) {
+      report.pass("bundle.short_number.match", "short_pith_number " + short_expected);
+    } else {
+      report.fail("bundle.short_number.mismatch",
+                  "short_pith_number is \"" + short_claimed.substr(0, 40) + "\", expected " + short_expected);
+    }
+    if (member(bundle, "source") == member(record, "source")) {
+      report.pass("bundle.source.match", "source equals the record's source");
+    } else {
+      report.fail("bundle.source.mismatch", "source " + signed_json::json_preview(member(bundle, "source")) +
+                                                " differs from the record's " + signed_json::json_preview(member(record, "source")));
+    }
+  }
+
+  // 2. The registry issued it: the receipt in the record_created event.
+  const json& events = member(bundle, "events");
+  const json* rc = find_record_created(events);
+  ReceiptOutcome receipt;
+  if (derived) {
+    if (rc == nullptr) {
+      report.fail("bundle.record_created.missing", "no record_created event: the bundle carries no receipt");
+    } else {
+      const json& payload = member(*rc, "payload");
+      if (member(payload, "canonical_record") == record && string_member(payload, "canonical_sha256") == derived->canonical_sha256) {
+        report.pass("bundle.record.match", "the record_created event carries the same record");
+      } else {
+        report.fail("bundle.record.mismatch", "the record_created event carries another record than canonical_record");
+      }
+      const json& r = member(payload, "receipt");
+      receipt = check_receipt(report, untrusted, r.is_null() ? nullptr : &r, *derived, trust,
+                              string_member(*rc, "created_at"), CheckStatus::fail);
+      fill_receipt(out, receipt);
+    }
+  }
+
+  // 3. Every event, and the state recomputed from them.
+  const json& served_state = member(bundle, "state");
+  const std::string subject = derived ? derived->full : claimed_number;
+  MergeResult merged = recompute_state(events, subject, trust);
+  if (!events.is_array()) report.fail("bundle.events.invalid", "events is not a list");
+  const std::set<std::string> acknowledged_invalid = listed_invalid(served_state);
+  for (EventVerdict& v : merged.events) {
+    // An event the served (signed) state itself declares invalid is the
+    // registry's own finding: report it, but it does not fail the bundle.
+    const bool acknowledged = !v.valid && !v.event_id.empty() && acknowledged_invalid.count(v.event_id) > 0;
+    for (Check c : v.checks) {
+      if (acknowledged && c.status == CheckStatus::fail) {
+        c.status = CheckStatus::warn;
+        c.detail += " (listed in the state's invalid_events)";
+      }
+      report.add(c.code, c.status, c.detail, c.anchors_trust);
+    }
+    for (Check c : v.untrusted) {
+      if (acknowledged) {
+        c.detail += " (listed in the state's invalid_events)";
+        report.add(c.code, CheckStatus::warn, c.detail);
+      } else {
+        untrusted.push_back(std::move(c));
+      }
+    }
+  }
+
+  // 4. The bundle as served: its hash and the registry's signature over it.
+  const json& sig = member(bundle, "bundle_signature");
+  Sha256Digest bundle_digest{};
+  SignatureOutcome bundle_sig;
+  if (!sig.is_object()) {
+    report.fail("bundle.signature.missing", "no bundle_signature");
+  } else {
+    bundle_digest = sha256(signed_json::canon_without(bundle, {"bundle_signature"}));
+    const std::string computed = to_hex(bundle_digest);
+    const std::string claimed = string_member(sig, "bundle_sha256");
+    if (claimed == computed) {
+      report.pass("bundle.hash.match", "bundle_sha256 " + computed + " matches the bundle");
+    } else {
+      report.fail("bundle.hash.mismatch", "the bundle hashes to " + computed + ", bundle_signature.bundle_sha256 says " +
+                                              (claimed.empty() ? std::string("(none)") : claimed.substr(0, 80)));
+    }
+    SignatureSpec spec{"bundle", "bundle_sha256_bytes", "bundle_signature"};
+    bundle_sig = check_signature_block(sig, spec, bundle_digest, trust, string_member(bundle, "built_at"));
+    add_checks(report, bundle_sig.checks);
+    untrusted.insert(untrusted.end(), bundle_sig.untrusted.begin(), bundle_sig.untrusted.end());
+  }
+
+  // 5. The served state: its own hash, and equal to the recomputed one.
+  if (!served_state.is_object()) {
+    report.fail("state.missing", "the bundle has no state");
+  } else {
+    const bool same_as_recomputed = merged.state == served_state;
+    check_state_hash(report, served_state, "bundle state",
+                     same_as_recomputed ? merged.state["state_sha256"].get<std::string>() : std::string());
+    const bool any_event_trusted = std::any_of(merged.events.begin(), merged.events.end(),
+                                               [](const EventVerdict& v) { return v.signature_trusted; });
+    if (!known_merge) {
+      report.skip("state.recomputed.skipped", "unknown merge_version: the state cannot be recomputed");
+    } else if (!any_event_trusted) {
+      report.skip("state.recomputed.skipped",
+                  "no event is signed by a trusted key: the state cannot be recomputed from them");
+    } else {
+      // Equal values have equal canonical bytes (no floats: strict parse).
+      if (same_as_recomputed) {
+        report.pass("state.recomputed.match",
+                    "state recomputed from the events is byte-identical (state_sha256 " +
+                        merged.state["state_sha256"].get<std::string>() + ")");
+      } else {
+        auto d = signed_json::first_difference(served_state, merged.state);
+        report.fail("state.recomputed.mismatch", "the served state differs from the state recomputed from the events: " +
+                                                     (d ? d->describe("served", "recomputed") : std::string("?")));
+      }
+    }
+  }
+  // source_aliases follow from the record and its record_created time alone.
+  const json aliases = derived && rc ? derive_source_aliases(record, derived->body, string_member(*rc, "created_at"))
+                                     : merged.state["current"]["source_aliases"];
+  if (member(bundle, "source_aliases") == aliases) {
+    report.pass("bundle.source_aliases.match", "source_aliases match those derived from the record");
+  } else {
+    auto d = signed_json::first_difference(member(bundle, "source_aliases"), aliases);
+    report.fail("bundle.source_aliases.mismatch",
+                "source_aliases differ from those derived from the record: " +
+                    (d ? d->describe("served", "derived") : std::string("?")));
+  }
+  const std::size_t eq = merged.state["equivocation_count"].get<std::size_t>();
+  if (eq > 0) {
+    report.warn("state.equivocation", std::to_string(eq) + " equivocating event(s): the registry signed conflicting events");
+  }
+
+  std::vector<std::pair<std::string, const SignatureOutcome*>> signatures = {{"bundle_signature", &bundle_sig},
+                                                                             {"receipt", &receipt.signature}};
+  check_public_keys(report, bundle, trust, signatures, bundle_digest);
+  settle_untrusted(report, untrusted);
+  report.extra["completeness"] = completeness(merged.state["current"], bundle);
+}
+
+void verify_state(VerifiedRecord& out, const json& state, const TrustStore& trust) {
+  Report& report = out.report;
+  std::vector<Check> untrusted;
+  const std::string claimed_number = string_member(state, "pith_number");
+  if (!claimed_number.empty()) report.pith_number = claimed_number;
+  if (string_member(state, "state_type") != "pith_open_graph_state") {
+    report.fail("state.type.invalid", "state_type is " + signed_json::json_preview(member(state, "state_type")) +
+                                          ", expected \"pith_open_graph_state\"");
+  }
+  if (string_member(state, "merge_version") != merge_version_v1) {
+    report.fail("state.merge_version.unsupported", "merge_version is not " + std::string(merge_version_v1));
+  }
+  const json& current = member(state, "current");
+  const json& record = member(current, "canonical_record");
+  const json& rc = member(current, "record_created");
+  auto derived = check_record(report, record, {}, claimed_number.empty() ? std::string_view("(none)") : claimed_number);
+  if (derived) {
+    fill_record(out, record, *derived);
+    const json& payload = member(rc, "payload");
+    if (member(payload, "canonical_record") == record && string_member(payload, "canonical_sha256") == derived->canonical_sha256) {
+      report.pass("state.record.match", "current.record_created carries the same record");
+    } else {
+      report.fail("state.record.mismatch", "current.record_created carries another record than current.canonical_record");
+    }
+    const json& r = member(payload, "receipt");
+    ReceiptOutcome receipt = check_receipt(report, untrusted, r.is_null() ? nullptr : &r, *derived, trust,
+                                           string_member(rc, "created_at"), CheckStatus::fail);
+    fill_receipt(out, receipt);
+    const json aliases = derive_source_aliases(record, derived->body, string_member(rc, "created_at"));
+    if (member(current, "source_aliases") == aliases) {
+      report.pass("state.source_aliases.match", "current.source_aliases match those derived from the record");
+    } else {
+      auto d = signed_json::first_difference(member(current, "source_aliases"), aliases);
+      report.fail("state.source_aliases.mismatch",
+                  "current.source_aliases differ: " + (d ? d->describe("served", "derived") : std::string("?")));
+    }
+  }
+  check_state_hash(report, state, "state");
+  report.skip("events.unavailable",
+              "a state alone has no events: event signatures and the state's recomputation cannot be checked (verify the bundle for that)");
+  report.skip("bundle.signature.unavailable",
+              "a state alone is not signed: state_sha256 shows internal consistency only; the record is verified through its receipt");
+  if (member(state, "equivocation_count").is_number() && member(state, "equivocation_count") != 0) {
+    report.warn("state.equivocation", "the state lists equivocating events: the registry signed conflicting events");
+  }
+  settle_untrusted(report, untrusted);
+  report.extra["completeness"] = completeness(current, json::object());
+}
+
+void verify_bare_record(VerifiedRecord& out, const json& record, const TrustStore&) {
+  Report& report = out.report;
+  auto derived = check_record(report, record, {}, {});
+  if (derived) fill_record(out, record, *derived);
+  report.skip("receipt.missing",
+              "a bare canonical record carries no receipt: its number is self-certifying, but nothing ties it to the "
+              "registry (verify its bundle)");
+}
+
+// The resolver's JSON-LD answer: `.canonical_record`, with whatever it says
+// about it (pith_number, canonical_sha256) and a receipt if it has one.
+void verify_resolver_answer(VerifiedRecord& out, const json& answer, const TrustStore& trust) {
+  Report& report = out.report;
+  std::vector<Check> untrusted;
+  const json& record = member(answer, "canonical_record");
+  auto derived = check_record(report, record, string_member(answer, "canonical_sha256"),
+                              string_member(answer, "pith_number"));
+  if (!derived) return;
+  fill_record(out, record, *derived);
+  const json* receipt = nullptr;
+  for (const char* key : {"receipt", "pith_receipt", "record_receipt"}) {
+    if (member(answer, key).is_object()) {
+      receipt = &answer[key];
+      break;
+    }
+  }
+  ReceiptOutcome r = check_receipt(report, untrusted, receipt, *derived, trust, {}, CheckStatus::skip);
+  fill_receipt(out, r);
+  settle_untrusted(report, untrusted);
+}
+
+}  // namespace
+
+Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore& trust, std::string_view input_name) {
+  const std::string name(input_name);
+  VerifiedRecord out;
+  out.report.input = name;
+  auto parsed = signed_json::parse_strict(bytes);
+  if (!parsed) {
+    const signed_json::StrictJsonError& e = parsed.error();
+    if (e.problem == signed_json::JsonProblem::syntax || e.problem == signed_json::JsonProblem::too_large) {
+      return fail(name, "not a registry document: " + e.to_error().describe());
+    }
+    // JSON, but with something signed data must not contain: a failure.
+    out.report.input_kind = "json";
+    out.report.fail("json.strict.invalid", to_string(e.problem) + std::string(" at ") + e.path + ": " + e.message);
+    out.document_bytes = std::string(bytes);
+    return out;
+  }
+  auto kind = detect_kind(*parsed);
+  if (!kind) {
+    return fail(name, "not a registry document (no bundle_type, state_type or canonical_record)");
+  }
+  out.kind = *kind;
+  out.report.input_kind = to_string(*kind);
+  out.document_bytes = std::string(bytes);
+  switch (*kind) {
+    case DocumentKind::bundle: verify_bundle(out, *parsed, trust); break;
+    case DocumentKind::state: verify_state(out, *parsed, trust); break;
+    case DocumentKind::record: verify_bare_record(out, *parsed, trust); break;
+    case DocumentKind::resolver_answer: verify_resolver_answer(out, *parsed, trust); break;
+  }
+  out.document = std::move(*parsed);
+  return out;
+}
+
+}  // namespace pith::registry

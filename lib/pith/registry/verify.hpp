@@ -1,0 +1,49 @@
+#pragma once
+// CONTRACT between the verification core and its users (resolver, stamper,
+// checker, sty generator). The core (issue 2) implements `verify_document` in
+// verified_record.cpp; the other parts only consume these types. Extend it,
+// do not break it.
+//
+// A registry document is one of: a bundle (`pith_open_graph_bundle`), a state
+// (`pith_open_graph_state`, served as state.json), a bare canonical record, or
+// the resolver's JSON-LD answer holding `.canonical_record`. Which one is
+// detected from the content, never from a file name.
+#include "pith/base/error.hpp"
+#include "pith/base/report.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace pith::registry {
+
+class TrustStore;  // trust_store.hpp
+
+enum class DocumentKind { bundle, state, record, resolver_answer };
+[[nodiscard]] const char* to_string(DocumentKind k);
+
+// What a fully verified document yields: everything a stamper or the
+// generated pith.sty needs to carry the signed record onward.
+struct VerifiedRecord {
+  DocumentKind kind = DocumentKind::record;
+  std::string pith_number;            // full form, e.g. pith:2020:WXNI57C2SJ24QK62DB7DTUREA3
+  nlohmann::json canonical_record;    // as parsed (strictly)
+  std::string canonical_json;         // canon(canonical_record): the exact hashed bytes
+  std::string canonical_sha256;       // lower-case hex
+  std::string receipt_signature_b64;  // empty when the document has no receipt (bare record)
+  std::string key_id;                 // registry key that signed the receipt
+  std::string key_fingerprint;        // fingerprint_sha256_hex of that key
+  std::string document_bytes;         // the bundle/state bytes exactly as given (to embed)
+  nlohmann::json document;            // the parsed document
+  Report report;                      // every check performed, in order
+};
+
+// Strictly parses `bytes` (see strict_json.hpp) and verifies the document
+// with keys from `trust` only. Never fails with an Error for bad *content*:
+// content problems are failed checks in `report` (so the caller can show
+// them); the Error branch is for input that is not a registry document at all
+// (not JSON, unknown shape) and carries `input_name` in `where`.
+[[nodiscard]] Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore& trust,
+                                                     std::string_view input_name);
+
+}  // namespace pith::registry

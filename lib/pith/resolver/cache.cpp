@@ -1,0 +1,256 @@
+#include "pith/resolver/cache.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <atomic>
+#include <sstream>
+#include <unistd.h>
+
+namespace pith::resolver {
+namespace {
+
+constexpr std::uintmax_t max_entry_bytes = 16u * 1024u * 1024u;
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+std::optional<std::string> read_bounded(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > max_entry_bytes) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// Only names we made ourselves reach the file system: base32 bodies and
+// arXiv ids (digits, letters, '.', '-', '/' → '_').
+bool safe_name(const std::string& s) {
+  if (s.empty() || s.size() > 64 || s.front() == '.') return false;
+  for (char c : s) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string alias_file_name(std::string arxiv_text) {
+  for (char& c : arxiv_text) {
+    if (c == '/') c = '_';
+  }
+  return "arxiv-" + arxiv_text;
+}
+
+std::string body_of(const std::string& full_number) {
+  const auto colon = full_number.rfind(':');
+  return colon == std::string::npos ? full_number : full_number.substr(colon + 1);
+}
+
+}  // namespace
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void sync_directory(const std::filesystem::path& dir) {
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+}
+
+Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes, bool durable) {
+  const std::string where = path.string();
+  // Unique enough within this process and across processes; O_EXCL refuses
+  // any collision rather than sharing a temporary file.
+  static std::atomic<unsigned> counter{0};
+  const auto temp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
+                                          std::to_string(counter++));
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(where, "cannot create a temporary file: " + errno_text());
+  const bool written = write_all(fd, bytes) && (!durable || ::fsync(fd) == 0);
+  const std::string why = errno_text();
+  ::close(fd);
+  if (!written || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string reason = written ? errno_text() : why;
+    ::unlink(temp.c_str());
+    return fail(where, "cannot write: " + reason);
+  }
+  return {};
+}
+
+RecordCache::RecordCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+Result<std::filesystem::path> RecordCache::store(const std::string& full_number, std::string_view bytes,
+                                                 const CacheMeta& meta, const std::vector<std::string>& arxiv_aliases) {
+  const std::string body = body_of(full_number);
+  if (!safe_name(body)) return fail(full_number, "not a cacheable Pith Number");
+  std::error_code ec;
+  std::filesystem::create_directories(dir_ / "aliases", ec);
+  if (ec) return fail(dir_.string(), "cannot create the cache directory: " + ec.message());
+  const auto doc_path = dir_ / (body + ".json");
+  // The document is fsynced; the metadata and aliases are advisory (one that
+  // is lost reads as "stale" or "not cached" and is simply fetched again), so
+  // they are atomic but not fsynced one by one: one directory sync at the end.
+  if (auto ok = write_file_atomically(doc_path, bytes); !ok) return std::unexpected(ok.error());
+  const nlohmann::json m = {{"pith_number", full_number}, {"url", meta.url}, {"etag", meta.etag},
+                            {"last_modified", meta.last_modified}, {"fetched_at", meta.fetched_at}};
+  if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false); !ok) {
+    return std::unexpected(ok.error());
+  }
+  for (const auto& alias : arxiv_aliases) {
+    const std::string name = alias_file_name(alias);
+    if (!safe_name(name)) continue;
+    if (auto ok = write_file_atomically(dir_ / "aliases" / name, full_number + "\n", false); !ok) {
+      return std::unexpected(ok.error());
+    }
+  }
+  sync_directory(dir_);
+  return doc_path;
+}
+
+Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
+  if (entries.size() == 1) {
+    const Entry& e = entries.front();
+    if (auto stored = store(e.full_number, e.bytes, e.meta, e.arxiv_aliases); !stored) {
+      return std::unexpected(stored.error());
+    }
+    return {};
+  }
+  if (entries.empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(dir_ / "aliases", ec);
+  if (ec) return fail(dir_.string(), "cannot create the cache directory: " + ec.message());
+  // 1. Every document to a temporary file, unsynced.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;  // temp → final
+  static std::atomic<unsigned> counter{0};
+  for (const Entry& e : entries) {
+    const std::string body = body_of(e.full_number);
+    if (!safe_name(body)) continue;
+    const auto final_path = dir_ / (body + ".json");
+    const auto temp = dir_ / ("." + body + ".json.tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return fail(temp.string(), "cannot create a temporary file: " + errno_text());
+    const bool ok = write_all(fd, e.bytes);
+    ::close(fd);
+    if (!ok) {
+      ::unlink(temp.c_str());
+      return fail(final_path.string(), "cannot write: " + errno_text());
+    }
+    renames.emplace_back(temp, final_path);
+  }
+  // 2. One sync of the file system: every document is on disk before any rename.
+  const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::syncfs(dir_fd);
+    ::close(dir_fd);
+  }
+  // 3. Into place, then the advisory metadata and aliases, then one directory sync.
+  for (const auto& [temp, final_path] : renames) {
+    if (std::rename(temp.c_str(), final_path.c_str()) != 0) {
+      const std::string why = errno_text();
+      ::unlink(temp.c_str());
+      return fail(final_path.string(), "cannot write: " + why);
+    }
+  }
+  for (const Entry& e : entries) {
+    const std::string body = body_of(e.full_number);
+    if (!safe_name(body)) continue;
+    const nlohmann::json m = {{"pith_number", e.full_number}, {"url", e.meta.url}, {"etag", e.meta.etag},
+                              {"last_modified", e.meta.last_modified}, {"fetched_at", e.meta.fetched_at}};
+    if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false); !ok) return ok;
+    for (const auto& alias : e.arxiv_aliases) {
+      const std::string name = alias_file_name(alias);
+      if (!safe_name(name)) continue;
+      if (auto ok = write_file_atomically(dir_ / "aliases" / name, e.full_number + "\n", false); !ok) return ok;
+    }
+  }
+  sync_directory(dir_);
+  return {};
+}
+
+Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fetched_at) {
+  const std::string body = body_of(full_number);
+  auto doc = load_body(body);
+  if (!doc) return fail(full_number, "not in the cache");
+  nlohmann::json m = {{"pith_number", full_number}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
+                      {"last_modified", doc->meta.last_modified}, {"fetched_at", fetched_at}};
+  return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false);
+}
+
+std::optional<CachedDocument> RecordCache::load_body(const std::string& body) const {
+  if (!safe_name(body)) return std::nullopt;
+  CachedDocument doc;
+  doc.path = dir_ / (body + ".json");
+  auto bytes = read_bounded(doc.path);
+  if (!bytes) return std::nullopt;
+  doc.bytes = std::move(*bytes);
+  // Missing or unreadable metadata: the entry counts as never fetched (stale).
+  if (auto meta = read_bounded(dir_ / (body + ".meta.json"))) {
+    const auto m = nlohmann::json::parse(*meta, nullptr, false);
+    if (m.is_object()) {
+      doc.full_number = m.value("pith_number", std::string());
+      doc.meta.url = m.value("url", std::string());
+      doc.meta.etag = m.value("etag", std::string());
+      doc.meta.last_modified = m.value("last_modified", std::string());
+      if (m.contains("fetched_at") && m["fetched_at"].is_number_integer()) {
+        doc.meta.fetched_at = m["fetched_at"].get<std::int64_t>();
+      }
+    }
+  }
+  return doc;
+}
+
+std::vector<std::string> RecordCache::bodies_with_prefix(const std::string& prefix) const {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == 26 + 5 && name.ends_with(".json") && name.starts_with(prefix)) {
+      out.push_back(name.substr(0, 26));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<std::string> RecordCache::body_for_arxiv(const std::string& arxiv_text) const {
+  const std::string name = alias_file_name(arxiv_text);
+  if (!safe_name(name)) return std::nullopt;
+  auto text = read_bounded(dir_ / "aliases" / name);
+  if (!text) return std::nullopt;
+  std::string number = *text;
+  while (!number.empty() && (number.back() == '\n' || number.back() == '\r')) number.pop_back();
+  const std::string body = body_of(number);
+  return safe_name(body) ? std::optional<std::string>(body) : std::nullopt;
+}
+
+void RecordCache::remove(const std::string& body) const {
+  if (!safe_name(body)) return;
+  std::error_code ec;
+  std::filesystem::remove(dir_ / (body + ".json"), ec);
+  std::filesystem::remove(dir_ / (body + ".meta.json"), ec);
+}
+
+}  // namespace pith::resolver

@@ -1,0 +1,76 @@
+#pragma once
+// On-disk cache of registry documents: one file per Pith Number holding the
+// verified bundle (or state) bytes exactly as served, `<BODY>.json`, plus a
+// small `<BODY>.meta.json` (URL, ETag, Last-Modified, fetch time) and alias
+// files for arXiv ids. Every write is atomic (temp file in the same
+// directory, fsync, rename). The cache itself trusts nothing: the resolver
+// re-verifies every entry it reads and drops one that fails.
+#include "pith/base/error.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith::resolver {
+
+struct CacheMeta {
+  std::string url;            // where the document came from
+  std::string etag;
+  std::string last_modified;
+  std::int64_t fetched_at = 0;  // unix seconds of the last fetch or revalidation
+};
+
+struct CachedDocument {
+  std::string full_number;   // the number the entry is filed under (re-checked after verifying)
+  std::string bytes;
+  CacheMeta meta;
+  std::filesystem::path path;
+};
+
+class RecordCache {
+ public:
+  explicit RecordCache(std::filesystem::path dir);
+
+  [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+
+  struct Entry {
+    std::string full_number;
+    std::string bytes;
+    CacheMeta meta;
+    std::vector<std::string> arxiv_aliases;  // `2011.03641`, `2011.03641v3`
+  };
+  // Files the verified document under its full number, and its arXiv aliases.
+  [[nodiscard]] Result<std::filesystem::path> store(const std::string& full_number, std::string_view bytes,
+                                                    const CacheMeta& meta,
+                                                    const std::vector<std::string>& arxiv_aliases = {});
+  // Many at once (a batch): every document reaches the disk before any is
+  // renamed into place, with one file-system sync instead of one per entry.
+  [[nodiscard]] Result<void> store_many(const std::vector<Entry>& entries);
+  // Updates only the fetch time (after a 304).
+  [[nodiscard]] Result<void> touch(const std::string& full_number, std::int64_t fetched_at);
+
+  [[nodiscard]] std::optional<CachedDocument> load_body(const std::string& body) const;
+  // Bodies of the entries whose body starts with `prefix` (short forms).
+  [[nodiscard]] std::vector<std::string> bodies_with_prefix(const std::string& prefix) const;
+  // The body an arXiv alias was filed under.
+  [[nodiscard]] std::optional<std::string> body_for_arxiv(const std::string& arxiv_text) const;
+  // Removes an entry (a tampered or mismatching one).
+  void remove(const std::string& body) const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// Writes `bytes` to `path` atomically: a temporary file beside it, fsync
+// (when `durable`), rename over the target. Readers see the old or the new
+// file, never a torn one.
+[[nodiscard]] Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
+                                                 bool durable = true);
+// fsync of a directory, making renames in it durable.
+void sync_directory(const std::filesystem::path& dir);
+
+[[nodiscard]] std::int64_t unix_now();
+
+}  // namespace pith::resolver

@@ -1,0 +1,67 @@
+#include "pith/resolver/options.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace pith::resolver {
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+std::chrono::milliseconds to_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(std::max(seconds, 0.001) * 1000.0)));
+}
+
+}  // namespace
+
+std::vector<std::string> split_url_list(std::string_view list) {
+  std::vector<std::string> out;
+  std::string current;
+  for (char c : list) {
+    if (c == ' ' || c == ',' || c == ';' || c == '\t' || c == '\n') {
+      if (!current.empty()) out.push_back(std::move(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) out.push_back(std::move(current));
+  return out;
+}
+
+std::filesystem::path default_cache_dir() {
+  const std::string xdg = env("XDG_CACHE_HOME");
+  if (!xdg.empty() && xdg.front() == '/') return std::filesystem::path(xdg) / "pith";
+  const std::string home = env("HOME");
+  if (!home.empty()) return std::filesystem::path(home) / ".cache" / "pith";
+  return std::filesystem::temp_directory_path() / "pith-cache";
+}
+
+ResolverOptions ResolverOptions::from_environment() {
+  ResolverOptions o;
+  if (const std::string r = env("PITH_RESOLVER"); !r.empty()) o.resolver_url = r;
+  o.mirrors = split_url_list(env("PITH_MIRRORS"));
+  return o;
+}
+
+HttpOptions ResolverOptions::http_options() const {
+  HttpOptions h;
+  h.total_timeout = to_ms(timeout_seconds);
+  // A third of the budget to connect, but at least a second (a loaded machine
+  // can be slow to accept even on loopback), never more than the total.
+  h.connect_timeout = std::min(h.total_timeout, std::max(to_ms(timeout_seconds / 3.0), std::chrono::milliseconds(1000)));
+  // A drip slower than this for a third of the budget will not finish in time anyway.
+  h.low_speed_time = std::chrono::seconds(std::max<long long>(1, std::llround(timeout_seconds / 3.0)));
+  h.cacert = cacert;
+  return h;
+}
+
+std::filesystem::path ResolverOptions::effective_cache_dir() const {
+  return cache_dir.empty() ? default_cache_dir() : cache_dir;
+}
+
+}  // namespace pith::resolver

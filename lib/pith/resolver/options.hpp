@@ -1,0 +1,42 @@
+#pragma once
+// How the tools reach the registry: one value type shared by pith-check and
+// pith-stamp (the CLI flags are registered by tools/resolver_cli.hpp, so the
+// tools never duplicate them). Defaults come from the environment
+// (PITH_RESOLVER, PITH_MIRRORS, XDG_CACHE_HOME, HOME); flags override.
+#include "pith/resolver/http_client.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace pith::resolver {
+
+inline constexpr const char* default_resolver_url = "https://pith.science";
+
+struct ResolverOptions {
+  std::string resolver_url = default_resolver_url;  // base serving /pith/<ID>/...; https://, http:// or file://
+  std::vector<std::string> mirrors;                 // tried in order when the resolver fails
+  bool offline = false;    // cache and local files only; never the network
+  bool refresh = false;    // ignore the freshness window (still revalidates with ETag)
+  std::filesystem::path cache_dir;                  // empty: default_cache_dir()
+  std::string cacert;                               // CA bundle (PEM) for HTTPS
+  double timeout_seconds = 30.0;                    // total per request; connect gets a third
+  std::chrono::seconds freshness{24 * 3600};        // cached entries younger than this are used as is
+  std::size_t max_concurrency = 16;                 // batch lookups in flight
+
+  // PITH_RESOLVER and PITH_MIRRORS (separated by spaces, commas or
+  // semicolons) over the built-in defaults.
+  [[nodiscard]] static ResolverOptions from_environment();
+  [[nodiscard]] HttpOptions http_options() const;
+  [[nodiscard]] std::filesystem::path effective_cache_dir() const;
+};
+
+// $XDG_CACHE_HOME/pith, else ~/.cache/pith (absolute XDG paths only, per the spec).
+[[nodiscard]] std::filesystem::path default_cache_dir();
+
+// Splits a PITH_MIRRORS-style list.
+[[nodiscard]] std::vector<std::string> split_url_list(std::string_view list);
+
+}  // namespace pith::resolver

@@ -1,0 +1,378 @@
+#include "pith/resolver/resolver.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <optional>
+
+namespace pith::resolver {
+namespace {
+
+struct Endpoint {
+  std::string url;
+  std::string accept;
+  std::size_t base_index = 0;  // 0 = the resolver, >0 = a mirror
+};
+
+std::string without_trailing_slash(std::string url) {
+  while (url.size() > 1 && url.back() == '/') url.pop_back();
+  return url;
+}
+
+bool is_file_url(std::string_view url) { return url.starts_with("file://"); }
+bool is_web_url(std::string_view url) { return url.starts_with("https://") || url.starts_with("http://"); }
+
+std::vector<Endpoint> endpoints_for(const std::string& base, std::size_t base_index, const std::string& id) {
+  std::vector<Endpoint> out = {
+      {base + "/pith/" + id + "/bundle.json", "application/json", base_index},
+      {base + "/.well-known/pith/" + id + "/bundle.json", "application/json", base_index},
+      {base + "/pith/" + id + "/state.json", "application/json", base_index},
+  };
+  // A file:// mirror has no content negotiation: /pith/<ID> is a directory there.
+  if (!is_file_url(base)) out.push_back({base + "/pith/" + id, "application/ld+json", base_index});
+  return out;
+}
+
+std::string iso_time(std::int64_t unix_seconds) {
+  if (unix_seconds <= 0) return "at an unknown time";
+  const std::time_t t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// The first failed check of a report, for a one-line reason.
+std::string first_failure(const Report& report) {
+  for (const auto& c : report.checks()) {
+    if (c.status == CheckStatus::fail) return c.code + (c.detail.empty() ? "" : ": " + c.detail);
+  }
+  return std::string("verdict ") + to_string(report.verdict());
+}
+
+// A document is usable only when fully verified against the trust store.
+std::optional<std::string> rejection_reason(const registry::VerifiedRecord& record, const registry::Identifier& id) {
+  if (record.report.verdict() != Verdict::verified) return "failed verification (" + first_failure(record.report) + ")";
+  if (!id.matches(record.pith_number, record.canonical_record)) {
+    return "substitution: " + id.mismatch(record.pith_number, record.canonical_record);
+  }
+  return std::nullopt;
+}
+
+// mirror_hints of a (verified) bundle or state: other bases serving the same paths.
+std::vector<std::string> mirror_hint_bases(const nlohmann::json& document) {
+  std::vector<std::string> out;
+  auto collect = [&out](const nlohmann::json& hints) {
+    if (!hints.is_array()) return;
+    for (const auto& h : hints) {
+      if (h.is_object() && h.contains("base_url") && h["base_url"].is_string()) {
+        const std::string base = h["base_url"].get<std::string>();
+        if (is_web_url(base) && base.size() < 2048) out.push_back(base);
+      }
+    }
+  };
+  if (!document.is_object()) return out;
+  if (document.contains("mirror_hints")) collect(document["mirror_hints"]);
+  if (document.contains("current") && document["current"].is_object() && document["current"].contains("mirror_hints")) {
+    collect(document["current"]["mirror_hints"]);
+  }
+  if (document.contains("state") && document["state"].is_object() && document["state"].contains("current") &&
+      document["state"]["current"].is_object() && document["state"]["current"].contains("mirror_hints")) {
+    collect(document["state"]["current"]["mirror_hints"]);
+  }
+  return out;
+}
+
+std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
+  std::vector<std::string> out;
+  if (!record.is_object() || !record.contains("source") || !record["source"].is_object()) return out;
+  const auto& src = record["source"];
+  if (src.value("kind", std::string()) != "arxiv" || !src.contains("id") || !src["id"].is_string()) return out;
+  const std::string id = src["id"].get<std::string>();
+  out.push_back(id);
+  if (src.contains("version") && src["version"].is_number_integer()) {
+    out.push_back(id + "v" + std::to_string(src["version"].get<long long>()));
+  }
+  return out;
+}
+
+bool cacheable(registry::DocumentKind kind) { return kind == registry::DocumentKind::bundle || kind == registry::DocumentKind::state; }
+
+}  // namespace
+
+const char* to_string(ResolutionOrigin o) {
+  switch (o) {
+    case ResolutionOrigin::server: return "server";
+    case ResolutionOrigin::mirror: return "mirror";
+    case ResolutionOrigin::cache: return "cache";
+    case ResolutionOrigin::stale_cache: return "stale cache";
+  }
+  return "?";
+}
+
+// One input on its way through cache, bases and endpoints.
+struct Resolver::Job {
+  std::string input;
+  registry::Identifier id;
+  std::optional<Result<Resolution>> result;  // set when finished
+  std::optional<CachedDocument> cached;      // verified but not fresh: revalidate, or fall back to it
+  std::optional<registry::VerifiedRecord> cached_record;
+  std::vector<Endpoint> endpoints;
+  std::size_t next = 0;
+  std::vector<std::string> failures;
+  bool rejected_bad_record = false;  // some answer or cache entry was forged, tampered or substituted
+  Report report;
+
+  [[nodiscard]] bool has_next() const { return !result && next < endpoints.size(); }
+  void skip_base(std::size_t base_index) {
+    while (next < endpoints.size() && endpoints[next].base_index == base_index) ++next;
+  }
+  // The answer for this input: `record` from `source`, with the failed
+  // attempts and the report's checks so far (moved out of the job).
+  [[nodiscard]] Resolution resolved(ResolutionOrigin origin, std::string source, registry::VerifiedRecord record) {
+    Resolution r;
+    r.input = input;
+    r.identifier = id;
+    r.origin = origin;
+    r.source = std::move(source);
+    r.failures = std::move(failures);
+    r.report = std::move(report);
+    r.record = std::move(record);
+    return r;
+  }
+};
+
+Resolver::Resolver(ResolverOptions options, DocumentVerifier verifier)
+    : options_(std::move(options)),
+      verify_(std::move(verifier)),
+      cache_(options_.effective_cache_dir()),
+      http_(std::make_unique<HttpClient>(options_.http_options())) {}
+
+Resolver::~Resolver() = default;
+
+void Resolver::consult_cache(Job& job) {
+  std::optional<std::string> body;
+  switch (job.id.kind) {
+    case registry::IdentifierKind::full_number:
+    case registry::IdentifierKind::body: body = job.id.body; break;
+    case registry::IdentifierKind::arxiv: body = cache_.body_for_arxiv(job.id.text); break;
+    case registry::IdentifierKind::short_form: {
+      const auto bodies = cache_.bodies_with_prefix(job.id.body);
+      if (bodies.size() == 1) body = bodies.front();
+      if (bodies.size() > 1) {
+        job.report.warn("resolver.short_form.ambiguous",
+                        job.id.text + " matches " + std::to_string(bodies.size()) + " cached records; asking the registry");
+      }
+      break;
+    }
+  }
+  if (!body) return;
+  auto doc = cache_.load_body(*body);
+  if (!doc) return;
+  auto verified = verify_(doc->bytes, doc->path.string());
+  std::optional<std::string> reason;
+  if (!verified) {
+    reason = verified.error().describe();
+  } else if (auto why = rejection_reason(*verified, job.id)) {
+    reason = *why;
+  } else if (!doc->full_number.empty() && doc->full_number != verified->pith_number) {
+    reason = "filed under " + doc->full_number + " but holds " + verified->pith_number;
+  }
+  if (reason) {
+    // Never used: dropped, and the record is fetched again.
+    job.report.warn("resolver.cache.rejected", doc->path.string() + ": " + *reason + "; entry removed");
+    job.failures.push_back(doc->path.string() + ": " + *reason + " (cache entry removed)");
+    job.rejected_bad_record = true;
+    cache_.remove(*body);
+    return;
+  }
+  const bool fresh = doc->meta.fetched_at > 0 && unix_now() - doc->meta.fetched_at < options_.freshness.count();
+  if (options_.offline || (fresh && !options_.refresh)) {
+    Resolution r = job.resolved(ResolutionOrigin::cache, doc->path.string(), std::move(*verified));
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
+                                         r.source + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
+    if (options_.offline) {
+      r.report.warn("resolver.offline", "offline: the registry was not asked; cached copy fetched " +
+                                            iso_time(doc->meta.fetched_at));
+    }
+    job.result = std::move(r);
+    return;
+  }
+  job.cached = std::move(*doc);
+  job.cached_record = std::move(*verified);
+}
+
+void Resolver::finish_from_network(Job& job, registry::VerifiedRecord record, const std::string& url,
+                                   const HttpResponse& response) {
+  const bool mirror = !job.endpoints.empty() && job.endpoints[job.next].base_index > 0;
+  if (cacheable(record.kind)) {
+    pending_stores_.push_back({record.pith_number, record.document_bytes,
+                               CacheMeta{url, response.etag, response.last_modified, unix_now()},
+                               arxiv_aliases_of(record.canonical_record)});
+  }
+  Resolution r = job.resolved(mirror ? ResolutionOrigin::mirror : ResolutionOrigin::server, url, std::move(record));
+  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
+                                       to_string(r.origin) + " " + url);
+  job.result = std::move(r);
+}
+
+void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
+  const Endpoint& ep = job.endpoints[job.next];
+  if (!answer) {
+    // Transport failure (refused, timeout, TLS, too large, bad redirect): this
+    // base will not do better on its other paths; go to the next base.
+    job.failures.push_back(answer.error().describe());
+    job.skip_base(ep.base_index);
+    return;
+  }
+  if (answer->not_modified && job.cached && job.cached_record) {
+    // Same bytes as our verified copy: use it, refreshed.
+    const std::string full = job.cached_record->pith_number;
+    (void)cache_.touch(full, unix_now());
+    HttpResponse same = *answer;
+    same.etag = job.cached->meta.etag;
+    same.last_modified = job.cached->meta.last_modified;
+    registry::VerifiedRecord record = std::move(*job.cached_record);
+    job.cached_record.reset();
+    const bool mirror = ep.base_index > 0;
+    Resolution r = job.resolved(ResolutionOrigin::cache, job.cached->path.string(), std::move(record));
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
+                                         r.source + ", revalidated with " + (mirror ? "mirror " : "server ") +
+                                         ep.url + " (304 Not Modified)");
+    job.result = std::move(r);
+    return;
+  }
+  if (!answer->ok()) {
+    job.failures.push_back(ep.url + ": " + answer->status_text());
+    // A 5xx that outlived the retries: the server is in trouble, try the next base.
+    if (answer->status >= 500) {
+      job.skip_base(ep.base_index);
+    } else {
+      ++job.next;
+    }
+    return;
+  }
+  auto verified = verify_(answer->body, ep.url);
+  if (!verified) {
+    job.failures.push_back(ep.url + ": not a registry document (" + verified.error().message + ")");
+    ++job.next;
+    return;
+  }
+  if (auto why = rejection_reason(*verified, job.id)) {
+    job.failures.push_back(ep.url + ": " + *why);
+    job.report.warn("resolver.rejected", ep.url + ": " + *why);
+    job.rejected_bad_record = true;
+    ++job.next;
+    return;
+  }
+  finish_from_network(job, std::move(*verified), ep.url, *answer);
+}
+
+void Resolver::finish_exhausted(Job& job) {
+  if (job.result) return;
+  if (job.cached && job.cached_record) {
+    Resolution r =
+        job.resolved(ResolutionOrigin::stale_cache, job.cached->path.string(), std::move(*job.cached_record));
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
+                                         r.source + " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
+    r.report.warn("resolver.cache.stale", "the registry and mirrors did not answer; using the cached copy fetched " +
+                                              iso_time(job.cached->meta.fetched_at));
+    job.result = std::move(r);
+    return;
+  }
+  std::string message = job.rejected_bad_record ? std::string(rejection_marker) + ", nothing verified; " : "";
+  if (job.endpoints.empty() && options_.offline) {
+    message += "offline and not in the cache " + cache_.dir().string();
+    for (const auto& f : job.failures) message += "; " + f;
+  } else {
+    message += "not resolved";
+    for (const auto& f : job.failures) message += "; " + f;
+    if (options_.offline) message += " (offline: only file:// bases and the cache were tried)";
+  }
+  job.result = fail(job.input, message);
+}
+
+Result<Resolution> Resolver::resolve(std::string_view input) {
+  return std::move(resolve_many({std::string(input)}).front());
+}
+
+std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::string>& inputs) {
+  std::vector<Job> jobs(inputs.size());
+  std::vector<std::string> user_bases;
+  user_bases.push_back(without_trailing_slash(options_.resolver_url));
+  for (const auto& m : options_.mirrors) user_bases.push_back(without_trailing_slash(m));
+
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    Job& job = jobs[i];
+    job.input = inputs[i];
+    auto id = registry::parse_identifier(inputs[i]);
+    if (!id) {
+      job.result = std::unexpected(id.error());
+      continue;
+    }
+    job.id = std::move(*id);
+    consult_cache(job);
+    if (job.result) continue;
+    std::vector<std::string> bases = user_bases;
+    if (job.cached_record) {
+      for (auto& hint : mirror_hint_bases(job.cached_record->document)) bases.push_back(without_trailing_slash(hint));
+    }
+    std::vector<std::string> unique;
+    for (auto& b : bases) {
+      if (options_.offline && !is_file_url(b)) continue;
+      if (std::find(unique.begin(), unique.end(), b) == unique.end()) unique.push_back(b);
+    }
+    for (std::size_t b = 0; b < unique.size(); ++b) {
+      for (auto& ep : endpoints_for(unique[b], b, job.id.path_id())) job.endpoints.push_back(std::move(ep));
+    }
+  }
+
+  // Rounds: every unfinished job asks its next endpoint, all at once.
+  for (;;) {
+    std::vector<std::size_t> active;
+    std::vector<HttpRequest> requests;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      Job& job = jobs[i];
+      if (!job.has_next()) continue;
+      const Endpoint& ep = job.endpoints[job.next];
+      HttpRequest req(ep.url, ep.accept);
+      if (job.cached && job.cached->meta.url == ep.url) {
+        if (!job.cached->meta.etag.empty()) req.if_none_match = job.cached->meta.etag;
+        if (!job.cached->meta.last_modified.empty()) req.if_modified_since = job.cached->meta.last_modified;
+      }
+      active.push_back(i);
+      requests.push_back(std::move(req));
+    }
+    if (active.empty()) break;
+    auto answers = requests.size() == 1
+                       ? std::vector<Result<HttpResponse>>{http_->get(requests.front())}
+                       : http_->get_many(requests, options_.max_concurrency);
+    for (std::size_t k = 0; k < active.size(); ++k) handle_answer(jobs[active[k]], std::move(answers[k]));
+  }
+
+  // The batch's verified documents go to the cache together (one sync).
+  const auto stored = cache_.store_many(pending_stores_);
+  pending_stores_.clear();
+
+  std::vector<Result<Resolution>> out;
+  out.reserve(jobs.size());
+  for (auto& job : jobs) {
+    finish_exhausted(job);
+    if (job.result && job.result->has_value()) {
+      Resolution& r = **job.result;
+      if (!stored && (r.origin == ResolutionOrigin::server || r.origin == ResolutionOrigin::mirror)) {
+        r.report.warn("resolver.cache.write", stored.error().describe());
+      }
+      if (job.id.kind == registry::IdentifierKind::short_form) {
+        r.report.pass("resolver.short_form", job.id.text + " resolved to " + r.record.pith_number);
+      } else if (job.id.kind == registry::IdentifierKind::arxiv) {
+        r.report.pass("resolver.arxiv", "arXiv " + job.id.text + " resolved to " + r.record.pith_number +
+                                            " (the signed record's source matches)");
+      }
+    }
+    out.push_back(std::move(*job.result));
+  }
+  return out;
+}
+
+}  // namespace pith::resolver

@@ -1,0 +1,233 @@
+#include "pith/tex/source.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace pith::tex {
+namespace fs = std::filesystem;
+
+std::string TexNumber::location() const { return file.filename().string() + ":" + std::to_string(line); }
+
+namespace {
+
+bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
+bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The text as TeX sees it without comments: from an unescaped % to the end
+// of its line is dropped (the newline stays, so line numbers still hold).
+// A backslash escapes the next character, so \% is text and \\% a comment.
+std::string strip_comments(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_comment = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      in_comment = false;
+      out.push_back(c);
+    } else if (in_comment) {
+      continue;
+    } else if (c == '%') {
+      in_comment = true;
+    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+      out.push_back(c);
+      out.push_back(text[++i]);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+int line_at(std::string_view text, std::size_t offset) {
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+Result<std::string> read_bounded(const fs::path& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return fail(path.string(), "cannot read: " + ec.message());
+  if (size > tex_max_file_bytes) {
+    return fail(path.string(), "larger than " + std::to_string(tex_max_file_bytes) + " bytes; not a LaTeX source");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(path.string(), "cannot open for reading");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// A braced argument starting at text[pos] (after optional spaces); returns
+// the content and moves pos past the closing brace. Bounded: a \pithnumber
+// or file name is short, so a long "argument" is not one.
+std::optional<std::string> braced_argument(std::string_view text, std::size_t& pos) {
+  constexpr std::size_t max_argument = 1024;
+  std::size_t i = pos;
+  while (i < text.size() && is_space(text[i])) ++i;
+  if (i >= text.size() || text[i] != '{') return std::nullopt;
+  int depth = 0;
+  const std::size_t start = i + 1;
+  for (; i < text.size() && i <= start + max_argument; ++i) {
+    if (text[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (text[i] == '{') ++depth;
+    if (text[i] == '}' && --depth == 0) {
+      pos = i + 1;
+      return std::string(text.substr(start, i - start));
+    }
+  }
+  return std::nullopt;
+}
+
+// \input file (plain TeX form): the name runs to the next space.
+std::optional<std::string> bare_file_name(std::string_view text, std::size_t& pos) {
+  std::size_t i = pos;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  const std::size_t start = i;
+  while (i < text.size() && !is_space(text[i]) && text[i] != '\\' && text[i] != '{' && text[i] != '}') ++i;
+  if (i == start) return std::nullopt;
+  pos = i;
+  return std::string(text.substr(start, i - start));
+}
+
+// Where LaTeX would find an \input/\include of `name` among the paper's files.
+std::optional<fs::path> resolve_input(const fs::path& base_dir, const std::string& name) {
+  if (name.find_first_of("\\#$") != std::string::npos) return std::nullopt;  // macros: cannot know
+  const fs::path given = fs::path(name).is_absolute() ? fs::path(name) : base_dir / name;
+  std::error_code ec;
+  if (fs::is_regular_file(given.string() + ".tex", ec)) return fs::path(given.string() + ".tex");
+  if (given.has_extension() && fs::is_regular_file(given, ec)) return given;
+  return std::nullopt;
+}
+
+class Scanner {
+ public:
+  explicit Scanner(fs::path base_dir) : base_dir_(std::move(base_dir)) {}
+
+  Result<std::vector<TexNumber>> scan(const fs::path& file, int depth) {
+    if (depth > tex_max_input_depth) {
+      return fail(file.string(), "\\input nesting deeper than " + std::to_string(tex_max_input_depth));
+    }
+    std::error_code ec;
+    const fs::path key = fs::weakly_canonical(file, ec);
+    if (!visited_.insert(ec ? file : key).second) return std::vector<TexNumber>{};  // loop or repeat
+    auto raw = read_bounded(file);
+    if (!raw) return std::unexpected(raw.error());
+    const std::string text = strip_comments(*raw);
+    std::vector<TexNumber> found;
+    std::size_t end = text.size();
+    for (std::size_t pos = 0; pos < end;) {
+      if (text[pos] != '\\') {
+        ++pos;
+        continue;
+      }
+      const std::size_t start = pos++;
+      while (pos < text.size() && is_letter(text[pos])) ++pos;
+      const std::string_view name(text.data() + start + 1, pos - start - 1);
+      if (name.empty()) {
+        ++pos;  // a control symbol such as \% or \\: skip its character
+      } else if (name == "pithnumber") {
+        auto argument = braced_argument(text, pos);
+        if (!argument) continue;  // \pithnumber not used as a command (e.g. \renewcommand)
+        auto number = parse_tex_number_argument(*argument);
+        const int line = line_at(text, start);
+        if (!number) return fail(file.string() + ":" + std::to_string(line), number.error().message);
+        number->file = file;
+        number->line = line;
+        found.push_back(std::move(*number));
+      } else if (name == "input" || name == "include") {
+        auto target = braced_argument(text, pos);
+        if (!target && name == "input") target = bare_file_name(text, pos);
+        if (!target) continue;
+        auto path = resolve_input(base_dir_, *target);
+        if (!path) continue;
+        auto inner = scan(*path, depth + 1);
+        if (!inner) return inner;
+        found.insert(found.end(), inner->begin(), inner->end());
+      } else if (name == "endinput") {
+        // TeX still reads the rest of this line, then stops reading the file.
+        end = std::min(end, text.find('\n', pos));
+      }
+    }
+    return found;
+  }
+
+ private:
+  fs::path base_dir_;
+  std::set<fs::path> visited_;
+};
+
+std::string remove_whitespace(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (!is_space(c)) out.push_back(c);
+  }
+  return out;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string spelled(const TexNumber& n) {
+  return n.year ? "pith:" + *n.year + ":" + n.body : n.body;
+}
+
+}  // namespace
+
+Result<TexNumber> parse_tex_number_argument(std::string_view argument) {
+  const std::string where = "\\pithnumber{" + std::string(argument) + "}";
+  std::string s = upper(remove_whitespace(argument));
+  TexNumber number;
+  number.as_written = std::string(argument);
+  if (s.starts_with("PITH:")) {
+    s.erase(0, 5);
+    if (s.size() > 5 && std::all_of(s.begin(), s.begin() + 4, [](char c) { return c >= '0' && c <= '9'; }) &&
+        s[4] == ':') {
+      number.year = s.substr(0, 4);
+      s.erase(0, 5);
+    }
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (!is_base32(s[i])) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      const std::string shown = (c >= 0x21 && c < 0x7f) ? std::string(1, s[i]) : "byte " + std::to_string(c);
+      return fail(where, "character '" + shown + "' at position " + std::to_string(i + 1) +
+                             " is not in the Pith alphabet A-Z, 2-7");
+    }
+  }
+  if (s.size() != 26) {
+    return fail(where, "has " + std::to_string(s.size()) + " characters; a Pith Number body has 26");
+  }
+  number.body = std::move(s);
+  return number;
+}
+
+Result<TexNumber> find_pith_number(const fs::path& main_tex) {
+  Scanner scanner(main_tex.parent_path().empty() ? fs::path(".") : main_tex.parent_path());
+  auto found = scanner.scan(main_tex, 0);
+  if (!found) return std::unexpected(found.error());
+  if (found->empty()) {
+    return fail(main_tex.string(), "no \\pithnumber{...} (outside comments) in it or the files it inputs");
+  }
+  TexNumber result = found->front();
+  for (const TexNumber& other : *found) {
+    const bool years_clash = result.year && other.year && *result.year != *other.year;
+    if (other.body != result.body || years_clash) {
+      return fail(main_tex.string(), "two different Pith Numbers: " + spelled(result) + " at " + result.location() +
+                                         " and " + spelled(other) + " at " + other.location());
+    }
+    if (!result.year && other.year) result.year = other.year;
+  }
+  return result;
+}
+
+}  // namespace pith::tex

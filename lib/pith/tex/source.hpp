@@ -1,0 +1,47 @@
+#pragma once
+// Finding the \pithnumber{...} in effect in a LaTeX paper, the way TeX would
+// read it: comments are ignored (an unescaped % to the end of the line),
+// \input{...} and \include{...} are followed relative to the main file's
+// directory (bounded depth, each file once, so include loops end).
+//
+// Policy: a paper names one number. The same number given several times is
+// fine; two different numbers are an error naming both places, so that
+// pith-stamp never silently bakes the record of the wrong paper.
+// Not followed: \input with macros in the file name, \subfile, \import, and
+// files that do not exist beside the paper (kpathsea may find those in TeX
+// Live; they are not the paper's own files). Verbatim environments are not
+// recognised: a \pithnumber inside one still counts.
+#include "pith/base/error.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace pith::tex {
+
+inline constexpr int tex_max_input_depth = 16;
+inline constexpr std::size_t tex_max_file_bytes = 16 * 1024 * 1024;
+
+struct TexNumber {
+  std::string body;                 // 26 characters, upper case
+  std::optional<std::string> year;  // when written as pith:YYYY:<26>
+  std::filesystem::path file;       // where it was found
+  int line = 0;                     // 1-based
+  std::string as_written;           // the argument as in the source
+
+  // "paper.tex:12" for messages.
+  [[nodiscard]] std::string location() const;
+};
+
+// The number in effect in `main_tex`. Errors: unreadable main file, no
+// \pithnumber at all, a malformed number (naming character and position),
+// or two different numbers (naming both locations).
+[[nodiscard]] Result<TexNumber> find_pith_number(const std::filesystem::path& main_tex);
+
+// Normalises and validates a \pithnumber argument: spaces removed, upper
+// case, optional pith: / pith:YYYY: prefix; the body must be 26 characters
+// of A-Z and 2-7. Errors name the offending character and its position.
+[[nodiscard]] Result<TexNumber> parse_tex_number_argument(std::string_view argument);
+
+}  // namespace pith::tex

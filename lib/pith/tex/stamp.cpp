@@ -1,0 +1,121 @@
+#include "pith/tex/stamp.hpp"
+
+#include "pith/base/report.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace pith::tex {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::string_view package_signature = "\\ProvidesExplPackage{pith}";
+
+Result<std::optional<std::string>> read_existing(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return std::optional<std::string>{};
+  if (!fs::is_regular_file(path, ec)) return fail(path.string(), "exists and is not a regular file; not replacing it");
+  if (fs::file_size(path, ec) > 2 * sty_max_document_bytes + 1024 * 1024) {
+    return fail(path.string(), "exists and is too large to be pith's package; not replacing it");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(path.string(), "cannot read the existing file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return std::optional<std::string>{buffer.str()};
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Temporary file beside `target`, fsync, rename over it, fsync the
+// directory: a reader sees the old file or the new one, never half of one.
+Result<void> write_atomically(const fs::path& target, std::string_view bytes) {
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) return fail(dir.string(), "cannot create a temporary file: " + errno_text());
+  const auto give_up = [&](const std::string& what) {
+    const std::string why = errno_text();
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return fail(target.string(), what + ": " + why);
+  };
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return give_up("cannot write");
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fchmod(fd, 0644) != 0) return give_up("cannot set permissions");
+  if (::fsync(fd) != 0) return give_up("cannot flush to disk");
+  if (::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    return fail(target.string(), "cannot close: " + errno_text());
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(temp.c_str());
+    return fail(target.string(), "cannot replace: " + why);
+  }
+  if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return {};
+}
+
+}  // namespace
+
+bool record_matches(const TexNumber& number, const registry::VerifiedRecord& record) {
+  const std::string& full = record.pith_number;  // pith:YYYY:<26>
+  if (full.size() != 36 || !full.starts_with("pith:")) return false;
+  if (full.substr(10) != number.body) return false;
+  return !number.year || full.substr(5, 4) == *number.year;
+}
+
+Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRecord& record, const TexStampOptions& options) {
+  auto number = find_pith_number(tex);
+  if (!number) return std::unexpected(number.error());
+  if (!record_matches(*number, record)) {
+    return fail(tex.string(), "\\pithnumber at " + number->location() + " is " + number->body +
+                                  " but the record is " + record.pith_number);
+  }
+  if (record.report.verdict() != Verdict::verified) {
+    return fail(record.pith_number, std::string("record is not verified (") + to_string(record.report.verdict()) +
+                                        "); pith.sty only carries verified records");
+  }
+  auto text = generate_sty(record, options.sty);
+  if (!text) return std::unexpected(text.error());
+
+  TexStampResult result;
+  result.number = *number;
+  result.pith_number = record.pith_number;
+  result.sty_path = (tex.parent_path().empty() ? fs::path(".") : tex.parent_path()) / "pith.sty";
+  result.sty_bytes = text->size();
+  auto existing = read_existing(result.sty_path);
+  if (!existing) return std::unexpected(existing.error());
+  if (*existing) {
+    if (**existing == *text) return result;  // already these bytes: leave the file (and its mtime) alone
+    if ((*existing)->find(package_signature) == std::string::npos) {
+      return fail(result.sty_path.string(), "exists and is not pith's package; not overwriting it");
+    }
+  }
+  if (auto written = write_atomically(result.sty_path, *text); !written) return std::unexpected(written.error());
+  result.written = true;
+  return result;
+}
+
+Result<TexStampResult> stamp_tex(const fs::path& tex, const TexRecordSource& obtain, const TexStampOptions& options) {
+  auto number = find_pith_number(tex);
+  if (!number) return std::unexpected(number.error());
+  auto record = obtain(*number);
+  if (!record) return std::unexpected(record.error());
+  return stamp_tex(tex, *record, options);
+}
+
+}  // namespace pith::tex

@@ -1,0 +1,142 @@
+#include "pith/tex/sty.hpp"
+
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/base/version.hpp"
+
+#include <array>
+#include <cctype>
+#include <string_view>
+
+namespace pith::tex::detail {
+extern const std::string_view pith_sty_text;  // generated from latex/pith.sty
+}
+
+namespace pith::tex {
+namespace {
+
+constexpr std::size_t hex_line_chars = 256;  // per \__pith_data_bundle:n line
+
+std::string to_hex(std::string_view bytes) {
+  static constexpr std::array<char, 16> digits{'0', '1', '2', '3', '4', '5', '6', '7',
+                                              '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 0x0f]);
+  }
+  return out;
+}
+
+bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
+
+// pith:YYYY:<26> → {YYYY, body}. The record came from the verifier, so a
+// malformed number here is a programming error upstream: report it plainly.
+struct NumberParts {
+  std::string year;
+  std::string body;
+};
+Result<NumberParts> split_full_number(std::string_view number) {
+  constexpr std::string_view prefix = "pith:";
+  if (number.size() != prefix.size() + 4 + 1 + 26 || !number.starts_with(prefix) || number[9] != ':') {
+    return fail("pith number", "not of the form pith:YYYY:<26 characters>: '" + std::string(number) + "'");
+  }
+  NumberParts parts{std::string(number.substr(5, 4)), std::string(number.substr(10))};
+  for (char c : parts.year) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return fail("pith number", "year is not four digits");
+  }
+  for (char c : parts.body) {
+    if (!is_base32(c)) return fail("pith number", "body is not base32 (A-Z, 2-7)");
+  }
+  return parts;
+}
+
+// An http(s) URL without spaces or control characters (the package escapes
+// it for every destination; this only keeps nonsense out of the data).
+bool is_plausible_resolver(std::string_view url) {
+  if (!url.starts_with("https://") && !url.starts_with("http://")) return false;
+  for (unsigned char c : url) {
+    if (c <= 0x20 || c >= 0x7f) return false;
+  }
+  return true;
+}
+
+std::string strip_trailing_slashes(std::string url) {
+  while (url.ends_with('/')) url.pop_back();
+  return url;
+}
+
+void add_value(std::string& block, std::string_view name, std::string_view value) {
+  block += "\\__pith_data:nn {";
+  block += name;
+  block += "} {";
+  block += to_hex(value);
+  block += "}\n";
+}
+
+std::string data_block(const registry::VerifiedRecord& record, const NumberParts& number, const std::string& resolver) {
+  std::string block;
+  block += "% ---- verified data, written by pith-stamp ";
+  block += pith::version_string;
+  block += " for ";
+  block += record.pith_number;
+  block += ".\n% Values are hex of their UTF-8 bytes (never read as TeX); do not edit:\n";
+  block += "% run `pith-stamp paper.tex' again instead.\n";
+  add_value(block, "body", number.body);
+  add_value(block, "year", number.year);
+  add_value(block, "resolver", resolver);
+  add_value(block, pdf::meta::xmp_canonical_record, record.canonical_json);
+  add_value(block, pdf::meta::xmp_canonical_sha256, record.canonical_sha256);
+  add_value(block, pdf::meta::xmp_receipt_signature, record.receipt_signature_b64);
+  add_value(block, pdf::meta::xmp_key_id, record.key_id);
+  add_value(block, pdf::meta::xmp_key_fingerprint, record.key_fingerprint);
+  block += "\\__pith_data_bundle_size:n {" + std::to_string(record.document_bytes.size()) + "}\n";
+  const std::string hex = to_hex(record.document_bytes);
+  for (std::size_t i = 0; i < hex.size(); i += hex_line_chars) {
+    block += "\\__pith_data_bundle:n {";
+    block += std::string_view(hex).substr(i, hex_line_chars);
+    block += "}\n";
+  }
+  return block;
+}
+
+Result<std::string> check_record(const registry::VerifiedRecord& record) {
+  const auto missing = [](const char* what) {
+    return fail("verified record", std::string("has no ") + what + ": cannot bake it into pith.sty");
+  };
+  if (record.canonical_json.empty()) return missing("canonical record");
+  if (record.canonical_sha256.size() != 64) return missing("canonical SHA-256");
+  if (record.receipt_signature_b64.empty()) return missing("receipt signature (a bare record is not signed)");
+  if (record.key_id.empty()) return missing("key id");
+  if (record.key_fingerprint.empty()) return missing("key fingerprint");
+  if (record.document_bytes.empty()) return missing("bundle or state document to embed");
+  if (record.document_bytes.size() > sty_max_document_bytes) {
+    return fail("verified record", "document of " + std::to_string(record.document_bytes.size()) +
+                                       " bytes is larger than the " + std::to_string(sty_max_document_bytes) +
+                                       " bytes pith.sty embeds");
+  }
+  return std::string{};
+}
+
+}  // namespace
+
+std::string_view pith_sty_template() { return detail::pith_sty_text; }
+
+std::string plain_sty() { return std::string(detail::pith_sty_text); }
+
+Result<std::string> generate_sty(const registry::VerifiedRecord& record, const StyOptions& options) {
+  if (auto ok = check_record(record); !ok) return std::unexpected(ok.error());
+  auto number = split_full_number(record.pith_number);
+  if (!number) return std::unexpected(number.error());
+  const std::string resolver = strip_trailing_slashes(options.resolver_base);
+  if (!is_plausible_resolver(resolver)) {
+    return fail("resolver", "'" + options.resolver_base + "' is not an http(s) URL");
+  }
+  std::string text(pith_sty_template());
+  const auto at = text.find(sty_data_marker);
+  if (at == std::string::npos) return fail("pith.sty", "compiled-in package has no data marker");
+  text.replace(at, sty_data_marker.size(), data_block(record, *number, resolver));
+  return text;
+}
+
+}  // namespace pith::tex
