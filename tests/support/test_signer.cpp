@@ -95,7 +95,7 @@ json make_canonical_record(const RecordSpec& spec) {
 std::string number_of(const json& record) {
   auto n = registry::derive_pith_number(record);
   if (!n) throw std::invalid_argument(n.error().describe());
-  return n->full;
+  return n->number.to_string();
 }
 
 json make_receipt(const TestSigner& signer, const json& record, const std::string& signed_at) {
@@ -157,7 +157,7 @@ json make_record_created_event(const TestSigner& signer, const json& record, con
                   {"source_id", source["id"]},
                   {"source_version", source["version"]},
                   {"attestation_state", "computed"}};
-  return make_event(signer, n->full, EventSpec{"record_created", "record", payload, created_at});
+  return make_event(signer, n->number.to_string(), EventSpec{"record_created", "record", payload, created_at});
 }
 
 json make_graph_snapshot_event(const TestSigner& signer, const json& record, const RecordSpec& spec,
@@ -193,12 +193,12 @@ json resign_bundle(const TestSigner& signer, json bundle, const std::string& sig
 json assemble_bundle(const TestSigner& signer, const json& record, const json& events, const BundleOptions& options) {
   auto n = registry::derive_pith_number(record);
   if (!n) throw std::invalid_argument(n.error().describe());
-  const std::string page = options.base_url + "/pith/" + n->body;
-  const std::string well_known = options.base_url + "/.well-known/pith/" + n->body + "/bundle.json";
+  const std::string page = options.base_url + "/pith/" + n->number.body;
+  const std::string well_known = options.base_url + "/.well-known/pith/" + n->number.body + "/bundle.json";
   json bundle = {{"bundle_type", "pith_open_graph_bundle"},
                  {"bundle_version", "1.0"},
-                 {"pith_number", n->full},
-                 {"short_pith_number", registry::format_short_number(n->body)},
+                 {"pith_number", n->number.to_string()},
+                 {"short_pith_number", n->number.short_form().to_string()},
                  {"canonical_record", record},
                  {"canonical_sha256", n->canonical_sha256},
                  {"source", record["source"]},

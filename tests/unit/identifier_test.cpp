@@ -13,21 +13,21 @@ const nlohmann::json arxiv_record = {{"source", {{"kind", "arxiv"}, {"id", "2011
 TEST_CASE("full numbers, bodies and short forms are normalised", "[identifier]") {
   auto full = parse_identifier("  pith:2020:wxni57c2sj24qk62db7dturea3\n");
   REQUIRE(full);
-  CHECK(full->kind == IdentifierKind::full_number);
-  CHECK(full->text == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
-  CHECK(full->year == 2020);
+  CHECK(full->kind() == IdentifierKind::full_number);
+  CHECK(full->text() == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
+  CHECK(full->number()->year == 2020);
   CHECK(full->path_id() == "WXNI57C2SJ24QK62DB7DTUREA3");
 
   auto body = parse_identifier("WXNI57C2SJ24QK62DB7DTUREA3");
   REQUIRE(body);
-  CHECK(body->kind == IdentifierKind::body);
+  CHECK(body->kind() == IdentifierKind::body);
   CHECK(body->matches("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3", {}));
   CHECK_FALSE(body->matches("pith:2020:WXNI57C2SJ24QK62DB7DTUREA4", {}));
 
   for (const char* s : {"pith:WXNI57C2", "pith:wxni57c2sj24", "PITH:WXNI57C2SJ24QK62"}) {
     auto short_form = parse_identifier(s);
     REQUIRE(short_form);
-    CHECK(short_form->kind == IdentifierKind::short_form);
+    CHECK(short_form->kind() == IdentifierKind::short_form);
     CHECK(short_form->matches("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3", {}));
     CHECK_FALSE(short_form->matches("pith:2020:AXNI57C2SJ24QK62DB7DTUREA3", {}));
   }
@@ -51,15 +51,15 @@ TEST_CASE("bad characters and lengths are named with their position", "[identifi
 TEST_CASE("arXiv ids, with and without version, old and new style", "[identifier]") {
   auto plain = parse_identifier("2011.03641");
   REQUIRE(plain);
-  CHECK(plain->kind == IdentifierKind::arxiv);
+  CHECK(plain->kind() == IdentifierKind::arxiv);
   CHECK(plain->path_id() == "2011.03641");
   CHECK(plain->matches("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3", arxiv_record));
 
   auto versioned = parse_identifier("arXiv:2011.03641v3");
   REQUIRE(versioned);
-  CHECK(versioned->arxiv_id == "2011.03641");
-  CHECK(versioned->arxiv_version == 3);
-  CHECK(versioned->text == "2011.03641v3");
+  CHECK(versioned->arxiv()->id == "2011.03641");
+  CHECK(versioned->arxiv()->version == 3);
+  CHECK(versioned->text() == "2011.03641v3");
   CHECK(versioned->matches("x", arxiv_record));
 
   auto other_version = parse_identifier("ARXIV:2011.03641v2");
@@ -75,8 +75,8 @@ TEST_CASE("arXiv ids, with and without version, old and new style", "[identifier
 
   auto old = parse_identifier("hep-th/9901001v2");
   REQUIRE(old);
-  CHECK(old->arxiv_id == "hep-th/9901001");
-  CHECK(old->arxiv_version == 2);
+  CHECK(old->arxiv()->id == "hep-th/9901001");
+  CHECK(old->arxiv()->version == 2);
   CHECK(parse_identifier("2106.02679"));
   CHECK_FALSE(parse_identifier("2011.036"));
   CHECK_FALSE(parse_identifier("2011.03641v"));

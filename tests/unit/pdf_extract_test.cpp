@@ -2,6 +2,7 @@
 // found, and conflicts naming both sides.
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/xmp.hpp"
+#include "pith/registry/number.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -55,26 +56,26 @@ std::vector<pdf::NumberSource> sources_of(const pdf::PdfExtraction& e) {
 }  // namespace
 
 TEST_CASE("Pith Numbers are recognised in the forms a PDF carries", "[extract]") {
-  const auto full = pdf::parse_number_loosely("  pith:2021:jfllioJUI2M3KX3FLLGP4N2V65\n");
+  const auto full = registry::parse_pith_number("  pith:2021:jfllioJUI2M3KX3FLLGP4N2V65\n");
   REQUIRE(full);
   CHECK(full->body == "JFLLIOJUI2M3KX3FLLGP4N2V65");
   CHECK(full->year == 2021);
-  const auto body = pdf::parse_number_loosely("JFLLIOJUI2M3KX3FLLGP4N2V65");
+  const auto body = registry::parse_pith_number("JFLLIOJUI2M3KX3FLLGP4N2V65");
   REQUIRE(body);
   CHECK_FALSE(body->year);
-  const auto short_form = pdf::parse_number_loosely("pith:JFLLIOJU");
+  const auto short_form = registry::parse_pith_number("pith:JFLLIOJU");
   REQUIRE(short_form);
   CHECK(short_form->body == "JFLLIOJU");
-  CHECK(pdf::parse_number_loosely("PITH:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK(registry::parse_pith_number("PITH:JFLLIOJUI2M3KX3FLLGP4N2V65"));
 
-  CHECK_FALSE(pdf::parse_number_loosely(""));
-  CHECK_FALSE(pdf::parse_number_loosely("pith:"));
-  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V6"));   // 25 characters
-  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V650"));  // 27
-  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V61"));   // 1 is not base32
-  CHECK_FALSE(pdf::parse_number_loosely("pith:2021:JFLLIOJU"));  // a short form has no year
-  CHECK_FALSE(pdf::parse_number_loosely("pith:20x1:JFLLIOJUI2M3KX3FLLGP4N2V65"));
-  CHECK_FALSE(pdf::parse_number_loosely("doi:10.1234/abcd"));
+  CHECK_FALSE(registry::parse_pith_number(""));
+  CHECK_FALSE(registry::parse_pith_number("pith:"));
+  CHECK_FALSE(registry::parse_pith_number("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V6"));   // 25 characters
+  CHECK_FALSE(registry::parse_pith_number("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V650"));  // 27
+  CHECK_FALSE(registry::parse_pith_number("pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V61"));   // 1 is not base32
+  CHECK_FALSE(registry::parse_pith_number("pith:2021:JFLLIOJU"));  // a short form has no year
+  CHECK_FALSE(registry::parse_pith_number("pith:20x1:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK_FALSE(registry::parse_pith_number("doi:10.1234/abcd"));
 }
 
 TEST_CASE("resolver URLs give the <ID> after /pith/", "[extract]") {
@@ -98,7 +99,7 @@ TEST_CASE("a stamped PDF's number is found in every place, and they agree", "[ex
                                   pdf::NumberSource::info_url, pdf::NumberSource::embedded_bundle,
                                   pdf::NumberSource::link_annotation});
   CHECK(extraction->conflicts().empty());
-  CHECK(extraction->number() == bundle_number);
+  CHECK(extraction->number().value().to_string() == bundle_number);
   REQUIRE(extraction->xmp);
   CHECK(extraction->xmp->number == bundle_number);
   // Where: the ordinary link is not a sighting; the pith link is quoted.
@@ -137,7 +138,7 @@ TEST_CASE("a short form agrees with the full number it starts", "[extract]") {
   REQUIRE(extraction->sightings.size() == 3);
   const auto conflicts = extraction->conflicts();
   REQUIRE(conflicts.size() == 2);  // WXNI57C2 against both others
-  CHECK(conflicts[0].second.body == "WXNI57C2");
+  CHECK(conflicts[0].second.number.body == "WXNI57C2");
 }
 
 TEST_CASE("dc:identifier values of the form pith:… are sightings", "[extract]") {
@@ -154,7 +155,7 @@ TEST_CASE("dc:identifier values of the form pith:… are sightings", "[extract]"
   REQUIRE(extraction);
   REQUIRE(extraction->sightings.size() == 1);
   CHECK(extraction->sightings[0].source == pdf::NumberSource::xmp_identifier);
-  CHECK(extraction->number() == bundle_number);
+  CHECK(extraction->number().value().to_string() == bundle_number);
   REQUIRE(extraction->problems.size() == 1);
   CHECK(extraction->problems[0] == "XMP dc:identifier holds 'pith:not-a-number', which is not a Pith Number");
 }
@@ -191,7 +192,7 @@ TEST_CASE("an unparseable XMP packet is a problem, other places still count", "[
   metadata.info_number = bundle_number;
   const auto extraction = pdf::extract_pith_numbers(metadata);
   REQUIRE(extraction);
-  CHECK(extraction->number() == bundle_number);
+  CHECK(extraction->number().value().to_string() == bundle_number);
   REQUIRE(extraction->problems.size() == 1);
   CHECK(extraction->problems[0].find("XMP packet could not be parsed") != std::string::npos);
 }
@@ -203,5 +204,5 @@ TEST_CASE("a number only in a body-only form has no full number", "[extract]") {
   REQUIRE(extraction);
   CHECK(extraction->found());
   CHECK_FALSE(extraction->number());  // the year is unknown: resolve it
-  CHECK(extraction->sightings[0].number() == "pith:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(extraction->sightings[0].number.to_string() == "pith:JFLLIOJUI2M3KX3FLLGP4N2V65");
 }

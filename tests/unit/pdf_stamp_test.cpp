@@ -180,6 +180,30 @@ TEST_CASE("stamp: deterministic with SOURCE_DATE_EPOCH") {
   CHECK(update.substr(params, update.find(">>", params) - params).find("/ModDate") == std::string::npos);
 }
 
+TEST_CASE("stamp: the record's number in another spelling is no conflict; another year is") {
+  const auto record = fixture_record();
+  // What plain pith.sty writes from \pithnumber{BODY}: the number without its year.
+  auto body_only = record;
+  body_only.pith_number = "pith:JFLLIOJUI2M3KX3FLLGP4N2V65";
+  const Stamped s = stamp(SamplePdf::classic, body_only);
+  auto reader = Reader::open(s.stamped, "body-only.pdf");
+  REQUIRE(reader);
+  auto plan = pith::pdf::plan_stamp(*reader, record, {});
+  REQUIRE(plan);
+  CHECK(plan->outcome == StampOutcome::stamped);
+  CHECK(plan->previous_number == body_only.pith_number);
+
+  auto other_year = record;
+  other_year.pith_number = "pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65";
+  const Stamped y = stamp(SamplePdf::classic, other_year);
+  auto year_reader = Reader::open(y.stamped, "other-year.pdf");
+  REQUIRE(year_reader);
+  auto conflict = pith::pdf::plan_stamp(*year_reader, record, {});
+  REQUIRE(conflict);
+  CHECK(conflict->outcome == StampOutcome::conflict);
+  CHECK(conflict->previous_number == other_year.pith_number);
+}
+
 TEST_CASE("stamp: a different number is a conflict unless forced") {
   const auto record = fixture_record();
   const Stamped s = stamp(SamplePdf::classic, record);
@@ -281,7 +305,7 @@ TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith
     CHECK(badge);
     auto extraction = pith::pdf::extract_pith_numbers(metadata);
     REQUIRE(extraction);
-    CHECK(extraction->number() == record.pith_number);
+    CHECK(extraction->number().value().to_string() == record.pith_number);
     CHECK(extraction->conflicts().empty());
     const pith::Report report =
         pith::check::check_pdf_metadata(s.stamped, metadata, pith::registry::TrustStore::with_pinned_key(), "stamped.pdf");

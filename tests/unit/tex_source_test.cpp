@@ -13,12 +13,12 @@ constexpr const char* body = "WXNI57C2SJ24QK62DB7DTUREA3";
 TEST_CASE("argument: body, lower case, spaces, full form") {
   auto a = pith::tex::parse_tex_number_argument(" wxni57c2 sj24qk62db7dtureA3 ");
   REQUIRE(a);
-  CHECK(a->body == body);
-  CHECK_FALSE(a->year);
+  CHECK(a->number.body == body);
+  CHECK_FALSE(a->number.year);
   auto b = pith::tex::parse_tex_number_argument("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
   REQUIRE(b);
-  CHECK(b->body == body);
-  CHECK(b->year == "2020");
+  CHECK(b->number.body == body);
+  CHECK(b->number.year == 2020);
   CHECK(pith::tex::parse_tex_number_argument("PITH:WXNI57C2SJ24QK62DB7DTUREA3"));
 }
 
@@ -43,7 +43,7 @@ TEST_CASE("comments are ignored, escaped percent is not a comment") {
         "\\pithnumber\n  {wxni57c2sj24qk62db7dtureA3} % the real one\n");
   auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE(n);
-  CHECK(n->body == body);
+  CHECK(n->number.body == body);
   CHECK(n->line == 4);
   CHECK(n->location() == "paper.tex:4");
 }
@@ -56,8 +56,8 @@ TEST_CASE("\\input and \\include are followed relative to the main file") {
   pith::test::write_file(d / "chap.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
   auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE(n);
-  CHECK(n->body == body);
-  CHECK(n->year == "2020");
+  CHECK(n->number.body == body);
+  CHECK(n->number.year == 2020);
   CHECK(n->file.filename() == "deeper.tex");
 }
 

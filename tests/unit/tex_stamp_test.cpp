@@ -83,7 +83,7 @@ TEST_CASE("the record source is asked for the number found in the paper") {
   pith::test::write_file(d / "paper.tex", paper);
   std::string asked;
   auto r = pith::tex::stamp_tex(d / "paper.tex", [&](const pith::tex::TexNumber& n) -> pith::Result<pith::registry::VerifiedRecord> {
-    asked = n.body;
+    asked = n.number.body;
     return pith::test::fixture_record();
   });
   REQUIRE(r);

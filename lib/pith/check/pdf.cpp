@@ -6,6 +6,7 @@
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
+#include "pith/registry/number.hpp"
 #include "pith/registry/title.hpp"
 
 #include <algorithm>
@@ -57,13 +58,6 @@ std::string quoted_title(std::string_view title) {
   return out + "\"";
 }
 
-bool same_number(const pdf::NumberSighting& s, const std::string& full_number) {
-  const auto parsed = pdf::parse_number_loosely(full_number);
-  if (!parsed) return false;
-  if (!parsed->body.starts_with(s.body)) return false;
-  return !(s.year && parsed->year && *s.year != *parsed->year);
-}
-
 std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   if (text.empty() || text.size() > 20) return std::nullopt;
   std::uint64_t value = 0;
@@ -84,7 +78,7 @@ bool is_lower_hex_sha256(std::string_view text) {
 bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   auto sources = nlohmann::json::array();
   for (const auto& s : extraction.sightings) {
-    sources.push_back({{"source", to_string(s.source)}, {"where", s.where}, {"number", s.number()}});
+    sources.push_back({{"source", to_string(s.source)}, {"where", s.where}, {"number", s.number.to_string()}});
   }
   report.extra["pith_sources"] = std::move(sources);
   if (!extraction.problems.empty()) report.extra["metadata_problems"] = extraction.problems;
@@ -103,19 +97,20 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   std::string places;
   for (const auto& s : extraction.sightings) places += (places.empty() ? "" : ", ") + s.where;
   const auto number = extraction.number();
-  if (number) report.pith_number = *number;
-  report.pass("pdf.number.found", (number ? *number : extraction.sightings.front().number()) + " in " + places);
+  if (number) report.pith_number = number->to_string();
+  report.pass("pdf.number.found", (number ? *number : extraction.sightings.front().number).to_string() + " in " + places);
   return true;
 }
 
 void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::VerifiedRecord& record, Report& report) {
   if (record.pith_number.empty()) return;  // the record itself failed: its checks say why
+  const auto record_number = registry::parse_pith_number(record.pith_number);
   bool numbers_ok = true;
   for (const auto& s : extraction.sightings) {
-    if (!same_number(s, record.pith_number)) {
+    if (!record_number || !s.number.matches(*record_number)) {
       numbers_ok = false;
       report.fail("pdf.number.matches_record",
-                  s.where + " names " + s.number() + " but the verified record is " + record.pith_number);
+                  s.where + " names " + s.number.to_string() + " but the verified record is " + record.pith_number);
     }
   }
   if (numbers_ok) report.pass("pdf.number.matches_record", "every number in the PDF names " + record.pith_number);

@@ -17,10 +17,6 @@ constexpr std::size_t max_embedded_bundle_bytes = std::size_t{16} * 1024 * 1024;
 // Values longer than this are not quoted whole in messages.
 constexpr std::size_t max_quoted_chars = 80;
 
-constexpr std::size_t body_length = 26;
-
-bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
-
 std::string_view trim(std::string_view s) {
   const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v'; };
   while (!s.empty() && !not_space(s.front())) s.remove_prefix(1);
@@ -78,16 +74,6 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
-bool bodies_agree(std::string_view a, std::string_view b) {
-  const auto n = std::min(a.size(), b.size());
-  return a.substr(0, n) == b.substr(0, n);
-}
-
-bool agree(const NumberSighting& a, const NumberSighting& b) {
-  if (!bodies_agree(a.body, b.body)) return false;
-  return !(a.year && b.year && *a.year != *b.year);
-}
-
 class Collector {
  public:
   explicit Collector(PdfExtraction& out) : out_(out) {}
@@ -95,8 +81,8 @@ class Collector {
   // Records `value` found at `where` as a sighting, or as a problem when it
   // is not a Pith Number.
   void number(NumberSource source, std::string where, std::string_view value) {
-    if (auto parsed = parse_number_loosely(value)) {
-      out_.sightings.push_back(NumberSighting{source, std::move(where), std::string(value), parsed->body, parsed->year});
+    if (auto parsed = registry::parse_pith_number(value)) {
+      out_.sightings.push_back(NumberSighting{source, std::move(where), std::string(value), std::move(*parsed)});
     } else {
       out_.problems.push_back(where + " holds " + quoted(value) + ", which is not a Pith Number");
     }
@@ -107,7 +93,7 @@ class Collector {
   // path happens to hold /pith/) is simply not a sighting.
   void url(NumberSource source, const std::string& where, std::string_view url, bool must_be_pith) {
     const auto id = resolver_url_id(url);
-    if (!must_be_pith && !(id && parse_number_loosely(*id))) return;
+    if (!must_be_pith && !(id && registry::parse_pith_number(*id))) return;
     if (!id) {
       out_.problems.push_back(where + " holds " + quoted(url) + ", which is not a resolver URL");
       return;
@@ -164,50 +150,27 @@ const char* to_string(NumberSource source) {
   return "unknown";
 }
 
-std::string NumberSighting::number() const {
-  return year ? "pith:" + std::to_string(*year) + ":" + body : "pith:" + body;
-}
-
 std::string NumberConflict::describe() const {
-  return first.where + " names " + first.number() + " but " + second.where + " names " + second.number();
+  return first.where + " names " + first.number.to_string() + " but " + second.where + " names " +
+         second.number.to_string();
 }
 
 std::vector<NumberConflict> PdfExtraction::conflicts() const {
   std::vector<NumberConflict> found;
   for (std::size_t i = 0; i < sightings.size(); ++i) {
     for (std::size_t j = i + 1; j < sightings.size(); ++j) {
-      if (!agree(sightings[i], sightings[j])) found.push_back(NumberConflict{sightings[i], sightings[j]});
+      if (!sightings[i].number.matches(sightings[j].number)) found.push_back(NumberConflict{sightings[i], sightings[j]});
     }
   }
   return found;
 }
 
-std::optional<std::string> PdfExtraction::number() const {
+std::optional<registry::PithNumber> PdfExtraction::number() const {
   if (!conflicts().empty()) return std::nullopt;
   for (const auto& s : sightings) {
-    if (s.year && s.body.size() == body_length) return s.number();
+    if (s.number.is_full()) return s.number;
   }
   return std::nullopt;
-}
-
-std::optional<LooseNumber> parse_number_loosely(std::string_view text) {
-  std::string_view s = trim(text);
-  if (starts_with_pith_prefix(s)) s.remove_prefix(5);
-  LooseNumber out;
-  if (s.size() > 5 && s[4] == ':' &&
-      std::all_of(s.begin(), s.begin() + 4, [](char c) { return c >= '0' && c <= '9'; })) {
-    out.year = std::stoi(std::string(s.substr(0, 4)));
-    s.remove_prefix(5);
-  }
-  if (s.size() != body_length && !(!out.year && (s.size() == 8 || s.size() == 12 || s.size() == 16))) {
-    return std::nullopt;
-  }
-  for (const char c : s) {
-    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (!is_base32(upper)) return std::nullopt;
-    out.body += upper;
-  }
-  return out;
 }
 
 std::optional<std::string> resolver_url_id(std::string_view url) {

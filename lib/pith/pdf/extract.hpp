@@ -10,6 +10,7 @@
 // trusts them, it only reports what they claim.
 #include "pith/base/error.hpp"
 #include "pith/pdf/xmp.hpp"
+#include "pith/registry/number.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -58,11 +59,7 @@ struct NumberSighting {
   NumberSource source = NumberSource::xmp_number;
   std::string where;  // for people: "XMP pith:number", "page 1 link https://…/pith/…"
   std::string raw;    // the value as found
-  std::string body;   // normalised (upper-case) body: 26 characters, or an 8/12/16 prefix
-  std::optional<int> year;
-
-  // "pith:2021:BODY" when the year is known, else "pith:BODY".
-  [[nodiscard]] std::string number() const;
+  registry::PithNumber number;  // as parsed: any form (full, body, short)
 };
 
 // Two sightings naming different papers.
@@ -80,26 +77,17 @@ struct PdfExtraction {
   std::vector<std::string> problems;
 
   [[nodiscard]] bool found() const { return !sightings.empty(); }
-  // Every pair of sightings that disagree (different bodies — a short form
-  // agrees with the full body it starts — or different years).
+  // Every pair of sightings that do not match (PithNumber::matches: different
+  // bodies — a short form agrees with the full body it starts — or years).
   [[nodiscard]] std::vector<NumberConflict> conflicts() const;
   // The full number (pith:YYYY:<26>) when at least one sighting gives it and
   // no sighting contradicts it.
-  [[nodiscard]] std::optional<std::string> number() const;
+  [[nodiscard]] std::optional<registry::PithNumber> number() const;
 };
 
 // Judges the raw metadata. The Error branch is for an XMP packet refused
 // before parsing (too large or too deep); everything else is in the result.
 [[nodiscard]] Result<PdfExtraction> extract_pith_numbers(const PdfMetadata& metadata);
-
-// A Pith Number in one of the forms a PDF carries: `pith:YYYY:<26>`,
-// `pith:<26>`, a bare 26-character body, or a short `pith:<8|12|16>`; any case,
-// surrounding whitespace. nullopt when `text` is none of these.
-struct LooseNumber {
-  std::string body;
-  std::optional<int> year;
-};
-[[nodiscard]] std::optional<LooseNumber> parse_number_loosely(std::string_view text);
 
 // The <ID> of a resolver URL `…/pith/<ID>[/…][?…][#…]`, percent-decoded;
 // nullopt when the URL has no `/pith/` path segment.

@@ -3,6 +3,7 @@
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
+#include "pith/registry/number.hpp"
 
 #include <algorithm>
 #include <array>
@@ -47,9 +48,19 @@ std::string sha256_hex(std::string_view bytes) {
   return out;
 }
 
+// The body of the record's (full) number, as resolver links carry it.
 std::string number_body(std::string_view number) {
-  const auto colon = number.rfind(':');
-  return std::string(colon == std::string_view::npos ? number : number.substr(colon + 1));
+  const auto parsed = registry::parse_pith_number(number);
+  return parsed ? parsed->body : std::string(number);
+}
+
+// A number the PDF already carries names the record's paper
+// (PithNumber::matches: `pith:BODY`, as plain pith.sty writes it, is the same
+// number as the record's `pith:YYYY:BODY`).
+bool names_record(std::string_view carried, const registry::VerifiedRecord& record) {
+  const auto number = registry::parse_pith_number(carried);
+  const auto full = registry::parse_pith_number(record.pith_number);
+  return number && full && number->matches(*full);
 }
 
 std::string pdf_date(std::int64_t epoch) {
@@ -332,7 +343,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecor
   for (const auto& n : {existing->info_number, existing->xmp_number})
     if (n && !n->empty() && !plan.previous_number) plan.previous_number = *n;
   for (const auto& n : {existing->info_number, existing->xmp_number})
-    if (n && !n->empty() && *n != record.pith_number && !options.force) {
+    if (n && !n->empty() && !names_record(*n, record) && !options.force) {
       plan.outcome = StampOutcome::conflict;
       plan.previous_number = *n;
       return plan;

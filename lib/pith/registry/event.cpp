@@ -128,7 +128,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
     const json& payload = event["payload"];
     const json* record = payload.is_object() && payload.contains("canonical_record") ? &payload["canonical_record"] : nullptr;
     auto derived = record ? derive_pith_number(*record) : Result<DerivedNumber>(fail("", "no canonical_record"));
-    if (!derived || derived->full != subject || string_member(payload, "canonical_sha256") != derived->canonical_sha256) {
+    if (!derived || derived->number.to_string() != subject || string_member(payload, "canonical_sha256") != derived->canonical_sha256) {
       add("event.record.mismatch", CheckStatus::fail,
           "the payload's canonical_record/canonical_sha256 do not derive the subject number");
       invalid("record_created payload does not derive the subject number");

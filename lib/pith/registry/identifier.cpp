@@ -1,7 +1,5 @@
 #include "pith/registry/identifier.hpp"
 
-#include "pith/registry/number.hpp"
-
 #include <algorithm>
 #include <cctype>
 
@@ -64,51 +62,19 @@ bool parse_old_arxiv(std::string_view s, std::string& id, std::optional<int>& ve
   return *version > 0;
 }
 
-std::optional<Identifier> parse_arxiv(std::string_view s) {
+std::optional<ArxivId> parse_arxiv(std::string_view s) {
   if (starts_with_ci(s, "arxiv:")) s.remove_prefix(6);
-  Identifier id;
-  id.kind = IdentifierKind::arxiv;
-  if (!parse_new_arxiv(s, id.arxiv_id, id.arxiv_version) && !parse_old_arxiv(s, id.arxiv_id, id.arxiv_version)) {
+  ArxivId arxiv;
+  if (!parse_new_arxiv(s, arxiv.id, arxiv.version) && !parse_old_arxiv(s, arxiv.id, arxiv.version)) {
     return std::nullopt;
   }
-  id.text = id.arxiv_id + (id.arxiv_version ? "v" + std::to_string(*id.arxiv_version) : "");
-  return id;
-}
-
-// Pith Numbers are parsed by the codec (pith_number.hpp): one set of
-// input-hygiene rules for every tool.
-Result<Identifier> from_pith_number(const std::string& input) {
-  auto parsed = parse_pith_number(input);
-  if (!parsed) return fail(input, parsed.error().message);
-  Identifier id;
-  id.body = parsed->body;
-  switch (parsed->form) {
-    case NumberForm::full:
-      id.kind = IdentifierKind::full_number;
-      id.year = parsed->year;
-      id.text = format_full_number(*parsed->year, parsed->body);
-      break;
-    case NumberForm::body:
-      id.kind = IdentifierKind::body;
-      id.text = parsed->body;
-      break;
-    case NumberForm::short_prefix:
-      id.kind = IdentifierKind::short_form;
-      id.text = "pith:" + parsed->body;
-      break;
-  }
-  return id;
+  return arxiv;
 }
 
 bool meant_as_pith_number(std::string_view s) {
   if (starts_with_ci(s, "pith:")) return true;
   if (s.size() != 8 && s.size() != 12 && s.size() != 16 && s.size() != 26) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
-}
-
-std::string body_of(std::string_view full_number) {
-  const auto colon = full_number.rfind(':');
-  return std::string(colon == std::string_view::npos ? full_number : full_number.substr(colon + 1));
 }
 
 std::string source_text(const nlohmann::json& record) {
@@ -134,47 +100,61 @@ const char* to_string(IdentifierKind k) {
   return "?";
 }
 
-std::string Identifier::path_id() const {
-  switch (kind) {
-    case IdentifierKind::full_number:
-    case IdentifierKind::body:
-    case IdentifierKind::short_form: return body;
-    case IdentifierKind::arxiv: return text;
+std::string ArxivId::to_string() const { return id + (version ? "v" + std::to_string(*version) : ""); }
+
+IdentifierKind Identifier::kind() const {
+  const PithNumber* n = number();
+  if (n == nullptr) return IdentifierKind::arxiv;
+  switch (n->form) {
+    case NumberForm::full: return IdentifierKind::full_number;
+    case NumberForm::body: return IdentifierKind::body;
+    case NumberForm::short_prefix: return IdentifierKind::short_form;
   }
-  return text;
+  return IdentifierKind::full_number;
+}
+
+std::string Identifier::text() const {
+  if (const PithNumber* n = number()) return n->to_string();
+  return arxiv()->to_string();
+}
+
+std::string Identifier::path_id() const {
+  if (const PithNumber* n = number()) return n->body;
+  return arxiv()->to_string();
 }
 
 bool Identifier::matches(std::string_view full_number, const nlohmann::json& canonical_record) const {
-  switch (kind) {
-    case IdentifierKind::full_number: return full_number == text;
-    case IdentifierKind::body: return body_of(full_number) == body;
-    case IdentifierKind::short_form: return body_of(full_number).starts_with(body);
-    case IdentifierKind::arxiv: {
-      if (!canonical_record.is_object() || !canonical_record.contains("source")) return false;
-      const auto& src = canonical_record["source"];
-      if (!src.is_object() || src.value("kind", std::string()) != "arxiv") return false;
-      if (!src.contains("id") || !src["id"].is_string() || src["id"].get<std::string>() != arxiv_id) return false;
-      if (!arxiv_version) return true;
-      return src.contains("version") && src["version"].is_number_integer() &&
-             src["version"].get<long long>() == *arxiv_version;
-    }
+  if (const PithNumber* n = number()) {
+    const auto got = parse_pith_number(full_number);
+    return got && n->matches(*got);
   }
-  return false;
+  const ArxivId& wanted = *arxiv();
+  if (!canonical_record.is_object() || !canonical_record.contains("source")) return false;
+  const auto& src = canonical_record["source"];
+  if (!src.is_object() || src.value("kind", std::string()) != "arxiv") return false;
+  if (!src.contains("id") || !src["id"].is_string() || src["id"].get<std::string>() != wanted.id) return false;
+  if (!wanted.version) return true;
+  return src.contains("version") && src["version"].is_number_integer() &&
+         src["version"].get<long long>() == *wanted.version;
 }
 
 std::string Identifier::mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const {
-  if (kind == IdentifierKind::arxiv) {
-    return "asked for arXiv " + text + ", got " + std::string(full_number) + " whose source is " +
+  if (arxiv() != nullptr) {
+    return "asked for arXiv " + text() + ", got " + std::string(full_number) + " whose source is " +
            source_text(canonical_record);
   }
-  return "asked for " + text + ", got " + std::string(full_number);
+  return "asked for " + text() + ", got " + std::string(full_number);
 }
 
 Result<Identifier> parse_identifier(std::string_view raw) {
   const std::string input = trimmed(raw);
   if (input.empty()) return fail(std::string(raw), "empty identifier");
-  if (auto arxiv = parse_arxiv(input)) return *arxiv;
-  if (meant_as_pith_number(input)) return from_pith_number(input);
+  if (auto arxiv = parse_arxiv(input)) return Identifier{*arxiv};
+  if (meant_as_pith_number(input)) {
+    auto number = parse_pith_number(input);
+    if (!number) return fail(input, number.error().message);
+    return Identifier{std::move(*number)};
+  }
   return fail(input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
                      "nor an arXiv id (2011.03641, arXiv:2011.03641v3)");
 }

@@ -7,29 +7,42 @@
 // `Identifier::matches`, applied to every verified answer (a verified record
 // for another paper is a substitution, never accepted).
 #include "pith/base/error.hpp"
+#include "pith/registry/number.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace pith::registry {
 
 enum class IdentifierKind { full_number, body, short_form, arxiv };
 [[nodiscard]] const char* to_string(IdentifierKind k);
 
-struct Identifier {
-  IdentifierKind kind = IdentifierKind::full_number;
-  std::string text;          // normalised: `pith:2020:BODY`, `BODY`, `pith:PREFIX`, `2011.03641v3`
-  std::string body;          // full body (full_number, body) or prefix (short_form); empty for arxiv
-  std::optional<int> year;   // full_number only
-  std::string arxiv_id;      // arxiv only, without version
-  std::optional<int> arxiv_version;
+// An arXiv id as typed: `2011.03641`, `hep-th/9901001`, with an optional version.
+struct ArxivId {
+  std::string id;              // without version
+  std::optional<int> version;  // vN when given
+  // `2011.03641v3`, or `2011.03641` without a version.
+  [[nodiscard]] std::string to_string() const;
+};
 
+// A Pith Number (in any form) or an arXiv id.
+struct Identifier {
+  std::variant<PithNumber, ArxivId> value;
+
+  [[nodiscard]] IdentifierKind kind() const;
+  // The Pith Number, or nullptr for an arXiv id.
+  [[nodiscard]] const PithNumber* number() const { return std::get_if<PithNumber>(&value); }
+  // The arXiv id, or nullptr for a Pith Number.
+  [[nodiscard]] const ArxivId* arxiv() const { return std::get_if<ArxivId>(&value); }
+  // Normalised for messages: `pith:2020:BODY`, `pith:BODY`, `pith:PREFIX`, `2011.03641v3`.
+  [[nodiscard]] std::string text() const;
   // The `<ID>` of the registry paths (`/pith/<ID>/bundle.json`).
   [[nodiscard]] std::string path_id() const;
   // True when a verified record with this full number and canonical record
-  // is the one this identifier names.
+  // is the one this identifier names (PithNumber::matches for a number).
   [[nodiscard]] bool matches(std::string_view full_number, const nlohmann::json& canonical_record) const;
   // Why it does not match, for the report ("asked for X, got Y").
   [[nodiscard]] std::string mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const;

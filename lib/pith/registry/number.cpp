@@ -2,6 +2,7 @@
 
 #include "pith/signed_json/canonical.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace pith::registry {
@@ -60,45 +61,47 @@ Result<DerivedNumber> derive_pith_number(const nlohmann::json& record) {
   if (!year) return std::unexpected(year.error());
   auto text = signed_json::try_canon(record);
   if (!text) return std::unexpected(text.error());
-  DerivedNumber out;
   const Sha256Digest digest = sha256(*text);
-  out.body = base32_130(digest);
-  out.year = *year;
-  out.full = format_full_number(*year, out.body);
+  DerivedNumber out;
+  out.number = PithNumber::full(*year, base32_130(digest));
   out.canonical_sha256 = to_hex(digest);
   out.canonical_json = std::move(*text);
   return out;
 }
 
-std::string format_full_number(int year, std::string_view body) {
+std::string four_digit_year(int year) {
   std::string y = std::to_string(year);
   while (y.size() < 4) y.insert(y.begin(), '0');
-  return "pith:" + y + ":" + std::string(body);
+  return y;
 }
 
-std::string format_short_number(std::string_view body, std::size_t length) {
-  return "pith:" + std::string(body.substr(0, length));
+PithNumber PithNumber::full(int year, std::string body) {
+  return PithNumber{NumberForm::full, year, std::move(body)};
 }
 
-std::string ParsedNumber::to_string() const {
-  if (form == NumberForm::full && year) return format_full_number(*year, body);
+std::string PithNumber::to_string() const {
+  if (form == NumberForm::full && year) return "pith:" + four_digit_year(*year) + ":" + body;
   return "pith:" + body;
 }
 
-bool ParsedNumber::matches(const ParsedNumber& other) const {
-  if (!other.has_whole_body()) return false;
-  if (other.body.compare(0, body.size(), body) != 0) return false;
+PithNumber PithNumber::short_form(std::size_t length) const {
+  return PithNumber{NumberForm::short_prefix, std::nullopt, body.substr(0, length)};
+}
+
+bool PithNumber::matches(const PithNumber& other) const {
+  const std::size_t common = std::min(body.size(), other.body.size());
+  if (common == 0 || body.compare(0, common, other.body, 0, common) != 0) return false;
   return !(year && other.year && *year != *other.year);
 }
 
-Result<ParsedNumber> parse_pith_number(std::string_view input) {
+Result<PithNumber> parse_pith_number(std::string_view input) {
   std::size_t begin = 0;
   std::size_t end = input.size();
   while (begin < end && is_space(input[begin])) ++begin;
   while (end > begin && is_space(input[end - 1])) --end;
   if (begin == end) return fail("", "empty Pith Number");
 
-  ParsedNumber out;
+  PithNumber out;
   std::size_t pos = begin;  // index into input of the body's first character
   auto lower_prefix = [&](std::string_view p) {
     if (end - pos < p.size()) return false;

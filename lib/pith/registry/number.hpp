@@ -24,48 +24,56 @@ inline constexpr std::size_t pith_body_length = 26;
 // The four-digit year of metadata.submitted_at ("2020-11-07T00:18:43Z" → 2020).
 [[nodiscard]] Result<int> record_year(const nlohmann::json& canonical_record);
 
-struct DerivedNumber {
-  std::string full;              // pith:YYYY:<26>
-  std::string body;              // <26>
-  int year = 0;
-  std::string canonical_json;    // canon(record): the hashed bytes
-  std::string canonical_sha256;  // lower-case hex
-};
-// Derives the number a canonical record names. Fails on a record without a
-// well-formed submitted_at or one with no canonical form (floats).
-[[nodiscard]] Result<DerivedNumber> derive_pith_number(const nlohmann::json& canonical_record);
-
-[[nodiscard]] std::string format_full_number(int year, std::string_view body);
-// `pith:` + the first `length` (8, 12 or 16) characters of the body.
-[[nodiscard]] std::string format_short_number(std::string_view body, std::size_t length = 8);
-
+// How a Pith Number was written.
 enum class NumberForm {
   full,         // pith:YYYY:<26>
   body,         // <26> or pith:<26>: the whole body, year not given
   short_prefix  // pith:<8|12|16> or a bare 8/12/16 prefix: must be resolved
 };
 
-// A parsed, normalised (upper-case) Pith Number in any accepted form.
-struct ParsedNumber {
+// A Pith Number in any written form, normalised (upper case). One value type
+// for every place a number is read (user input, PDF metadata, \pithnumber,
+// registry documents) and one equality rule (`matches`).
+struct PithNumber {
   NumberForm form = NumberForm::full;
   std::optional<int> year;  // only in the full form
   std::string body;         // 26 characters, or the 8/12/16-character prefix
+
+  // The full form of a number whose year and 26-character body are known
+  // (derived from a record).
+  [[nodiscard]] static PithNumber full(int year, std::string body);
 
   [[nodiscard]] bool is_full() const { return form == NumberForm::full; }
   [[nodiscard]] bool is_short() const { return form == NumberForm::short_prefix; }
   [[nodiscard]] bool has_whole_body() const { return body.size() == pith_body_length; }
   // The canonical spelling: pith:YYYY:<26>, pith:<26>, or pith:<prefix>.
   [[nodiscard]] std::string to_string() const;
-  // Whether a full number (or body) is consistent with this input: same
-  // body (prefix for a short form) and, when given, the same year.
-  [[nodiscard]] bool matches(const ParsedNumber& full) const;
+  // The short form of the first `length` (8, 12 or 16) body characters.
+  [[nodiscard]] PithNumber short_form(std::size_t length = 8) const;
+  // The one equality rule: both name the same paper. The bodies agree (a
+  // short form matches every body it is a prefix of) and, when BOTH carry a
+  // year, the years agree; different years are a conflict, never a match.
+  // Symmetric: a.matches(b) == b.matches(a).
+  [[nodiscard]] bool matches(const PithNumber& other) const;
 };
 
-// Accepts `pith:YYYY:<26>`, `pith:<26>`, a bare 26-character body, and the
-// short forms `pith:<8|12|16>` (or bare 8/12/16 characters); any case,
-// surrounding whitespace. Errors name the offending character and its
-// 1-based position in the input as given.
-[[nodiscard]] Result<ParsedNumber> parse_pith_number(std::string_view input);
+// The only Pith Number parser. Accepts `pith:YYYY:<26>`, `pith:<26>`, a bare
+// 26-character body, and the short forms `pith:<8|12|16>` (or bare 8/12/16
+// characters); any case, surrounding whitespace. Errors name the offending
+// character and its 1-based position in the input as given, and why.
+[[nodiscard]] Result<PithNumber> parse_pith_number(std::string_view input);
+
+// A year as a number writes it: four digits (2020, 0999).
+[[nodiscard]] std::string four_digit_year(int year);
+
+struct DerivedNumber {
+  PithNumber number;             // the full form, pith:YYYY:<26>
+  std::string canonical_json;    // canon(record): the hashed bytes
+  std::string canonical_sha256;  // lower-case hex
+};
+// Derives the number a canonical record names. Fails on a record without a
+// well-formed submitted_at or one with no canonical form (floats).
+[[nodiscard]] Result<DerivedNumber> derive_pith_number(const nlohmann::json& canonical_record);
 
 // Registry key fingerprints (pith-signing-key.json):
 // fingerprint_sha256_hex = hex of the first 16 bytes of sha256(raw key);

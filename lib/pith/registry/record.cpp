@@ -41,17 +41,20 @@ std::optional<DerivedNumber> check_record(Report& report, const json& record, st
                                               ", the document claims " + std::string(claimed_sha256.substr(0, 80)));
     }
   }
+  const std::string number = derived->number.to_string();
   if (!claimed_number.empty()) {
-    if (claimed_number == derived->full) {
-      report.pass("record.number.match", "canonical_record derives " + derived->full);
+    // A registry document states its number in the canonical full form: the
+    // exact spelling is part of what it claims, so it is compared as written.
+    if (claimed_number == number) {
+      report.pass("record.number.match", "canonical_record derives " + number);
     } else {
-      report.fail("record.number.mismatch", "canonical_record derives " + derived->full + ", the document claims " +
+      report.fail("record.number.mismatch", "canonical_record derives " + number + ", the document claims " +
                                                 std::string(claimed_number.substr(0, 80)));
     }
   }
   if (claimed_sha256.empty() && claimed_number.empty()) {
     report.pass("record.number.derived",
-                "canonical_record hashes to " + derived->canonical_sha256 + " and derives " + derived->full);
+                "canonical_record hashes to " + derived->canonical_sha256 + " and derives " + number);
   }
   return std::move(*derived);
 }

@@ -194,7 +194,7 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
       current["canonical_record"] = e["payload"]["canonical_record"];
       auto derived = derive_pith_number(e["payload"]["canonical_record"]);
       current["source_aliases"] =
-          derive_source_aliases(e["payload"]["canonical_record"], derived ? derived->body : std::string(), v.created_at);
+          derive_source_aliases(e["payload"]["canonical_record"], derived ? derived->number.body : std::string(), v.created_at);
     } else {
       current[v.event_type + "s"].push_back(projection(e));
     }

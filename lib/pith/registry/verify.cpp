@@ -49,11 +49,11 @@ std::optional<DocumentKind> detect_kind(const json& doc) {
 }
 
 void fill_record(VerifiedRecord& out, const json& record, const DerivedNumber& derived) {
-  out.pith_number = derived.full;
+  out.pith_number = derived.number.to_string();
   out.canonical_record = record;
   out.canonical_json = derived.canonical_json;
   out.canonical_sha256 = derived.canonical_sha256;
-  out.report.pith_number = derived.full;
+  out.report.pith_number = out.pith_number;
 }
 
 void fill_receipt(VerifiedRecord& out, const ReceiptOutcome& receipt) {
@@ -178,7 +178,7 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
   if (derived) {
     fill_record(out, record, *derived);
     const std::string short_claimed = string_member(bundle, "short_pith_number");
-    const std::string short_expected = format_short_number(derived->body);
+    const std::string short_expected = derived->number.short_form().to_string();
     if (short_claimed == short_expected) {
       report.pass("bundle.short_number.match", "short_pith_number " + short_expected);
     } else {
@@ -216,7 +216,7 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
 
   // 3. Every event, and the state recomputed from them.
   const json& served_state = member(bundle, "state");
-  const std::string subject = derived ? derived->full : claimed_number;
+  const std::string subject = derived ? derived->number.to_string() : claimed_number;
   MergeResult merged = recompute_state(events, subject, trust);
   if (!events.is_array()) report.fail("bundle.events.invalid", "events is not a list");
   const std::set<std::string> acknowledged_invalid = listed_invalid(served_state);
@@ -291,7 +291,7 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
     }
   }
   // source_aliases follow from the record and its record_created time alone.
-  const json aliases = derived && rc ? derive_source_aliases(record, derived->body, string_member(*rc, "created_at"))
+  const json aliases = derived && rc ? derive_source_aliases(record, derived->number.body, string_member(*rc, "created_at"))
                                      : merged.state["current"]["source_aliases"];
   if (member(bundle, "source_aliases") == aliases) {
     report.pass("bundle.source_aliases.match", "source_aliases match those derived from the record");
@@ -341,7 +341,7 @@ void verify_state(VerifiedRecord& out, const json& state, const TrustStore& trus
     ReceiptOutcome receipt = check_receipt(report, untrusted, r.is_null() ? nullptr : &r, *derived, trust,
                                            string_member(rc, "created_at"), CheckStatus::fail);
     fill_receipt(out, receipt);
-    const json aliases = derive_source_aliases(record, derived->body, string_member(rc, "created_at"));
+    const json aliases = derive_source_aliases(record, derived->number.body, string_member(rc, "created_at"));
     if (member(current, "source_aliases") == aliases) {
       report.pass("state.source_aliases.match", "current.source_aliases match those derived from the record");
     } else {

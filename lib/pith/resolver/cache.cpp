@@ -1,5 +1,7 @@
 #include "pith/resolver/cache.hpp"
 
+#include "pith/registry/number.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -61,9 +63,10 @@ std::string alias_file_name(std::string arxiv_text) {
   return "arxiv-" + arxiv_text;
 }
 
-std::string body_of(const std::string& full_number) {
-  const auto colon = full_number.rfind(':');
-  return colon == std::string::npos ? full_number : full_number.substr(colon + 1);
+// The body an entry is filed under: that of a full number, else none ("").
+std::string cache_key(std::string_view full_number) {
+  const auto number = registry::parse_pith_number(full_number);
+  return number && number->has_whole_body() ? number->body : std::string();
 }
 
 }  // namespace
@@ -104,7 +107,7 @@ RecordCache::RecordCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
 Result<std::filesystem::path> RecordCache::store(const std::string& full_number, std::string_view bytes,
                                                  const CacheMeta& meta, const std::vector<std::string>& arxiv_aliases) {
-  const std::string body = body_of(full_number);
+  const std::string body = cache_key(full_number);
   if (!safe_name(body)) return fail(full_number, "not a cacheable Pith Number");
   std::error_code ec;
   std::filesystem::create_directories(dir_ / "aliases", ec);
@@ -146,7 +149,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;  // temp → final
   static std::atomic<unsigned> counter{0};
   for (const Entry& e : entries) {
-    const std::string body = body_of(e.full_number);
+    const std::string body = cache_key(e.full_number);
     if (!safe_name(body)) continue;
     const auto final_path = dir_ / (body + ".json");
     const auto temp = dir_ / ("." + body + ".json.tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
@@ -175,7 +178,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
     }
   }
   for (const Entry& e : entries) {
-    const std::string body = body_of(e.full_number);
+    const std::string body = cache_key(e.full_number);
     if (!safe_name(body)) continue;
     const nlohmann::json m = {{"pith_number", e.full_number}, {"url", e.meta.url}, {"etag", e.meta.etag},
                               {"last_modified", e.meta.last_modified}, {"fetched_at", e.meta.fetched_at}};
@@ -191,7 +194,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
 }
 
 Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fetched_at) {
-  const std::string body = body_of(full_number);
+  const std::string body = cache_key(full_number);
   auto doc = load_body(body);
   if (!doc) return fail(full_number, "not in the cache");
   nlohmann::json m = {{"pith_number", full_number}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
@@ -242,7 +245,7 @@ std::optional<std::string> RecordCache::body_for_arxiv(const std::string& arxiv_
   if (!text) return std::nullopt;
   std::string number = *text;
   while (!number.empty() && (number.back() == '\n' || number.back() == '\r')) number.pop_back();
-  const std::string body = body_of(number);
+  const std::string body = cache_key(number);
   return safe_name(body) ? std::optional<std::string>(body) : std::nullopt;
 }
 

@@ -152,16 +152,16 @@ Resolver::~Resolver() = default;
 
 void Resolver::consult_cache(Job& job) {
   std::optional<std::string> body;
-  switch (job.id.kind) {
+  switch (job.id.kind()) {
     case registry::IdentifierKind::full_number:
-    case registry::IdentifierKind::body: body = job.id.body; break;
-    case registry::IdentifierKind::arxiv: body = cache_.body_for_arxiv(job.id.text); break;
+    case registry::IdentifierKind::body: body = job.id.number()->body; break;
+    case registry::IdentifierKind::arxiv: body = cache_.body_for_arxiv(job.id.text()); break;
     case registry::IdentifierKind::short_form: {
-      const auto bodies = cache_.bodies_with_prefix(job.id.body);
+      const auto bodies = cache_.bodies_with_prefix(job.id.number()->body);
       if (bodies.size() == 1) body = bodies.front();
       if (bodies.size() > 1) {
         job.report.warn("resolver.short_form.ambiguous",
-                        job.id.text + " matches " + std::to_string(bodies.size()) + " cached records; asking the registry");
+                        job.id.text() + " matches " + std::to_string(bodies.size()) + " cached records; asking the registry");
       }
       break;
     }
@@ -363,10 +363,10 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
       if (!stored && (r.origin == ResolutionOrigin::server || r.origin == ResolutionOrigin::mirror)) {
         r.report.warn("resolver.cache.write", stored.error().describe());
       }
-      if (job.id.kind == registry::IdentifierKind::short_form) {
-        r.report.pass("resolver.short_form", job.id.text + " resolved to " + r.record.pith_number);
-      } else if (job.id.kind == registry::IdentifierKind::arxiv) {
-        r.report.pass("resolver.arxiv", "arXiv " + job.id.text + " resolved to " + r.record.pith_number +
+      if (job.id.kind() == registry::IdentifierKind::short_form) {
+        r.report.pass("resolver.short_form", job.id.text() + " resolved to " + r.record.pith_number);
+      } else if (job.id.kind() == registry::IdentifierKind::arxiv) {
+        r.report.pass("resolver.arxiv", "arXiv " + job.id.text() + " resolved to " + r.record.pith_number +
                                             " (the signed record's source matches)");
       }
     }

@@ -14,7 +14,6 @@ std::string TexNumber::location() const { return file.filename().string() + ":" 
 
 namespace {
 
-bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
 bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -172,43 +171,20 @@ std::string remove_whitespace(std::string_view s) {
   return out;
 }
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string spelled(const TexNumber& n) {
-  return n.year ? "pith:" + *n.year + ":" + n.body : n.body;
-}
-
 }  // namespace
 
 Result<TexNumber> parse_tex_number_argument(std::string_view argument) {
   const std::string where = "\\pithnumber{" + std::string(argument) + "}";
-  std::string s = upper(remove_whitespace(argument));
-  TexNumber number;
-  number.as_written = std::string(argument);
-  if (s.starts_with("PITH:")) {
-    s.erase(0, 5);
-    if (s.size() > 5 && std::all_of(s.begin(), s.begin() + 4, [](char c) { return c >= '0' && c <= '9'; }) &&
-        s[4] == ':') {
-      number.year = s.substr(0, 4);
-      s.erase(0, 5);
-    }
+  auto number = registry::parse_pith_number(remove_whitespace(argument));
+  if (!number) return fail(where, number.error().message);
+  if (!number->has_whole_body()) {
+    return fail(where, "has " + std::to_string(number->body.size()) +
+                           " characters; a paper names its number in full (a Pith Number body has 26)");
   }
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (!is_base32(s[i])) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      const std::string shown = (c >= 0x21 && c < 0x7f) ? std::string(1, s[i]) : "byte " + std::to_string(c);
-      return fail(where, "character '" + shown + "' at position " + std::to_string(i + 1) +
-                             " is not in the Pith alphabet A-Z, 2-7");
-    }
-  }
-  if (s.size() != 26) {
-    return fail(where, "has " + std::to_string(s.size()) + " characters; a Pith Number body has 26");
-  }
-  number.body = std::move(s);
-  return number;
+  TexNumber out;
+  out.number = std::move(*number);
+  out.as_written = std::string(argument);
+  return out;
 }
 
 Result<TexNumber> find_pith_number(const fs::path& main_tex) {
@@ -220,12 +196,12 @@ Result<TexNumber> find_pith_number(const fs::path& main_tex) {
   }
   TexNumber result = found->front();
   for (const TexNumber& other : *found) {
-    const bool years_clash = result.year && other.year && *result.year != *other.year;
-    if (other.body != result.body || years_clash) {
-      return fail(main_tex.string(), "two different Pith Numbers: " + spelled(result) + " at " + result.location() +
-                                         " and " + spelled(other) + " at " + other.location());
+    if (!other.number.matches(result.number)) {
+      return fail(main_tex.string(), "two different Pith Numbers: " + result.number.to_string() + " at " +
+                                         result.location() + " and " + other.number.to_string() + " at " +
+                                         other.location());
     }
-    if (!result.year && other.year) result.year = other.year;
+    if (!result.number.year && other.number.year) result.number = other.number;  // the year, where one place gives it
   }
   return result;
 }

@@ -12,11 +12,12 @@
 // Live; they are not the paper's own files). Verbatim environments are not
 // recognised: a \pithnumber inside one still counts.
 #include "pith/base/error.hpp"
+#include "pith/registry/number.hpp"
 
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <string>
+#include <string_view>
 
 namespace pith::tex {
 
@@ -24,11 +25,10 @@ inline constexpr int tex_max_input_depth = 16;
 inline constexpr std::size_t tex_max_file_bytes = 16 * 1024 * 1024;
 
 struct TexNumber {
-  std::string body;                 // 26 characters, upper case
-  std::optional<std::string> year;  // when written as pith:YYYY:<26>
-  std::filesystem::path file;       // where it was found
-  int line = 0;                     // 1-based
-  std::string as_written;           // the argument as in the source
+  registry::PithNumber number;  // the whole 26-character body; the year when written as pith:YYYY:<26>
+  std::filesystem::path file;   // where it was found
+  int line = 0;                 // 1-based
+  std::string as_written;       // the argument as in the source
 
   // "paper.tex:12" for messages.
   [[nodiscard]] std::string location() const;
@@ -39,9 +39,10 @@ struct TexNumber {
 // or two different numbers (naming both locations).
 [[nodiscard]] Result<TexNumber> find_pith_number(const std::filesystem::path& main_tex);
 
-// Normalises and validates a \pithnumber argument: spaces removed, upper
-// case, optional pith: / pith:YYYY: prefix; the body must be 26 characters
-// of A-Z and 2-7. Errors name the offending character and its position.
+// Reads a \pithnumber argument: spaces inside it are removed (TeX ignores
+// them in the argument too), then registry::parse_pith_number reads it. A
+// paper names its number in full, so a short form is refused. Errors name
+// the offending character and its position (after spaces are removed).
 [[nodiscard]] Result<TexNumber> parse_tex_number_argument(std::string_view argument);
 
 }  // namespace pith::tex

@@ -72,17 +72,15 @@ Result<void> write_atomically(const fs::path& target, std::string_view bytes) {
 }  // namespace
 
 bool record_matches(const TexNumber& number, const registry::VerifiedRecord& record) {
-  const std::string& full = record.pith_number;  // pith:YYYY:<26>
-  if (full.size() != 36 || !full.starts_with("pith:")) return false;
-  if (full.substr(10) != number.body) return false;
-  return !number.year || full.substr(5, 4) == *number.year;
+  const auto full = registry::parse_pith_number(record.pith_number);
+  return full && full->is_full() && number.number.matches(*full);
 }
 
 Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRecord& record, const TexStampOptions& options) {
   auto number = find_pith_number(tex);
   if (!number) return std::unexpected(number.error());
   if (!record_matches(*number, record)) {
-    return fail(tex.string(), "\\pithnumber at " + number->location() + " is " + number->body +
+    return fail(tex.string(), "\\pithnumber at " + number->location() + " is " + number->number.to_string() +
                                   " but the record is " + record.pith_number);
   }
   if (record.report.verdict() != Verdict::verified) {

@@ -39,8 +39,8 @@ using TexRecordSource = std::function<Result<registry::VerifiedRecord>(const Tex
 [[nodiscard]] Result<TexStampResult> stamp_tex(const std::filesystem::path& tex, const TexRecordSource& obtain,
                                                const TexStampOptions& options = {});
 
-// The record's number agrees with the paper's \pithnumber (body, and year
-// when the paper gives one).
+// The record's (full) number matches the paper's \pithnumber
+// (PithNumber::matches: the body, and the year when the paper gives one).
 [[nodiscard]] bool record_matches(const TexNumber& number, const registry::VerifiedRecord& record);
 
 }  // namespace pith::tex

@@ -2,9 +2,9 @@
 
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
+#include "pith/registry/number.hpp"
 
 #include <array>
-#include <cctype>
 #include <string_view>
 
 namespace pith::tex::detail {
@@ -28,27 +28,15 @@ std::string to_hex(std::string_view bytes) {
   return out;
 }
 
-bool is_base32(char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); }
-
-// pith:YYYY:<26> → {YYYY, body}. The record came from the verifier, so a
-// malformed number here is a programming error upstream: report it plainly.
-struct NumberParts {
-  std::string year;
-  std::string body;
-};
-Result<NumberParts> split_full_number(std::string_view number) {
-  constexpr std::string_view prefix = "pith:";
-  if (number.size() != prefix.size() + 4 + 1 + 26 || !number.starts_with(prefix) || number[9] != ':') {
-    return fail("pith number", "not of the form pith:YYYY:<26 characters>: '" + std::string(number) + "'");
+// The record's number in full. The record came from the verifier, so a
+// number that is not in full here is a programming error upstream: report it plainly.
+Result<registry::PithNumber> full_number_of(const registry::VerifiedRecord& record) {
+  auto number = registry::parse_pith_number(record.pith_number);
+  if (!number) return fail("pith number", number.error().message);
+  if (!number->is_full()) {
+    return fail("pith number", "not of the form pith:YYYY:<26 characters>: '" + record.pith_number + "'");
   }
-  NumberParts parts{std::string(number.substr(5, 4)), std::string(number.substr(10))};
-  for (char c : parts.year) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return fail("pith number", "year is not four digits");
-  }
-  for (char c : parts.body) {
-    if (!is_base32(c)) return fail("pith number", "body is not base32 (A-Z, 2-7)");
-  }
-  return parts;
+  return number;
 }
 
 // An http(s) URL without spaces or control characters (the package escapes
@@ -74,7 +62,8 @@ void add_value(std::string& block, std::string_view name, std::string_view value
   block += "}\n";
 }
 
-std::string data_block(const registry::VerifiedRecord& record, const NumberParts& number, const std::string& resolver) {
+std::string data_block(const registry::VerifiedRecord& record, const registry::PithNumber& number,
+                       const std::string& resolver) {
   std::string block;
   block += "% ---- verified data, written by pith-stamp ";
   block += pith::version_string;
@@ -83,7 +72,7 @@ std::string data_block(const registry::VerifiedRecord& record, const NumberParts
   block += ".\n% Values are hex of their UTF-8 bytes (never read as TeX); do not edit:\n";
   block += "% run `pith-stamp paper.tex' again instead.\n";
   add_value(block, "body", number.body);
-  add_value(block, "year", number.year);
+  add_value(block, "year", registry::four_digit_year(*number.year));
   add_value(block, "resolver", resolver);
   add_value(block, pdf::meta::xmp_canonical_record, record.canonical_json);
   add_value(block, pdf::meta::xmp_canonical_sha256, record.canonical_sha256);
@@ -126,7 +115,7 @@ std::string plain_sty() { return std::string(detail::pith_sty_text); }
 
 Result<std::string> generate_sty(const registry::VerifiedRecord& record, const StyOptions& options) {
   if (auto ok = check_record(record); !ok) return std::unexpected(ok.error());
-  auto number = split_full_number(record.pith_number);
+  auto number = full_number_of(record);
   if (!number) return std::unexpected(number.error());
   const std::string resolver = strip_trailing_slashes(options.resolver_base);
   if (!is_plausible_resolver(resolver)) {
