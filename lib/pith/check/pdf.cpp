@@ -98,7 +98,8 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   for (const auto& s : extraction.sightings) places += (places.empty() ? "" : ", ") + s.where;
   const auto number = extraction.number();
   if (number) report.pith_number = number->to_string();
-  report.pass("pdf.number.found", (number ? *number : extraction.sightings.front().number).to_string() + " in " + places);
+  const registry::PithNumber& shown = number ? *number : extraction.sightings.front().number;
+  report.pass("pdf.number.found", shown.to_string() + " in " + places);
   return true;
 }
 

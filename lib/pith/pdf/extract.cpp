@@ -159,7 +159,9 @@ std::vector<NumberConflict> PdfExtraction::conflicts() const {
   std::vector<NumberConflict> found;
   for (std::size_t i = 0; i < sightings.size(); ++i) {
     for (std::size_t j = i + 1; j < sightings.size(); ++j) {
-      if (!sightings[i].number.matches(sightings[j].number)) found.push_back(NumberConflict{sightings[i], sightings[j]});
+      if (!sightings[i].number.matches(sightings[j].number)) {
+        found.push_back(NumberConflict{sightings[i], sightings[j]});
+      }
     }
   }
   return found;
