@@ -139,7 +139,7 @@ std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
   if (!fs::is_regular_file(tex, ec)) return std::nullopt;
   auto found = pith::tex::find_pith_number(tex);
   if (!found) return std::nullopt;
-  return found->year ? "pith:" + *found->year + ":" + found->body : found->body;
+  return found->number.to_string();
 }
 
 std::optional<std::string> read_whole_file(const std::string& path) {
@@ -213,7 +213,7 @@ Outcome stamp_tex_file(const Options& opt) {
     return failure(pith::exit_code::usage_or_io, "error", found.error().describe() + "; nothing written");
   }
   const std::string number =
-      !opt.pith.empty() ? opt.pith : found->year ? "pith:" + *found->year + ":" + found->body : found->body;
+      !opt.pith.empty() ? opt.pith : found->number.to_string();
 
   Outcome outcome;
   auto record = obtain_record(opt, number, outcome);
@@ -224,7 +224,7 @@ Outcome stamp_tex_file(const Options& opt) {
     outcome.exit_code = pith::exit_code::verification_failed;
     outcome.status = "wrong_record";
     outcome.message = (opt.bundle.empty() ? std::string("the resolved record") : opt.bundle) + " is the record of " +
-                      record->pith_number + ", but " + opt.input + " has \\pithnumber{" + found->body + "} at " +
+                      record->pith_number + ", but " + opt.input + " has \\pithnumber{" + found->number.body + "} at " +
                       found->location() + "; nothing written";
     return outcome;
   }
