@@ -8,11 +8,13 @@
 //                    "open_graph_event_sha256_bytes", by a trusted key whose
 //                    key_id/fingerprint also match the signed `signer` block.
 #include "pith/base/report.hpp"
+#include "pith/registry/documents.hpp"
 #include "pith/registry/signature.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,8 @@ struct EventVerdict {
   std::string event_type;
   std::string event_id;        // as claimed (may be wrong when invalid)
   std::string created_at;
+  std::optional<std::string> prev_event;  // as read (the merge checks the references)
+  std::vector<std::string> supersedes;
   std::string content_sha256;  // recomputed
   std::vector<Check> checks;   // for the report, in order
   std::vector<Check> untrusted;  // key.untrusted findings (status set by the caller)
@@ -33,9 +37,6 @@ struct EventVerdict {
   std::string key_id;
 };
 
-// The hashed content of an event (the event minus signature, event_id,
-// content_sha256).
-[[nodiscard]] nlohmann::json event_content(const nlohmann::json& event);
 // "events[1] graph_snapshot": how reports name an event.
 [[nodiscard]] std::string event_label(const nlohmann::json& event, std::size_t index);
 

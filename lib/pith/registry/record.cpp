@@ -68,11 +68,12 @@ ReceiptOutcome check_receipt(Report& report, std::vector<Check>& untrusted, cons
     return out;
   }
   out.present = true;
-  if (!receipt->is_object()) {
+  const auto block = read_signature_block(*receipt);
+  if (!block) {
     report.fail("receipt.shape.invalid", "the receipt is not a JSON object");
     return out;
   }
-  const std::string claimed = string_member(*receipt, "canonical_sha256");
+  const std::string& claimed = block->canonical_sha256;
   if (claimed == record.canonical_sha256) {
     report.pass("receipt.hash.match", "the receipt is for canonical_sha256 " + record.canonical_sha256);
   } else {
@@ -85,7 +86,7 @@ ReceiptOutcome check_receipt(Report& report, std::vector<Check>& untrusted, cons
   // claims, so a receipt replayed from another record cannot pass.
   const auto digest = from_hex_fixed<32>(record.canonical_sha256);
   SignatureSpec spec{"receipt", "canonical_sha256_bytes", "receipt"};
-  out.signature = check_signature_block(*receipt, spec, *digest, trust, at_time);
+  out.signature = check_signature_block(*block, spec, *digest, trust, at_time);
   add_checks(report, out.signature.checks);
   untrusted.insert(untrusted.end(), out.signature.untrusted.begin(), out.signature.untrusted.end());
   return out;

@@ -4,22 +4,17 @@ namespace pith::registry {
 
 using nlohmann::json;
 
-std::string string_member(const json& obj, const char* key) {
-  if (!obj.is_object()) return {};
-  auto it = obj.find(key);
-  if (it == obj.end() || !it->is_string()) return {};
-  return it->get<std::string>();
-}
-
 namespace {
 
 Check make(std::string code, CheckStatus status, std::string detail, bool anchor = false) {
   return Check{std::move(code), status, std::move(detail), anchor && status == CheckStatus::pass};
 }
 
-std::string quoted(const json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key)) return "missing";
-  const json& v = obj[key];
+// A field of the block as the document has it (its JSON value, even a
+// mistyped one), for messages.
+std::string quoted(const SignatureBlock& block, const char* key) {
+  const json& v = block.json ? member(*block.json, key) : json_null();
+  if (v.is_null()) return "missing";
   if (v.is_string()) {
     std::string s = v.get<std::string>();
     if (s.size() > 60) s = s.substr(0, 60) + "...";
@@ -30,37 +25,33 @@ std::string quoted(const json& obj, const char* key) {
 
 }  // namespace
 
-bool signature_verifies_with(const json& block, const Sha256Digest& digest, const Ed25519PublicKey& key) {
-  auto sig = from_base64_fixed<64>(string_member(block, "signature_b64"));
+bool signature_verifies_with(const SignatureBlock& block, const Sha256Digest& digest, const Ed25519PublicKey& key) {
+  auto sig = from_base64_fixed<64>(block.signature_b64);
   return sig && ed25519_verify(key, digest, *sig);
 }
 
-SignatureOutcome check_signature_block(const json& block, const SignatureSpec& spec, const Sha256Digest& digest,
+SignatureOutcome check_signature_block(const SignatureBlock& block, const SignatureSpec& spec, const Sha256Digest& digest,
                                        const TrustStore& trust, std::string_view at_time) {
   SignatureOutcome out;
   const std::string& p = spec.prefix;
   const std::string& what = spec.label;
-  if (!block.is_object()) {
-    out.checks.push_back(make(p + ".signature.missing", CheckStatus::fail, what + ": no signature block"));
-    return out;
-  }
-  out.key_id = string_member(block, "key_id");
-  out.fingerprint = string_member(block, "public_key_fingerprint");
-  out.signature_b64 = string_member(block, "signature_b64");
+  out.key_id = block.key_id;
+  out.fingerprint = block.public_key_fingerprint;
+  out.signature_b64 = block.signature_b64;
 
   bool ok = true;
-  if (string_member(block, "algorithm") != "ed25519") {
+  if (block.algorithm != "ed25519") {
     out.checks.push_back(make(p + ".algorithm.unsupported", CheckStatus::fail,
                               what + ": algorithm " + quoted(block, "algorithm") + ", only \"ed25519\" is accepted"));
     ok = false;
   }
-  if (string_member(block, "signature_status") != "signed_v1") {
+  if (block.signature_status != "signed_v1") {
     out.checks.push_back(make(p + ".signature_status.invalid", CheckStatus::fail,
                               what + ": signature_status " + quoted(block, "signature_status") +
                                   ", expected \"signed_v1\""));
     ok = false;
   }
-  if (string_member(block, "signed_message") != spec.expected_message) {
+  if (block.signed_message != spec.expected_message) {
     out.checks.push_back(make(p + ".signed_message.invalid", CheckStatus::fail,
                               what + ": signed_message " + quoted(block, "signed_message") + ", expected \"" +
                                   spec.expected_message + "\""));

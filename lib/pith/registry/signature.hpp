@@ -8,6 +8,7 @@
 // never a warning; a key not in the trust store never verifies anything.
 #include "pith/base/crypto.hpp"
 #include "pith/base/report.hpp"
+#include "pith/registry/documents.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <nlohmann/json.hpp>
@@ -40,16 +41,14 @@ struct SignatureOutcome {
 // returned apart, with status unset: a document in which other signatures
 // are trusted must FAIL on them (someone re-signed part of it); a document in
 // which nothing is trusted is merely unverifiable (warn).
-[[nodiscard]] SignatureOutcome check_signature_block(const nlohmann::json& block, const SignatureSpec& spec,
+[[nodiscard]] SignatureOutcome check_signature_block(const SignatureBlock& block, const SignatureSpec& spec,
                                                      const Sha256Digest& digest, const TrustStore& trust,
                                                      std::string_view at_time);
 
 // Whether `block` verifies `digest` with `key` (no trust decision): used to
 // say that a bundle's self-shipped key does sign it (and proves nothing).
-[[nodiscard]] bool signature_verifies_with(const nlohmann::json& block, const Sha256Digest& digest,
+[[nodiscard]] bool signature_verifies_with(const SignatureBlock& block, const Sha256Digest& digest,
                                            const Ed25519PublicKey& key);
 
-// A string member or empty.
-[[nodiscard]] std::string string_member(const nlohmann::json& obj, const char* key);
 
 }  // namespace pith::registry

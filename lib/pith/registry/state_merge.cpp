@@ -2,6 +2,7 @@
 
 #include "pith/signed_json/canonical.hpp"
 #include "pith/base/crypto.hpp"
+#include "pith/registry/documents.hpp"
 #include "pith/registry/number.hpp"
 
 #include <algorithm>
@@ -46,14 +47,10 @@ std::string state_hash(const json& state) { return sha256_hex(signed_json::canon
 
 json derive_source_aliases(const json& record, std::string_view body, std::string_view created_at) {
   std::vector<std::pair<std::string, std::string>> aliases;
-  const json source = record.is_object() && record.contains("source") ? record["source"] : json(nullptr);
-  const std::string kind = string_member(source, "kind");
-  const std::string id = string_member(source, "id");
+  const auto [kind, id, version] = read_record_source(record);
   if (kind == "arxiv" && !id.empty()) {
     aliases.emplace_back("arxiv", id);
-    if (source.contains("version") && source["version"].is_number_integer()) {
-      aliases.emplace_back("arxiv_version", id + "v" + std::to_string(source["version"].get<long long>()));
-    }
+    if (version) aliases.emplace_back("arxiv_version", id + "v" + std::to_string(*version));
     aliases.emplace_back("doi", "10.48550/arxiv." + id);
   } else if (!kind.empty() && !id.empty()) {
     aliases.emplace_back(kind, id);
@@ -122,25 +119,22 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
     }
     seen_ids.insert(v.event_id);
 
-    const json prev = e.contains("prev_event") ? e["prev_event"] : json(nullptr);
-    if (prev.is_string() && !applied_set.count(prev.get<std::string>())) {
+    const std::optional<std::string>& prev = v.prev_event;
+    if (prev && !applied_set.count(*prev)) {
       reject("prev_event names no earlier applied event");
       continue;
     }
     bool refs_ok = true;
-    if (e.contains("supersedes")) {
-      for (const auto& s : e["supersedes"]) {
-        const std::string sid = s.get<std::string>();
-        if (!applied_set.count(sid)) {
-          reject("supersedes an event that is not an earlier applied event");
-          refs_ok = false;
-          break;
-        }
-        if (type_of[sid] == "record_created") {
-          reject("record_created cannot be superseded");
-          refs_ok = false;
-          break;
-        }
+    for (const std::string& sid : v.supersedes) {
+      if (!applied_set.count(sid)) {
+        reject("supersedes an event that is not an earlier applied event");
+        refs_ok = false;
+        break;
+      }
+      if (type_of[sid] == "record_created") {
+        reject("record_created cannot be superseded");
+        refs_ok = false;
+        break;
       }
     }
     if (!refs_ok) continue;
@@ -155,8 +149,8 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
     if (v.event_type == "record_created" && !record_created_id.empty()) {
       conflicts_with = record_created_id;
       why = "a second record_created event";
-    } else if (prev.is_string()) {
-      auto it = prev_claimed_by.find(prev.get<std::string>());
+    } else if (prev) {
+      auto it = prev_claimed_by.find(*prev);
       if (it != prev_claimed_by.end()) {
         conflicts_with = it->second;
         why = "claims the same prev_event as an earlier event";
@@ -169,7 +163,7 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
                                event_label(e, idx) + ": " + why + " (" + conflicts_with + "); not applied", false});
       continue;
     }
-    if (prev.is_string()) prev_claimed_by.emplace(prev.get<std::string>(), v.event_id);
+    if (prev) prev_claimed_by.emplace(*prev, v.event_id);
     if (v.event_type == "record_created") record_created_id = v.event_id;
     applied.push_back(idx);
     applied_set.insert(v.event_id);
@@ -179,9 +173,8 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
 
   std::set<std::string> superseded;
   for (std::size_t idx : applied) {
-    if (list[idx].contains("supersedes")) {
-      for (const auto& s : list[idx]["supersedes"]) superseded.insert(s.get<std::string>());
-    }
+    const auto& ids = result.events[idx].supersedes;
+    superseded.insert(ids.begin(), ids.end());
   }
 
   json current = empty_current();

@@ -5,6 +5,7 @@
 
 #include "pith/signed_json/canonical.hpp"
 #include "pith/signed_json/diff.hpp"
+#include "pith/registry/documents.hpp"
 #include "pith/registry/record.hpp"
 #include "pith/registry/state_merge.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -28,14 +29,6 @@ const char* to_string(DocumentKind k) {
 }
 
 namespace {
-
-const json null_json = nullptr;
-
-const json& member(const json& obj, const char* key) {
-  if (!obj.is_object()) return null_json;
-  auto it = obj.find(key);
-  return it == obj.end() ? null_json : *it;
-}
 
 std::optional<DocumentKind> detect_kind(const json& doc) {
   if (!doc.is_object()) return std::nullopt;
@@ -63,11 +56,18 @@ void fill_receipt(VerifiedRecord& out, const ReceiptOutcome& receipt) {
   out.key_fingerprint = receipt.signature.key.key->fingerprint_hex;
 }
 
+// Whether a record_created event (or its projection in a state) carries
+// exactly this record.
+bool carries_record(const RecordCreated& rc, const json& record, const DerivedNumber& derived) {
+  return rc.canonical_record != nullptr && *rc.canonical_record == record &&
+         rc.canonical_sha256 == derived.canonical_sha256;
+}
+
 // Spec §7: which attestations the record has, like a status panel.
-json completeness(const json& current, const json& bundle) {
+json completeness(const json& current, const json& timestamp_proofs) {
   json out = json::object();
   auto count = [](const json& list) { return list.is_array() ? list.size() : std::size_t{0}; };
-  out["timestamp_proofs"] = count(member(bundle, "timestamp_proofs"));
+  out["timestamp_proofs"] = count(timestamp_proofs);
   for (const char* list : {"timestamp_anchors", "storage_attestations", "author_attestations", "citation_signatures",
                            "replication_records", "corrections", "graph_snapshots"}) {
     out[list] = count(member(current, list));
@@ -112,10 +112,10 @@ void check_state_hash(Report& report, const json& state, const char* what, const
 // Keys shipped inside the bundle: hints, never trusted. Says whether each
 // agrees with the trust store, and flags signatures made by a key the bundle
 // ships itself.
-void check_public_keys(Report& report, const json& bundle, const TrustStore& trust,
+void check_public_keys(Report& report, const Bundle& bundle, const TrustStore& trust,
                        const std::vector<std::pair<std::string, const SignatureOutcome*>>& signatures,
                        const Sha256Digest& bundle_digest) {
-  const json& keys = member(bundle, "public_keys");
+  const json& keys = *bundle.public_keys;
   if (!keys.is_array()) return;
   std::set<std::string> reported;
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -142,7 +142,8 @@ void check_public_keys(Report& report, const json& bundle, const TrustStore& tru
       if (trusted && trusted->public_key == key->public_key) continue;
       std::string detail = label + " is by key " + key->key_id + ", which the bundle ships itself in " + where;
       if (label == "bundle_signature") {
-        const bool verifies = signature_verifies_with(member(bundle, "bundle_signature"), bundle_digest, key->public_key);
+        const bool verifies =
+            bundle.bundle_signature && signature_verifies_with(*bundle.bundle_signature, bundle_digest, key->public_key);
         detail += verifies ? " (the signature verifies with it, which proves nothing)" : " (and does not even verify with it)";
       } else {
         detail += " (a key shipped in the data proves nothing)";
@@ -153,15 +154,16 @@ void check_public_keys(Report& report, const json& bundle, const TrustStore& tru
   }
 }
 
-void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& trust) {
+void verify_bundle(VerifiedRecord& out, const json& document, const TrustStore& trust) {
   Report& report = out.report;
   std::vector<Check> untrusted;
+  const Bundle bundle = read_bundle(document);
 
-  if (string_member(bundle, "bundle_type") != "pith_open_graph_bundle") {
-    report.fail("bundle.type.invalid", "bundle_type is " + signed_json::json_preview(member(bundle, "bundle_type")) +
+  if (bundle.bundle_type != "pith_open_graph_bundle") {
+    report.fail("bundle.type.invalid", "bundle_type is " + signed_json::json_preview(member(document, "bundle_type")) +
                                            ", expected \"pith_open_graph_bundle\"");
   }
-  const std::string merge_version = string_member(bundle, "merge_version");
+  const std::string& merge_version = bundle.merge_version;
   const bool known_merge = merge_version == merge_version_v1;
   if (!known_merge) {
     report.fail("bundle.merge_version.unsupported",
@@ -169,15 +171,15 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
   }
 
   // 1. The record is the one the number names.
-  const json& record = member(bundle, "canonical_record");
-  const std::string claimed_number = string_member(bundle, "pith_number");
+  const json& record = *bundle.canonical_record;
+  const std::string& claimed_number = bundle.pith_number;
   if (claimed_number.empty()) report.fail("bundle.number.missing", "the bundle has no pith_number");
   if (!claimed_number.empty()) report.pith_number = claimed_number;
-  auto derived = check_record(report, record, string_member(bundle, "canonical_sha256"),
+  auto derived = check_record(report, record, bundle.canonical_sha256,
                               claimed_number.empty() ? std::string_view("(none)") : std::string_view(claimed_number));
   if (derived) {
     fill_record(out, record, *derived);
-    const std::string short_claimed = string_member(bundle, "short_pith_number");
+    const std::string& short_claimed = bundle.short_pith_number;
     const std::string short_expected = derived->number.short_form().to_string();
     if (short_claimed == short_expected) {
       report.pass("bundle.short_number.match", "short_pith_number " + short_expected);
@@ -185,37 +187,36 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
       report.fail("bundle.short_number.mismatch",
                   "short_pith_number is \"" + short_claimed.substr(0, 40) + "\", expected " + short_expected);
     }
-    if (member(bundle, "source") == member(record, "source")) {
+    if (*bundle.source == member(record, "source")) {
       report.pass("bundle.source.match", "source equals the record's source");
     } else {
-      report.fail("bundle.source.mismatch", "source " + signed_json::json_preview(member(bundle, "source")) +
+      report.fail("bundle.source.mismatch", "source " + signed_json::json_preview(*bundle.source) +
                                                 " differs from the record's " + signed_json::json_preview(member(record, "source")));
     }
   }
 
   // 2. The registry issued it: the receipt in the record_created event.
-  const json& events = member(bundle, "events");
-  const json* rc = find_record_created(events);
+  const json& events = *bundle.events;
+  const json* rc_event = find_record_created(events);
+  const std::optional<RecordCreated> rc =
+      rc_event ? std::optional<RecordCreated>(read_record_created(*rc_event)) : std::nullopt;
   ReceiptOutcome receipt;
   if (derived) {
-    if (rc == nullptr) {
+    if (!rc) {
       report.fail("bundle.record_created.missing", "no record_created event: the bundle carries no receipt");
     } else {
-      const json& payload = member(*rc, "payload");
-      if (member(payload, "canonical_record") == record && string_member(payload, "canonical_sha256") == derived->canonical_sha256) {
+      if (carries_record(*rc, record, *derived)) {
         report.pass("bundle.record.match", "the record_created event carries the same record");
       } else {
         report.fail("bundle.record.mismatch", "the record_created event carries another record than canonical_record");
       }
-      const json& r = member(payload, "receipt");
-      receipt = check_receipt(report, untrusted, r.is_null() ? nullptr : &r, *derived, trust,
-                              string_member(*rc, "created_at"), CheckStatus::fail);
+      receipt = check_receipt(report, untrusted, rc->receipt, *derived, trust, rc->created_at, CheckStatus::fail);
       fill_receipt(out, receipt);
     }
   }
 
   // 3. Every event, and the state recomputed from them.
-  const json& served_state = member(bundle, "state");
+  const json& served_state = *bundle.state;
   const std::string subject = derived ? derived->number.to_string() : claimed_number;
   MergeResult merged = recompute_state(events, subject, trust);
   if (!events.is_array()) report.fail("bundle.events.invalid", "events is not a list");
@@ -242,15 +243,15 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
   }
 
   // 4. The bundle as served: its hash and the registry's signature over it.
-  const json& sig = member(bundle, "bundle_signature");
   Sha256Digest bundle_digest{};
   SignatureOutcome bundle_sig;
-  if (!sig.is_object()) {
+  if (!bundle.bundle_signature) {
     report.fail("bundle.signature.missing", "no bundle_signature");
   } else {
-    bundle_digest = sha256(signed_json::canon_without(bundle, {"bundle_signature"}));
+    const SignatureBlock& sig = *bundle.bundle_signature;
+    bundle_digest = sha256(signed_json::canon_without(document, {"bundle_signature"}));
     const std::string computed = to_hex(bundle_digest);
-    const std::string claimed = string_member(sig, "bundle_sha256");
+    const std::string& claimed = sig.bundle_sha256;
     if (claimed == computed) {
       report.pass("bundle.hash.match", "bundle_sha256 " + computed + " matches the bundle");
     } else {
@@ -258,7 +259,7 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
                                               (claimed.empty() ? std::string("(none)") : claimed.substr(0, 80)));
     }
     SignatureSpec spec{"bundle", "bundle_sha256_bytes", "bundle_signature"};
-    bundle_sig = check_signature_block(sig, spec, bundle_digest, trust, string_member(bundle, "built_at"));
+    bundle_sig = check_signature_block(sig, spec, bundle_digest, trust, bundle.built_at);
     add_checks(report, bundle_sig.checks);
     untrusted.insert(untrusted.end(), bundle_sig.untrusted.begin(), bundle_sig.untrusted.end());
   }
@@ -291,12 +292,12 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
     }
   }
   // source_aliases follow from the record and its record_created time alone.
-  const json aliases = derived && rc ? derive_source_aliases(record, derived->number.body, string_member(*rc, "created_at"))
+  const json aliases = derived && rc ? derive_source_aliases(record, derived->number.body, rc->created_at)
                                      : merged.state["current"]["source_aliases"];
-  if (member(bundle, "source_aliases") == aliases) {
+  if (*bundle.source_aliases == aliases) {
     report.pass("bundle.source_aliases.match", "source_aliases match those derived from the record");
   } else {
-    auto d = signed_json::first_difference(member(bundle, "source_aliases"), aliases);
+    auto d = signed_json::first_difference(*bundle.source_aliases, aliases);
     report.fail("bundle.source_aliases.mismatch",
                 "source_aliases differ from those derived from the record: " +
                     (d ? d->describe("served", "derived") : std::string("?")));
@@ -310,56 +311,53 @@ void verify_bundle(VerifiedRecord& out, const json& bundle, const TrustStore& tr
                                                                              {"receipt", &receipt.signature}};
   check_public_keys(report, bundle, trust, signatures, bundle_digest);
   settle_untrusted(report, untrusted);
-  report.extra["completeness"] = completeness(merged.state["current"], bundle);
+  report.extra["completeness"] = completeness(merged.state["current"], *bundle.timestamp_proofs);
 }
 
-void verify_state(VerifiedRecord& out, const json& state, const TrustStore& trust) {
+void verify_state(VerifiedRecord& out, const json& document, const TrustStore& trust) {
   Report& report = out.report;
   std::vector<Check> untrusted;
-  const std::string claimed_number = string_member(state, "pith_number");
+  const State state = read_state(document);
+  const std::string& claimed_number = state.pith_number;
   if (!claimed_number.empty()) report.pith_number = claimed_number;
-  if (string_member(state, "state_type") != "pith_open_graph_state") {
-    report.fail("state.type.invalid", "state_type is " + signed_json::json_preview(member(state, "state_type")) +
+  if (state.state_type != "pith_open_graph_state") {
+    report.fail("state.type.invalid", "state_type is " + signed_json::json_preview(member(document, "state_type")) +
                                           ", expected \"pith_open_graph_state\"");
   }
-  if (string_member(state, "merge_version") != merge_version_v1) {
+  if (state.merge_version != merge_version_v1) {
     report.fail("state.merge_version.unsupported", "merge_version is not " + std::string(merge_version_v1));
   }
-  const json& current = member(state, "current");
-  const json& record = member(current, "canonical_record");
-  const json& rc = member(current, "record_created");
+  const json& record = *state.canonical_record;
+  const RecordCreated rc = read_record_created(*state.record_created);
   auto derived = check_record(report, record, {}, claimed_number.empty() ? std::string_view("(none)") : claimed_number);
   if (derived) {
     fill_record(out, record, *derived);
-    const json& payload = member(rc, "payload");
-    if (member(payload, "canonical_record") == record && string_member(payload, "canonical_sha256") == derived->canonical_sha256) {
+    if (carries_record(rc, record, *derived)) {
       report.pass("state.record.match", "current.record_created carries the same record");
     } else {
       report.fail("state.record.mismatch", "current.record_created carries another record than current.canonical_record");
     }
-    const json& r = member(payload, "receipt");
-    ReceiptOutcome receipt = check_receipt(report, untrusted, r.is_null() ? nullptr : &r, *derived, trust,
-                                           string_member(rc, "created_at"), CheckStatus::fail);
+    ReceiptOutcome receipt = check_receipt(report, untrusted, rc.receipt, *derived, trust, rc.created_at, CheckStatus::fail);
     fill_receipt(out, receipt);
-    const json aliases = derive_source_aliases(record, derived->number.body, string_member(rc, "created_at"));
-    if (member(current, "source_aliases") == aliases) {
+    const json aliases = derive_source_aliases(record, derived->number.body, rc.created_at);
+    if (*state.source_aliases == aliases) {
       report.pass("state.source_aliases.match", "current.source_aliases match those derived from the record");
     } else {
-      auto d = signed_json::first_difference(member(current, "source_aliases"), aliases);
+      auto d = signed_json::first_difference(*state.source_aliases, aliases);
       report.fail("state.source_aliases.mismatch",
                   "current.source_aliases differ: " + (d ? d->describe("served", "derived") : std::string("?")));
     }
   }
-  check_state_hash(report, state, "state");
+  check_state_hash(report, document, "state");
   report.skip("events.unavailable",
               "a state alone has no events: event signatures and the state's recomputation cannot be checked (verify the bundle for that)");
   report.skip("bundle.signature.unavailable",
               "a state alone is not signed: state_sha256 shows internal consistency only; the record is verified through its receipt");
-  if (member(state, "equivocation_count").is_number() && member(state, "equivocation_count") != 0) {
+  if (state.equivocation_count.value_or(0) != 0) {
     report.warn("state.equivocation", "the state lists equivocating events: the registry signed conflicting events");
   }
   settle_untrusted(report, untrusted);
-  report.extra["completeness"] = completeness(current, json::object());
+  report.extra["completeness"] = completeness(*state.current, json_null());
 }
 
 void verify_bare_record(VerifiedRecord& out, const json& record, const TrustStore&) {
