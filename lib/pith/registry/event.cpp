@@ -81,7 +81,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
     try {
       return signed_json::canon_without(event, {"signature", "event_id", "content_sha256"});
     } catch (const signed_json::CanonicalJsonError& e) {
-      return fail("", e.what());
+      return fail(ErrorKind::malformed, "", e.what());
     }
   }();
   if (!content) {
@@ -127,7 +127,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
   if (v.event_type == "record_created") {
     const json& payload = event["payload"];
     const json* record = payload.is_object() && payload.contains("canonical_record") ? &payload["canonical_record"] : nullptr;
-    auto derived = record ? derive_pith_number(*record) : Result<DerivedNumber>(fail("", "no canonical_record"));
+    auto derived = record ? derive_pith_number(*record) : Result<DerivedNumber>(fail(ErrorKind::malformed, "", "no canonical_record"));
     if (!derived || derived->full != subject || string_member(payload, "canonical_sha256") != derived->canonical_sha256) {
       add("event.record.mismatch", CheckStatus::fail,
           "the payload's canonical_record/canonical_sha256 do not derive the subject number");

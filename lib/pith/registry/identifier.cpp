@@ -79,7 +79,7 @@ std::optional<Identifier> parse_arxiv(std::string_view s) {
 // input-hygiene rules for every tool.
 Result<Identifier> from_pith_number(const std::string& input) {
   auto parsed = parse_pith_number(input);
-  if (!parsed) return fail(input, parsed.error().message);
+  if (!parsed) return fail(parsed.error().kind, input, parsed.error().message);
   Identifier id;
   id.body = parsed->body;
   switch (parsed->form) {
@@ -172,10 +172,10 @@ std::string Identifier::mismatch(std::string_view full_number, const nlohmann::j
 
 Result<Identifier> parse_identifier(std::string_view raw) {
   const std::string input = trimmed(raw);
-  if (input.empty()) return fail(std::string(raw), "empty identifier");
+  if (input.empty()) return fail(ErrorKind::malformed, std::string(raw), "empty identifier");
   if (auto arxiv = parse_arxiv(input)) return *arxiv;
   if (meant_as_pith_number(input)) return from_pith_number(input);
-  return fail(input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
+  return fail(ErrorKind::malformed, input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
                      "nor an arXiv id (2011.03641, arXiv:2011.03641v3)");
 }
 

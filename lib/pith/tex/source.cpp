@@ -51,12 +51,12 @@ int line_at(std::string_view text, std::size_t offset) {
 Result<std::string> read_bounded(const fs::path& path) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
-  if (ec) return fail(path.string(), "cannot read: " + ec.message());
+  if (ec) return fail(ErrorKind::io, path.string(), "cannot read: " + ec.message());
   if (size > tex_max_file_bytes) {
-    return fail(path.string(), "larger than " + std::to_string(tex_max_file_bytes) + " bytes; not a LaTeX source");
+    return fail(ErrorKind::malformed, path.string(), "larger than " + std::to_string(tex_max_file_bytes) + " bytes; not a LaTeX source");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(path.string(), "cannot open for reading");
+  if (!in) return fail(ErrorKind::io, path.string(), "cannot open for reading");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -113,7 +113,7 @@ class Scanner {
 
   Result<std::vector<TexNumber>> scan(const fs::path& file, int depth) {
     if (depth > tex_max_input_depth) {
-      return fail(file.string(), "\\input nesting deeper than " + std::to_string(tex_max_input_depth));
+      return fail(ErrorKind::malformed, file.string(), "\\input nesting deeper than " + std::to_string(tex_max_input_depth));
     }
     std::error_code ec;
     const fs::path key = fs::weakly_canonical(file, ec);
@@ -138,7 +138,7 @@ class Scanner {
         if (!argument) continue;  // \pithnumber not used as a command (e.g. \renewcommand)
         auto number = parse_tex_number_argument(*argument);
         const int line = line_at(text, start);
-        if (!number) return fail(file.string() + ":" + std::to_string(line), number.error().message);
+        if (!number) return fail(number.error().kind, file.string() + ":" + std::to_string(line), number.error().message);
         number->file = file;
         number->line = line;
         found.push_back(std::move(*number));
@@ -200,12 +200,12 @@ Result<TexNumber> parse_tex_number_argument(std::string_view argument) {
     if (!is_base32(s[i])) {
       const unsigned char c = static_cast<unsigned char>(s[i]);
       const std::string shown = (c >= 0x21 && c < 0x7f) ? std::string(1, s[i]) : "byte " + std::to_string(c);
-      return fail(where, "character '" + shown + "' at position " + std::to_string(i + 1) +
+      return fail(ErrorKind::malformed, where, "character '" + shown + "' at position " + std::to_string(i + 1) +
                              " is not in the Pith alphabet A-Z, 2-7");
     }
   }
   if (s.size() != 26) {
-    return fail(where, "has " + std::to_string(s.size()) + " characters; a Pith Number body has 26");
+    return fail(ErrorKind::malformed, where, "has " + std::to_string(s.size()) + " characters; a Pith Number body has 26");
   }
   number.body = std::move(s);
   return number;
@@ -216,13 +216,13 @@ Result<TexNumber> find_pith_number(const fs::path& main_tex) {
   auto found = scanner.scan(main_tex, 0);
   if (!found) return std::unexpected(found.error());
   if (found->empty()) {
-    return fail(main_tex.string(), "no \\pithnumber{...} (outside comments) in it or the files it inputs");
+    return fail(ErrorKind::not_found, main_tex.string(), "no \\pithnumber{...} (outside comments) in it or the files it inputs");
   }
   TexNumber result = found->front();
   for (const TexNumber& other : *found) {
     const bool years_clash = result.year && other.year && *result.year != *other.year;
     if (other.body != result.body || years_clash) {
-      return fail(main_tex.string(), "two different Pith Numbers: " + spelled(result) + " at " + result.location() +
+      return fail(ErrorKind::malformed, main_tex.string(), "two different Pith Numbers: " + spelled(result) + " at " + result.location() +
                                          " and " + spelled(other) + " at " + other.location());
     }
     if (!result.year && other.year) result.year = other.year;

@@ -39,14 +39,14 @@ struct NumberParts {
 Result<NumberParts> split_full_number(std::string_view number) {
   constexpr std::string_view prefix = "pith:";
   if (number.size() != prefix.size() + 4 + 1 + 26 || !number.starts_with(prefix) || number[9] != ':') {
-    return fail("pith number", "not of the form pith:YYYY:<26 characters>: '" + std::string(number) + "'");
+    return fail(ErrorKind::malformed, "pith number", "not of the form pith:YYYY:<26 characters>: '" + std::string(number) + "'");
   }
   NumberParts parts{std::string(number.substr(5, 4)), std::string(number.substr(10))};
   for (char c : parts.year) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return fail("pith number", "year is not four digits");
+    if (!std::isdigit(static_cast<unsigned char>(c))) return fail(ErrorKind::malformed, "pith number", "year is not four digits");
   }
   for (char c : parts.body) {
-    if (!is_base32(c)) return fail("pith number", "body is not base32 (A-Z, 2-7)");
+    if (!is_base32(c)) return fail(ErrorKind::malformed, "pith number", "body is not base32 (A-Z, 2-7)");
   }
   return parts;
 }
@@ -102,7 +102,7 @@ std::string data_block(const registry::VerifiedRecord& record, const NumberParts
 
 Result<std::string> check_record(const registry::VerifiedRecord& record) {
   const auto missing = [](const char* what) {
-    return fail("verified record", std::string("has no ") + what + ": cannot bake it into pith.sty");
+    return fail(ErrorKind::malformed, "verified record", std::string("has no ") + what + ": cannot bake it into pith.sty");
   };
   if (record.canonical_json.empty()) return missing("canonical record");
   if (record.canonical_sha256.size() != 64) return missing("canonical SHA-256");
@@ -111,7 +111,7 @@ Result<std::string> check_record(const registry::VerifiedRecord& record) {
   if (record.key_fingerprint.empty()) return missing("key fingerprint");
   if (record.document_bytes.empty()) return missing("bundle or state document to embed");
   if (record.document_bytes.size() > sty_max_document_bytes) {
-    return fail("verified record", "document of " + std::to_string(record.document_bytes.size()) +
+    return fail(ErrorKind::malformed, "verified record", "document of " + std::to_string(record.document_bytes.size()) +
                                        " bytes is larger than the " + std::to_string(sty_max_document_bytes) +
                                        " bytes pith.sty embeds");
   }
@@ -130,11 +130,11 @@ Result<std::string> generate_sty(const registry::VerifiedRecord& record, const S
   if (!number) return std::unexpected(number.error());
   const std::string resolver = strip_trailing_slashes(options.resolver_base);
   if (!is_plausible_resolver(resolver)) {
-    return fail("resolver", "'" + options.resolver_base + "' is not an http(s) URL");
+    return fail(ErrorKind::usage, "resolver", "'" + options.resolver_base + "' is not an http(s) URL");
   }
   std::string text(pith_sty_template());
   const auto at = text.find(sty_data_marker);
-  if (at == std::string::npos) return fail("pith.sty", "compiled-in package has no data marker");
+  if (at == std::string::npos) return fail(ErrorKind::internal, "pith.sty", "compiled-in package has no data marker");
   text.replace(at, sty_data_marker.size(), data_block(record, *number, resolver));
   return text;
 }
