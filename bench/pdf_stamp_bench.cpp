@@ -40,7 +40,10 @@ int main(int argc, char** argv) {
   if (!reader) return std::cerr << reader.error().describe() << "\n", 2;
   pith::pdf::StampOptions options;
   options.original_sha256 = file->sha256_hex();
-  auto plan = pith::pdf::plan_stamp(*reader, r, options);
+  const auto metadata = pith::pdf::read_pdf_metadata(*reader);
+  const auto extraction = pith::pdf::extract_pith_numbers(metadata);
+  if (!extraction) return std::cerr << extraction.error().describe() << "\n", 2;
+  auto plan = pith::pdf::plan_stamp(*reader, metadata, *extraction, r, options);
   if (!plan) return std::cerr << plan.error().describe() << "\n", 2;
   if (plan->outcome != pith::pdf::StampOutcome::stamped) return 0;
   auto ok = append ? pith::append_in_place(argv[2], plan->original_length, plan->update)

@@ -6,20 +6,20 @@
 // same way. Each file is checked in a child process with limits, -j N at a
 // time (a corpus: --files-from); unless --offline, the registry is asked what
 // changed since. Human text by default, JSON Lines with --json
-// (docs/pith-check-json.md). The work is in pith::run_checks (check_run.hpp).
-#include "pith/check/file.hpp"
-#include "pith/check/run.hpp"
+// (docs/pith-check-json.md). The work is in the check library: identifiers are
+// looked up by pith::check::look_up_identifiers (check/lookup.hpp), every input
+// is checked and printed by pith::check::run_checks (check/run.hpp).
 #include "pith/base/exit_codes.hpp"
-#include "pith/registry/identifier.hpp"
-#include "pith/resolver/resolver.hpp"
-#include "pith/registry/trust_store.hpp"
 #include "pith/base/version.hpp"
+#include "pith/check/lookup.hpp"
+#include "pith/check/run.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/resolver/resolver.hpp"
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <cstdlib>
-#include <filesystem>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -53,55 +53,7 @@ bool use_colour() {
   return ::isatty(STDOUT_FILENO) == 1 && (no_colour == nullptr || *no_colour == '\0');
 }
 
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  }
-  return true;
-}
-
-// A file that exists is checked as a file, even if its name looks like a
-// number. Otherwise a number or arXiv id is resolved; so is anything written
-// `pith:...` or `arXiv:...`, so that a typo gets the parser's message (which
-// character, where) instead of "no such file".
-bool is_identifier_argument(const std::string& arg) {
-  std::error_code ec;
-  if (std::filesystem::exists(arg, ec)) return false;
-  return pith::registry::looks_like_identifier(arg) || starts_with_ci(arg, "pith:") || starts_with_ci(arg, "arxiv:");
-}
-
-// The verification report of a resolved record, with where it came from.
-pith::Report report_for(const std::string& input, pith::Result<pith::resolver::Resolution> resolved) {
-  pith::Report report;
-  if (!resolved) {
-    report.input = input;
-    report.input_kind = "identifier";
-    if (pith::resolver::is_rejection(resolved.error())) {
-      // Something was served but was forged, tampered or another paper's record.
-      report.fail("resolver.rejected", resolved.error().message);
-    } else {
-      report.error = resolved.error().message;
-    }
-    return report;
-  }
-  pith::resolver::Resolution& r = *resolved;
-  report = std::move(r.record.report);
-  report.merge(r.report);
-  report.input = input;
-  report.input_kind = "identifier";
-  report.pith_number = r.record.pith_number;
-  report.extra["resolved_number"] = r.record.pith_number;
-  report.extra["resolved_from"] = r.source;
-  report.extra["origin"] = pith::resolver::to_string(r.origin);
-  report.extra["document_kind"] = pith::registry::to_string(r.record.kind);
-  if (!r.failures.empty()) report.extra["failed_attempts"] = r.failures;
-  return report;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int check_command(int argc, char** argv) {
   CLI::App app{"pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against trusted keys"};
   app.footer(exit_code_help);
   app.set_version_flag("--version", std::string(pith::version_string));
@@ -161,30 +113,27 @@ int main(int argc, char** argv) {
 
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.
-  std::vector<std::string> identifiers;
-  for (const auto& arg : files) {
-    if (is_identifier_argument(arg)) identifiers.push_back(arg);
-  }
-  std::vector<pith::Result<pith::resolver::Resolution>> resolved;
-  if (!identifiers.empty()) {
-    pith::resolver::Resolver resolver(resolver_options, pith::resolver::verifier_using(trust));
-    resolved = resolver.resolve_many(identifiers);
-  }
-
-  // Every input in one run (check_run.hpp): files in child processes with
-  // limits, -j at a time; online lookups of the numbers found unless offline.
   pith::check::CheckRunInputs inputs;
+  inputs.ready = pith::check::look_up_identifiers(files, resolver_options, trust);
   inputs.names = std::move(files);
-  std::size_t next_identifier = 0;
-  for (const auto& name : inputs.names) {
-    inputs.ready.push_back(is_identifier_argument(name)
-                               ? std::optional<pith::Report>(report_for(name, std::move(resolved[next_identifier++])))
-                               : std::nullopt);
-  }
   run.colour = !json_output && use_colour();
   run.json = json_output;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
   std::optional<pith::resolver::Resolver> online;
   if (!resolver_options.offline) online.emplace(resolver_options, pith::resolver::verifier_using(trust));
   return pith::check::run_checks(inputs, trust, online ? &*online : nullptr, run, std::cout, std::cerr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Anything unexpected is a one-line message and exit 2, never an abort.
+  try {
+    return check_command(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "pith-check: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "pith-check: internal error: unknown exception\n";
+  }
+  return pith::exit_code::usage_or_io;
 }

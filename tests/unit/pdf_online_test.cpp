@@ -112,13 +112,13 @@ TEST_CASE("events of the PDF's copy no longer applied are a warning", "[online]"
 TEST_CASE("unreachable is a warning, a rejected answer a failure", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   Report offline = pdf_report_carrying(v);
-  check::add_online_checks(offline, std::unexpected(Error{"pith:X", "no answer from https://pith.example (timeout)"}));
+  check::add_online_checks(offline, std::unexpected(Error{ErrorKind::network, "pith:X", "no answer from https://pith.example (timeout)"}));
   CHECK(find(offline, "online.unavailable")->status == CheckStatus::warn);
   CHECK_FALSE(offline.has_failure());
 
   Report rejected = pdf_report_carrying(v);
   check::add_online_checks(rejected,
-                    std::unexpected(Error{"pith:X", std::string(resolver::rejection_marker) + ": bundle signature invalid"}));
+                    std::unexpected(Error{ErrorKind::rejected, "pith:X", "bad record rejected: bundle signature invalid"}));
   CHECK(find(rejected, "online.rejected")->status == CheckStatus::fail);
   CHECK(rejected.verdict() == Verdict::failed);
 }

@@ -125,6 +125,7 @@ TEST_CASE("reader: encrypted files are refused with advice") {
   CHECK(r.error().where == "enc.pdf");
   CHECK(r.error().message.find("encrypted") != std::string::npos);
   CHECK(r.error().message.find("qpdf --decrypt") != std::string::npos);
+  CHECK(r.error().kind == pith::ErrorKind::usage);
 }
 
 TEST_CASE("reader: damaged cross-reference data is an error naming the offset") {

@@ -1,6 +1,6 @@
 // Stamping real PDFs, checked by readers we did not write: qpdf, poppler
 // (pdfinfo, pdfdetach) and exiftool must all see what we wrote.
-#include "pith/pdf/metadata.hpp"
+#include "pith/pdf/extract.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/extract.hpp"
@@ -41,6 +41,15 @@ std::string require_sample_path(SamplePdf kind) {
 
 std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
 
+// plan_stamp over the PDF's metadata, read once as pith-stamp does.
+pith::Result<pith::pdf::StampPlan> plan_stamp_on(const Reader& reader, const pith::registry::VerifiedRecord& record,
+                                                 const pith::pdf::StampOptions& options) {
+  const auto metadata = pith::pdf::read_pdf_metadata(reader);
+  const auto extraction = pith::pdf::extract_pith_numbers(metadata);
+  if (!extraction) return std::unexpected(extraction.error());
+  return pith::pdf::plan_stamp(reader, metadata, *extraction, record, options);
+}
+
 struct Stamped {
   std::string original;
   std::string stamped;
@@ -52,7 +61,7 @@ Stamped stamp(SamplePdf kind, const pith::registry::VerifiedRecord& record, pith
   s.original = pith::test::read_file(require_sample_path(kind));
   auto reader = Reader::open(s.original, "sample.pdf");
   REQUIRE(reader);
-  auto plan = pith::pdf::plan_stamp(*reader, record, options);
+  auto plan = plan_stamp_on(*reader, record, options);
   if (!plan) FAIL(plan.error().describe());
   REQUIRE(plan->outcome == StampOutcome::stamped);
   CHECK(plan->original_length == s.original.size());
@@ -99,12 +108,14 @@ TEST_CASE("stamp: every producer's PDF reads back the same in qpdf, poppler and 
     // Our own reader agrees, and a second stamp is a no-op.
     auto again = Reader::open(s.stamped, "stamped.pdf");
     REQUIRE(again);
-    auto meta = pith::pdf::read_pith_metadata(*again);
-    REQUIRE(meta);
-    CHECK(meta->info_number == record.pith_number);
-    CHECK(meta->xmp_number == record.pith_number);
-    CHECK(meta->embedded_bundle == record.document_bytes);
-    auto replan = pith::pdf::plan_stamp(*again, record, options);
+    const auto meta = pith::pdf::read_pdf_metadata(*again);
+    const auto found = pith::pdf::extract_pith_numbers(meta);
+    REQUIRE(found);
+    REQUIRE(found->xmp);
+    CHECK(meta.info_number == record.pith_number);
+    CHECK(found->xmp->number == record.pith_number);
+    CHECK(meta.embedded_bundle == record.document_bytes);
+    auto replan = plan_stamp_on(*again, record, options);
     REQUIRE(replan);
     CHECK(replan->outcome == StampOutcome::already_stamped);
     CHECK(replan->update.empty());
@@ -188,7 +199,7 @@ TEST_CASE("stamp: the record's number in another spelling is no conflict; anothe
   const Stamped s = stamp(SamplePdf::classic, body_only);
   auto reader = Reader::open(s.stamped, "body-only.pdf");
   REQUIRE(reader);
-  auto plan = pith::pdf::plan_stamp(*reader, record, {});
+  auto plan = plan_stamp_on(*reader, record, {});
   REQUIRE(plan);
   CHECK(plan->outcome == StampOutcome::stamped);
   CHECK(plan->previous_number == body_only.pith_number);
@@ -198,7 +209,7 @@ TEST_CASE("stamp: the record's number in another spelling is no conflict; anothe
   const Stamped y = stamp(SamplePdf::classic, other_year);
   auto year_reader = Reader::open(y.stamped, "other-year.pdf");
   REQUIRE(year_reader);
-  auto conflict = pith::pdf::plan_stamp(*year_reader, record, {});
+  auto conflict = plan_stamp_on(*year_reader, record, {});
   REQUIRE(conflict);
   CHECK(conflict->outcome == StampOutcome::conflict);
   CHECK(conflict->previous_number == other_year.pith_number);
@@ -213,7 +224,7 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   other.document_bytes = "{\"other\":true}";
   auto reader = Reader::open(s.stamped, "stamped.pdf");
   REQUIRE(reader);
-  auto plan = pith::pdf::plan_stamp(*reader, other, {});
+  auto plan = plan_stamp_on(*reader, other, {});
   REQUIRE(plan);
   CHECK(plan->outcome == StampOutcome::conflict);
   CHECK(plan->previous_number == record.pith_number);
@@ -221,17 +232,19 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
 
   pith::pdf::StampOptions force;
   force.force = true;
-  auto forced = pith::pdf::plan_stamp(*reader, other, force);
+  auto forced = plan_stamp_on(*reader, other, force);
   REQUIRE(forced);
   REQUIRE(forced->outcome == StampOutcome::stamped);
   const std::string restamped = s.stamped + forced->update;
   auto r2 = Reader::open(restamped, "restamped.pdf");
   REQUIRE(r2);
-  auto meta = pith::pdf::read_pith_metadata(*r2);
-  REQUIRE(meta);
-  CHECK(meta->info_number == other.pith_number);
-  CHECK(meta->xmp_number == other.pith_number);
-  CHECK(meta->embedded_bundle == other.document_bytes);
+  const auto meta = pith::pdf::read_pdf_metadata(*r2);
+  const auto found = pith::pdf::extract_pith_numbers(meta);
+  REQUIRE(found);
+  REQUIRE(found->xmp);
+  CHECK(meta.info_number == other.pith_number);
+  CHECK(found->xmp->number == other.pith_number);
+  CHECK(meta.embedded_bundle == other.document_bytes);
   auto files = r2->embedded_files();
   REQUIRE(files);
   CHECK(files->size() == 1);  // the old pith-bundle.json was replaced, not duplicated
@@ -251,7 +264,7 @@ TEST_CASE("stamp: the badge is skipped when page 1 already links to this number,
   refreshed.document_bytes += " ";
   auto reader = Reader::open(s.stamped, "stamped.pdf");
   REQUIRE(reader);
-  auto plan = pith::pdf::plan_stamp(*reader, refreshed, options);
+  auto plan = plan_stamp_on(*reader, refreshed, options);
   REQUIRE(plan);
   REQUIRE(plan->outcome == StampOutcome::stamped);
   CHECK(plan->update.find("/Subtype /Link") == std::string::npos);
@@ -263,7 +276,7 @@ TEST_CASE("stamp: the badge is skipped when page 1 already links to this number,
   other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
   other.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
   options.force = true;
-  auto forced = pith::pdf::plan_stamp(*reader, other, options);
+  auto forced = plan_stamp_on(*reader, other, options);
   REQUIRE(forced);
   REQUIRE(forced->outcome == StampOutcome::stamped);
   const std::string restamped = s.stamped + forced->update;

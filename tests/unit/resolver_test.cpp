@@ -23,7 +23,7 @@ namespace {
 pith::resolver::DocumentVerifier stand_in_verifier() {
   return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::VerifiedRecord> {
     auto doc = nlohmann::json::parse(bytes, nullptr, false);
-    if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(std::string(name), "not a registry document");
+    if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(pith::ErrorKind::malformed, std::string(name), "not a registry document");
     pith::registry::VerifiedRecord r;
     r.kind = pith::registry::DocumentKind::bundle;
     r.pith_number = doc["pith_number"].get<std::string>();
@@ -173,6 +173,7 @@ TEST_CASE("a verified record of another paper is a substitution, never accepted"
   auto r = resolver.resolve(number(6));
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "substitution: asked for " + number(6) + ", got " + number(7)));
+  CHECK(r.error().kind == pith::ErrorKind::rejected);
   CHECK_FALSE(std::filesystem::exists(cache.path / (body(7) + ".json")));
 }
 
@@ -229,6 +230,7 @@ TEST_CASE("nothing anywhere is a clear error listing every attempt", "[resolver]
   CHECK(r.error().where == number(10));
   CHECK(contains(r.error().message, "/pith/" + body(10) + "/bundle.json: HTTP 404"));
   CHECK(contains(r.error().message, "/pith/" + body(10) + ": HTTP 404"));
+  CHECK(r.error().kind == pith::ErrorKind::not_served);  // every path answered 404
 }
 
 TEST_CASE("offline: served from the cache and reported; without a cache entry an error", "[resolver]") {
@@ -256,6 +258,7 @@ TEST_CASE("offline: served from the cache and reported; without a cache entry an
   auto missing = offline.resolve(number(12));
   REQUIRE_FALSE(missing);
   CHECK(contains(missing.error().message, "offline and not in the cache"));
+  CHECK(missing.error().kind == pith::ErrorKind::network);
 }
 
 TEST_CASE("offline still reads file:// mirrors", "[resolver]") {

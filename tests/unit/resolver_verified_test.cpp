@@ -198,7 +198,9 @@ TEST_CASE("faults at the server: a clear error alone, a fallback with a mirror",
         CHECK(contains(r.error().message, fault.expected));
         const std::string name = fault.name;
         const bool bad_record = name == "substitution" || name == "tampered" || name == "untrusted signer";
-        CHECK(pith::resolver::is_rejection(r.error()) == bad_record);
+        const pith::ErrorKind kind = r.error().kind;
+        CHECK((kind == pith::ErrorKind::rejected || kind == pith::ErrorKind::unverifiable) == bad_record);
+        CHECK((kind == pith::ErrorKind::unverifiable) == (name == "untrusted signer"));
         CHECK(contains(r.error().message, bad.base_url()));
         CHECK_FALSE(std::filesystem::exists(cache / (paper.body + ".json")));
       }

@@ -80,6 +80,7 @@ TEST_CASE("include loops end; \\endinput stops a file; no number is an error") {
   auto n = pith::tex::find_pith_number(d / "paper.tex");
   REQUIRE_FALSE(n);
   CHECK(n.error().message.find("no \\pithnumber") != std::string::npos);
+  CHECK(n.error().kind == pith::ErrorKind::not_found);  // pith-stamp: exit 3
 }
 
 TEST_CASE("a malformed number in the paper names the file and line") {

@@ -63,6 +63,7 @@ TEST_CASE("the record must be the paper's and verified") {
   REQUIRE_FALSE(r);
   CHECK(r.error().message.find("WXNI57C2SJ24QK62DB7DTUREA3") != std::string::npos);
   CHECK(r.error().message.find("JFLLIOJUI2M3KX3FLLGP4N2V65") != std::string::npos);
+  CHECK(r.error().kind == pith::ErrorKind::conflict);
   CHECK_FALSE(fs::exists(d / "pith.sty"));
 
   pith::test::write_file(d / "paper.tex", "\\pithnumber{pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65}\n");  // wrong year

@@ -50,7 +50,7 @@ TEST_CASE("every node replaced by every JSON type: no exception, never verified"
       copy[node] = r;
       if (same_signed_content(copy, original)) continue;
       INFO(node.to_string() << " := " << r.dump());
-      pith::Result<pith::registry::VerifiedRecord> v = pith::fail("", "");
+      pith::Result<pith::registry::VerifiedRecord> v = pith::fail(pith::ErrorKind::internal, "", "");
       REQUIRE_NOTHROW(v = pith::registry::verify_document(copy.dump(), trust, "mutant"));
       if (v) {
         INFO(v->report.to_text());
@@ -84,7 +84,7 @@ TEST_CASE("random byte corruption: no exception, never verified", "[verify][muta
         default: m[p] = static_cast<char>(m[p] ^ (1 << (byte(rng) % 8))); break;
       }
     }
-    pith::Result<pith::registry::VerifiedRecord> v = pith::fail("", "");
+    pith::Result<pith::registry::VerifiedRecord> v = pith::fail(pith::ErrorKind::internal, "", "");
     REQUIRE_NOTHROW(v = pith::registry::verify_document(m, trust, "mutant"));
     if (!v) continue;
     ++parsed;

@@ -85,56 +85,56 @@ Result<void> write_atomically(const std::string& target_path, const std::string&
   Fd in;
   if (prefix_length > 0) {
     in.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in.fd < 0) return fail(source, errno_text("cannot open"));
+    if (in.fd < 0) return fail(ErrorKind::io, source, errno_text("cannot open"));
   }
   TempFile tmp;
   std::string templ = (dir / ("." + target.filename().string() + ".pith-XXXXXX")).string();
   tmp.fd = ::mkostemp(templ.data(), O_CLOEXEC);
-  if (tmp.fd < 0) return fail(where, errno_text("cannot create a temporary file beside it (for a directory you cannot write: -o OUT elsewhere, or --append)"));
+  if (tmp.fd < 0) return fail(ErrorKind::io, where, errno_text("cannot create a temporary file beside it (for a directory you cannot write: -o OUT elsewhere, or --append)"));
   tmp.path = templ;
 
   if (prefix_length > 0 && !copy_prefix(in.fd, tmp.fd, prefix_length))
-    return fail(where, errno_text("cannot copy the original bytes"));
-  if (::lseek(tmp.fd, static_cast<off_t>(prefix_length), SEEK_SET) < 0) return fail(where, errno_text("cannot seek"));
-  if (!write_all(tmp.fd, tail.data(), tail.size())) return fail(where, errno_text("cannot write"));
-  if (::fchmod(tmp.fd, attributes.mode) != 0) return fail(where, errno_text("cannot set the file mode"));
+    return fail(ErrorKind::io, where, errno_text("cannot copy the original bytes"));
+  if (::lseek(tmp.fd, static_cast<off_t>(prefix_length), SEEK_SET) < 0) return fail(ErrorKind::io, where, errno_text("cannot seek"));
+  if (!write_all(tmp.fd, tail.data(), tail.size())) return fail(ErrorKind::io, where, errno_text("cannot write"));
+  if (::fchmod(tmp.fd, attributes.mode) != 0) return fail(ErrorKind::io, where, errno_text("cannot set the file mode"));
   if (attributes.owner || attributes.group) {
     struct stat st {};
-    if (::fstat(tmp.fd, &st) != 0) return fail(where, errno_text("cannot stat the temporary file"));
+    if (::fstat(tmp.fd, &st) != 0) return fail(ErrorKind::io, where, errno_text("cannot stat the temporary file"));
     const uid_t uid = attributes.owner.value_or(st.st_uid);
     const gid_t gid = attributes.group.value_or(st.st_gid);
     if ((uid != st.st_uid || gid != st.st_gid) && ::fchown(tmp.fd, uid, gid) != 0)
-      return fail(where, errno_text("cannot keep the file's owner (use -o OUT or --append)"));
+      return fail(ErrorKind::io, where, errno_text("cannot keep the file's owner (use -o OUT or --append)"));
     // chown may clear set-id bits: restore the mode.
-    if (::fchmod(tmp.fd, attributes.mode) != 0) return fail(where, errno_text("cannot set the file mode"));
+    if (::fchmod(tmp.fd, attributes.mode) != 0) return fail(ErrorKind::io, where, errno_text("cannot set the file mode"));
   }
-  if (::fsync(tmp.fd) != 0) return fail(where, errno_text("cannot flush to disk"));
+  if (::fsync(tmp.fd) != 0) return fail(ErrorKind::io, where, errno_text("cannot flush to disk"));
   if (::close(tmp.fd) != 0) {
     tmp.fd = -1;
-    return fail(where, errno_text("cannot close"));
+    return fail(ErrorKind::io, where, errno_text("cannot close"));
   }
   tmp.fd = -1;
-  if (::rename(tmp.path.c_str(), target.c_str()) != 0) return fail(where, errno_text("cannot replace the file"));
+  if (::rename(tmp.path.c_str(), target.c_str()) != 0) return fail(ErrorKind::io, where, errno_text("cannot replace the file"));
   tmp.keep = true;  // renamed: nothing left to remove
   Fd d;
   d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (d.fd < 0 || ::fsync(d.fd) != 0) return fail(where, errno_text("written, but cannot flush the directory"));
+  if (d.fd < 0 || ::fsync(d.fd) != 0) return fail(ErrorKind::io, where, errno_text("written, but cannot flush the directory"));
   return {};
 }
 
 Result<void> append_in_place(const std::string& target, std::uint64_t expected_length, std::string_view tail) {
   Fd f;
   f.fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
-  if (f.fd < 0) return fail(target, errno_text("cannot open for writing"));
+  if (f.fd < 0) return fail(ErrorKind::io, target, errno_text("cannot open for writing"));
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0) return fail(target, errno_text("cannot stat"));
+  if (::fstat(f.fd, &st) != 0) return fail(ErrorKind::io, target, errno_text("cannot stat"));
   if (static_cast<std::uint64_t>(st.st_size) != expected_length)
-    return fail(target, "the file changed while pith was reading it; nothing written");
+    return fail(ErrorKind::io, target, "the file changed while pith was reading it; nothing written");
   auto undo = [&](const std::string& message) {
     const int err = errno;
     const bool restored = ::ftruncate(f.fd, static_cast<off_t>(expected_length)) == 0 && ::fsync(f.fd) == 0;
     errno = err;
-    return fail(target, message + (restored ? " (the file was truncated back to its original length)"
+    return fail(ErrorKind::io, target, message + (restored ? " (the file was truncated back to its original length)"
                                             : " and could not be truncated back to " +
                                                   std::to_string(expected_length) + " bytes: truncate it by hand"));
   };

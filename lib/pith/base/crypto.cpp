@@ -44,7 +44,7 @@ std::string to_hex(std::span<const std::uint8_t> data) {
 }
 
 Result<Bytes> from_hex(std::string_view text) {
-  if (text.size() % 2 != 0) return fail("", "hex of odd length " + std::to_string(text.size()));
+  if (text.size() % 2 != 0) return fail(ErrorKind::malformed, "", "hex of odd length " + std::to_string(text.size()));
   auto nibble = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -57,7 +57,7 @@ Result<Bytes> from_hex(std::string_view text) {
     const int lo = nibble(text[i + 1]);
     if (hi < 0 || lo < 0) {
       const std::size_t bad = hi < 0 ? i : i + 1;
-      return fail("", "invalid hex character at position " + std::to_string(bad + 1) +
+      return fail(ErrorKind::malformed, "", "invalid hex character at position " + std::to_string(bad + 1) +
                           " (lower-case 0-9a-f expected)");
     }
     out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
@@ -77,7 +77,7 @@ std::string to_base64(std::span<const std::uint8_t> data) {
 Result<Bytes> from_base64(std::string_view text) {
   ensure_sodium();
   if (text.size() % 4 != 0) {
-    return fail("", "base64 of length " + std::to_string(text.size()) + " is not padded to a multiple of 4");
+    return fail(ErrorKind::malformed, "", "base64 of length " + std::to_string(text.size()) + " is not padded to a multiple of 4");
   }
   Bytes out(text.size() / 4 * 3 + 3);
   std::size_t len = 0;
@@ -88,7 +88,7 @@ Result<Bytes> from_base64(std::string_view text) {
                                    sodium_base64_VARIANT_ORIGINAL);
   if (rc != 0 || end != text.data() + text.size()) {
     const std::size_t at = end ? static_cast<std::size_t>(end - text.data()) : 0;
-    return fail("", "invalid base64 at position " + std::to_string(at + 1));
+    return fail(ErrorKind::malformed, "", "invalid base64 at position " + std::to_string(at + 1));
   }
   out.resize(len);
   return out;

@@ -38,7 +38,7 @@ template <std::size_t N>
   auto bytes = from_hex(text);
   if (!bytes) return std::unexpected(bytes.error());
   if (bytes->size() != N) {
-    return fail("", "expected " + std::to_string(N) + " bytes of hex, got " + std::to_string(bytes->size()));
+    return fail(ErrorKind::malformed, "", "expected " + std::to_string(N) + " bytes of hex, got " + std::to_string(bytes->size()));
   }
   std::array<std::uint8_t, N> out{};
   for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];
@@ -54,7 +54,7 @@ template <std::size_t N>
   auto bytes = from_base64(text);
   if (!bytes) return std::unexpected(bytes.error());
   if (bytes->size() != N) {
-    return fail("", "expected " + std::to_string(N) + " bytes of base64, got " + std::to_string(bytes->size()));
+    return fail(ErrorKind::malformed, "", "expected " + std::to_string(N) + " bytes of base64, got " + std::to_string(bytes->size()));
   }
   std::array<std::uint8_t, N> out{};
   for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];

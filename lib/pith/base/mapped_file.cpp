@@ -16,16 +16,16 @@ namespace pith {
 
 Result<MappedFile> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) return fail(ErrorKind::io, path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     ::close(fd);
-    return fail(path, std::string("cannot stat: ") + std::strerror(err));
+    return fail(ErrorKind::io, path, std::string("cannot stat: ") + std::strerror(err));
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return fail(path, "not a regular file");
+    return fail(ErrorKind::io, path, "not a regular file");
   }
   MappedFile file;
   file.path_ = path;
@@ -38,7 +38,7 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
     if (p == MAP_FAILED) {
       const int err = errno;
       ::close(fd);
-      return fail(path, std::string("cannot map: ") + std::strerror(err));
+      return fail(ErrorKind::io, path, std::string("cannot map: ") + std::strerror(err));
     }
     file.data_ = static_cast<const char*>(p);
     file.mapped_ = true;

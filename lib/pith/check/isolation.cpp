@@ -110,7 +110,7 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   if (!wire.is_object() || !string_at("input") || !string_at("pith_number") || !string_at("input_kind") ||
       !wire.contains("number_found") || !wire["number_found"].is_boolean() || !wire.contains("checks") ||
       !wire["checks"].is_array() || !wire.contains("error")) {
-    return fail("isolated check", "malformed report from the child process");
+    return fail(ErrorKind::internal, "isolated check", "malformed report from the child process");
   }
   Report r;
   r.input = wire["input"].get<std::string>();
@@ -123,10 +123,10 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
     if (!c.is_object() || !c.contains("code") || !c["code"].is_string() || !c.contains("status") ||
         !c["status"].is_string() || !c.contains("detail") || !c["detail"].is_string() || !c.contains("anchors") ||
         !c["anchors"].is_boolean()) {
-      return fail("isolated check", "malformed check in the child's report");
+      return fail(ErrorKind::internal, "isolated check", "malformed check in the child's report");
     }
     const auto status = status_from(c["status"].get<std::string>());
-    if (!status) return fail("isolated check", "unknown check status in the child's report");
+    if (!status) return fail(ErrorKind::internal, "isolated check", "unknown check status in the child's report");
     r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>());
   }
   return r;

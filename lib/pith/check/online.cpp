@@ -60,27 +60,6 @@ std::string plural(std::size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// The registry has stopped serving the record: some base answered 404 on
-// every path it was asked, and no base answered anything else ("; "-separated
-// "URL: why" attempts). A base that could not be reached says nothing either
-// way; a 5xx is trouble, not an answer.
-bool not_served(std::string_view attempts) {
-  std::size_t not_found = 0;
-  std::size_t other_status = 0;
-  for (std::size_t pos = 0; pos < attempts.size();) {
-    std::size_t end = attempts.find("; ", pos);
-    if (end == std::string_view::npos) end = attempts.size();
-    const std::string_view attempt = attempts.substr(pos, end - pos);
-    if (attempt.ends_with(": HTTP 404")) {
-      ++not_found;
-    } else if (attempt.find(": HTTP ") != std::string_view::npos) {
-      ++other_status;
-    }
-    pos = end + 2;
-  }
-  return not_found > 0 && other_status == 0;
-}
-
 // Events that later applied events supersede (only a bundle lists the
 // events): named, and marked when the PDF's copy carries the superseded one.
 // A superseded event stays applied (spec §4), so it is not "dropped".
@@ -130,15 +109,27 @@ json carried_summary(const registry::VerifiedRecord& record) {
 
 void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& current) {
   if (!current) {
-    if (resolver::is_rejection(current.error())) {
-      pdf_report.fail("online.rejected", current.error().message);
-    } else if (not_served(current.error().message)) {
-      pdf_report.warn("online.record.not_served",
-                      "the registry no longer serves this record (HTTP 404): " + current.error().message);
-      pdf_report.extra["online"] = {{"not_served", true}};
-    } else {
-      pdf_report.warn("online.unavailable", "the registry's current record could not be fetched: " + current.error().message);
+    const Error& error = current.error();
+    switch (error.kind) {
+      case ErrorKind::rejected:
+      case ErrorKind::unverifiable:
+        // Something was served for this number, and refused: what the
+        // registry answers now cannot be trusted.
+        pdf_report.fail("online.rejected", error.message);
+        return;
+      case ErrorKind::not_served:
+        pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + error.message);
+        pdf_report.extra["online"] = {{"not_served", true}};
+        return;
+      case ErrorKind::usage:
+      case ErrorKind::malformed:
+      case ErrorKind::io:
+      case ErrorKind::network:
+      case ErrorKind::not_found:
+      case ErrorKind::conflict:
+      case ErrorKind::internal: break;
     }
+    pdf_report.warn("online.unavailable", "the registry's current record could not be fetched: " + error.message);
     return;
   }
   const resolver::Resolution& r = *current;
@@ -161,7 +152,7 @@ void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& c
   if (!r.failures.empty()) pdf_report.extra["online"]["failed_attempts"] = r.failures;
   // A copy cached earlier, used because every base now answers 404: the
   // record is no longer served (the comparison below is with that copy).
-  if (r.origin == resolver::ResolutionOrigin::stale_cache && not_served(attempts)) {
+  if (r.origin == resolver::ResolutionOrigin::stale_cache && r.not_served) {
     pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + attempts +
                                                     "; compared with the copy cached earlier");
     pdf_report.extra["online"]["not_served"] = true;

@@ -226,9 +226,11 @@ std::optional<std::string> link_uri(const pdf::Reader& reader, const PoDoFo::Pdf
 }
 
 template <class T>
-std::optional<T> or_problem(Result<std::optional<T>> value, const char* what, PdfMetadata& out) {
+std::optional<T> or_problem(Result<std::optional<T>> value, const char* what, PdfMetadata& out,
+                            bool* unreadable = nullptr) {
   if (!value) {
     out.read_problems.push_back(std::string(what) + " could not be read: " + value.error().describe());
+    if (unreadable) *unreadable = true;
     return std::nullopt;
   }
   return std::move(*value);
@@ -239,12 +241,13 @@ std::optional<T> or_problem(Result<std::optional<T>> value, const char* what, Pd
 PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
   PdfMetadata out;
   out.xref_section_offsets = reader.section_offsets();
-  out.info_number = or_problem(reader.info_string(meta::info_number), "Info /PithNumber", out);
-  out.info_url = or_problem(reader.info_string(meta::info_url), "Info /PithURL", out);
+  bool* rewritten = &out.pith_parts_unreadable;
+  out.info_number = or_problem(reader.info_string(meta::info_number), "Info /PithNumber", out, rewritten);
+  out.info_url = or_problem(reader.info_string(meta::info_url), "Info /PithURL", out, rewritten);
   out.info_title = or_problem(reader.info_string("Title"), "Info /Title", out);
-  out.xmp_packet = or_problem(reader.xmp_metadata(), "the XMP packet (/Metadata)", out);
+  out.xmp_packet = or_problem(reader.xmp_metadata(), "the XMP packet (/Metadata)", out, rewritten);
   out.embedded_bundle =
-      or_problem(reader.embedded_file(meta::embedded_name), "the embedded pith-bundle.json", out);
+      or_problem(reader.embedded_file(meta::embedded_name), "the embedded pith-bundle.json", out, rewritten);
 
   auto page = reader.first_page();
   if (!page) {

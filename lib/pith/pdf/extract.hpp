@@ -35,6 +35,10 @@ struct PdfMetadata {
   // appended after the stamped bytes.
   std::optional<std::vector<std::uint64_t>> xref_section_offsets;
   std::vector<std::string> read_problems;      // parts that could not be read (damaged objects)
+  // One of the parts a pith update rewrites (Info /PithNumber or /PithURL,
+  // the XMP packet, the embedded pith-bundle.json) could not be read: a stamp
+  // would lose what it holds, so pith-stamp refuses.
+  bool pith_parts_unreadable = false;
 };
 
 // Reads the metadata above through the lazy reader: Info, the catalog's

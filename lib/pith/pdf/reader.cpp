@@ -222,18 +222,18 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
   r.name_ = std::move(name);
   r.limits_ = limits;
   if (bytes.substr(0, 1024).find("%PDF-") == std::string_view::npos)
-    return fail(r.name_, "not a PDF file (no %PDF- header)");
+    return fail(ErrorKind::malformed, r.name_, "not a PDF file (no %PDF- header)");
   try {
     if (auto ok = r.read_xref_chain(); !ok) return std::unexpected(ok.error());
   } catch (const PoDoFo::PdfError& e) {
-    return fail(r.name_, "damaged cross-reference data: " + podofo_message(e));
+    return fail(ErrorKind::malformed, r.name_, "damaged cross-reference data: " + podofo_message(e));
   } catch (const std::bad_alloc&) {
-    return fail(r.name_, "damaged cross-reference data: out of memory");
+    return fail(ErrorKind::malformed, r.name_, "damaged cross-reference data: out of memory");
   } catch (const std::exception& e) {
-    return fail(r.name_, std::string("damaged cross-reference data: ") + e.what());
+    return fail(ErrorKind::malformed, r.name_, std::string("damaged cross-reference data: ") + e.what());
   }
   if (r.encrypted_ && !limits.allow_encrypted)
-    return fail(r.name_,
+    return fail(ErrorKind::usage, r.name_,
                 "the PDF is encrypted; pith does not modify encrypted files. Decrypt it first "
                 "(e.g. `qpdf --decrypt in.pdf out.pdf`, adding --password=... if it has one), "
                 "then run pith on the decrypted copy");
@@ -245,12 +245,12 @@ Result<std::uint64_t> Reader::find_startxref() const {
   const std::string_view end = bytes_.substr(bytes_.size() - tail);
   const auto pos = end.rfind("startxref");
   if (pos == std::string_view::npos)
-    return fail(name_, "no startxref in the last " + std::to_string(tail) + " bytes (truncated or not a PDF)");
+    return fail(ErrorKind::malformed, name_, "no startxref in the last " + std::to_string(tail) + " bytes (truncated or not a PDF)");
   std::size_t p = pos + 9;
   auto offset = read_uint<std::uint64_t>(end, p);
-  if (!offset) return fail(name_, "startxref is not followed by a number " + at(bytes_.size() - tail + pos));
+  if (!offset) return fail(ErrorKind::malformed, name_, "startxref is not followed by a number " + at(bytes_.size() - tail + pos));
   if (*offset >= bytes_.size())
-    return fail(name_, "startxref points past the end of the file (" + std::to_string(*offset) + ")");
+    return fail(ErrorKind::malformed, name_, "startxref points past the end of the file (" + std::to_string(*offset) + ")");
   return *offset;
 }
 
@@ -264,7 +264,7 @@ Result<void> Reader::read_xref_chain() {
   while (next) {
     if (!visited.insert(*next).second) break;  // a /Prev loop: every section is already read
     if (section >= limits_.max_xref_sections)
-      return fail(name_, "more than " + std::to_string(limits_.max_xref_sections) + " cross-reference sections");
+      return fail(ErrorKind::malformed, name_, "more than " + std::to_string(limits_.max_xref_sections) + " cross-reference sections");
     section_offsets_.push_back(*next);
     auto prev = read_section(*next, section, section == 0);
     if (!prev) return std::unexpected(prev.error());
@@ -273,7 +273,7 @@ Result<void> Reader::read_xref_chain() {
   }
 
   const PdfObject* root = key(trailer_, "Root");
-  if (!root || !root->IsReference()) return fail(name_, "the trailer has no /Root reference");
+  if (!root || !root->IsReference()) return fail(ErrorKind::malformed, name_, "the trailer has no /Root reference");
   root_ = reference_of(*root);
   if (const PdfObject* info = key(trailer_, "Info"); info && info->IsReference()) info_ = reference_of(*info);
   if (const PdfObject* id = key(trailer_, "ID"); id && id->IsArray() && id->GetArray().size() == 2) {
@@ -284,7 +284,7 @@ Result<void> Reader::read_xref_chain() {
   encrypted_ = key(trailer_, "Encrypt") != nullptr;
   std::int64_t declared = number_of(key(trailer_, "Size")).value_or(0);
   if (declared < 0 || declared > static_cast<std::int64_t>(limits_.max_objects) + 1)
-    return fail(name_, "trailer /Size out of range: " + std::to_string(declared));
+    return fail(ErrorKind::malformed, name_, "trailer /Size out of range: " + std::to_string(declared));
   size_ = std::max<std::uint32_t>(static_cast<std::uint32_t>(declared), xref_.empty() ? 0u : highest_number_ + 1);
   return {};
 }
@@ -306,7 +306,7 @@ Result<std::optional<std::uint64_t>> Reader::read_section(std::uint64_t offset, 
   if (!prev) return std::optional<std::uint64_t>{};
   auto prev_offset = number_of(prev);
   if (!prev_offset || *prev_offset < 0 || static_cast<std::uint64_t>(*prev_offset) >= bytes_.size())
-    return fail(name_, "invalid /Prev in the cross-reference section " + at(offset));
+    return fail(ErrorKind::malformed, name_, "invalid /Prev in the cross-reference section " + at(offset));
   return std::optional<std::uint64_t>{static_cast<std::uint64_t>(*prev_offset)};
 }
 
@@ -321,7 +321,7 @@ void Reader::set_entry(std::uint32_t number, const XrefEntry& e, std::size_t sec
 Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size_t section) {
   std::size_t p = static_cast<std::size_t>(offset) + 4;  // after "xref"
   auto malformed = [&](std::size_t where) {
-    return fail(name_, "malformed cross-reference table " + at(where));
+    return fail(ErrorKind::malformed, name_, "malformed cross-reference table " + at(where));
   };
   for (;;) {
     p = skip_ws(bytes_, p);
@@ -331,7 +331,7 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
     auto count = read_uint<std::uint64_t>(bytes_, p);
     if (!first || !count) return malformed(sub_at);
     if (*first + *count > limits_.max_objects + 1ull)
-      return fail(name_, "cross-reference subsection beyond the object limit " + at(sub_at));
+      return fail(ErrorKind::malformed, name_, "cross-reference subsection beyond the object limit " + at(sub_at));
     // Each entry takes 20 bytes in the file: the count cannot exceed what is left.
     if (*count > (bytes_.size() - p) / 18 + 1) return malformed(sub_at);
     for (std::uint64_t i = 0; i < *count; ++i) {
@@ -348,7 +348,7 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
       e.generation = static_cast<std::uint16_t>(*gen);
       if (in_use) {
         if (*off >= bytes_.size())
-          return fail(name_, "object " + std::to_string(num) + " has an offset past the end of the file " +
+          return fail(ErrorKind::malformed, name_, "object " + std::to_string(num) + " has an offset past the end of the file " +
                                  at(entry_at));
         e.kind = XrefEntry::Kind::in_file;
         e.offset = *off;
@@ -361,13 +361,13 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
   const std::size_t trailer_at = p;
   Tokenizer tok(bytes_, p + 7);
   PoDoFo::PdfVariant v = tok.variant();
-  if (!v.IsDictionary()) return fail(name_, "the trailer is not a dictionary " + at(trailer_at));
+  if (!v.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer is not a dictionary " + at(trailer_at));
   PdfDictionary trailer = v.GetDictionary();
   // Hybrid file: an xref stream holds the objects that live in object streams.
   if (const PdfObject* stm = key(trailer, "XRefStm")) {
     auto stm_offset = number_of(stm);
     if (!stm_offset || *stm_offset < 0 || static_cast<std::uint64_t>(*stm_offset) >= bytes_.size())
-      return fail(name_, "invalid /XRefStm " + at(trailer_at));
+      return fail(ErrorKind::malformed, name_, "invalid /XRefStm " + at(trailer_at));
     auto hybrid = read_xref_stream(static_cast<std::uint64_t>(*stm_offset), section, true);
     if (!hybrid) return std::unexpected(hybrid.error());
   }
@@ -376,43 +376,43 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
 
 Result<PdfDictionary> Reader::read_xref_stream(std::uint64_t offset, std::size_t section, bool hybrid) {
   auto parsed = parse_at(offset, std::nullopt, true, 0);
-  if (!parsed) return fail(name_, "no cross-reference table or stream " + at(offset) + " (" + parsed.error().message + ")");
+  if (!parsed) return fail(ErrorKind::malformed, name_, "no cross-reference table or stream " + at(offset) + " (" + parsed.error().message + ")");
   if (!parsed->value.IsDictionary() || !parsed->has_stream)
-    return fail(name_, "no cross-reference table or stream " + at(offset));
+    return fail(ErrorKind::malformed, name_, "no cross-reference table or stream " + at(offset));
   const PdfDictionary& dict = parsed->value.GetDictionary();
   const PdfObject* type = key(dict, "Type");
   if (!type || !type->IsName() || type->GetName().GetName() != "XRef")
-    return fail(name_, "object " + at(offset) + " is not a cross-reference stream");
+    return fail(ErrorKind::malformed, name_, "object " + at(offset) + " is not a cross-reference stream");
   if (!hybrid) uses_xref_streams_ = true;
   auto data = decode(dict, parsed->raw_stream, at(offset));
   if (!data) return std::unexpected(data.error());
 
   const PdfObject* w = key(dict, "W");
   if (!w || !w->IsArray() || w->GetArray().size() != 3)
-    return fail(name_, "cross-reference stream without a valid /W " + at(offset));
+    return fail(ErrorKind::malformed, name_, "cross-reference stream without a valid /W " + at(offset));
   std::size_t widths[3];
   for (std::size_t i = 0; i < 3; ++i) {
     auto n = number_of(&w->GetArray()[i]);
-    if (!n || *n < 0 || *n > 8) return fail(name_, "cross-reference stream /W out of range " + at(offset));
+    if (!n || *n < 0 || *n > 8) return fail(ErrorKind::malformed, name_, "cross-reference stream /W out of range " + at(offset));
     widths[i] = static_cast<std::size_t>(*n);
   }
   const std::size_t row = widths[0] + widths[1] + widths[2];
-  if (row == 0) return fail(name_, "cross-reference stream with empty rows " + at(offset));
+  if (row == 0) return fail(ErrorKind::malformed, name_, "cross-reference stream with empty rows " + at(offset));
 
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   if (const PdfObject* index = key(dict, "Index")) {
     if (!index->IsArray() || index->GetArray().size() % 2 != 0)
-      return fail(name_, "cross-reference stream /Index malformed " + at(offset));
+      return fail(ErrorKind::malformed, name_, "cross-reference stream /Index malformed " + at(offset));
     const auto& a = index->GetArray();
     for (std::size_t i = 0; i < a.size(); i += 2) {
       auto s = number_of(&a[i]);
       auto c = number_of(&a[i + 1]);
-      if (!s || !c || *s < 0 || *c < 0) return fail(name_, "cross-reference stream /Index malformed " + at(offset));
+      if (!s || !c || *s < 0 || *c < 0) return fail(ErrorKind::malformed, name_, "cross-reference stream /Index malformed " + at(offset));
       ranges.emplace_back(*s, *c);
     }
   } else {
     auto size = number_of(key(dict, "Size"));
-    if (!size || *size < 0) return fail(name_, "cross-reference stream without /Size " + at(offset));
+    if (!size || *size < 0) return fail(ErrorKind::malformed, name_, "cross-reference stream without /Size " + at(offset));
     ranges.emplace_back(0, *size);
   }
 
@@ -425,9 +425,9 @@ Result<PdfDictionary> Reader::read_xref_stream(std::uint64_t offset, std::size_t
   std::size_t pos = 0;
   for (const auto& [first, count] : ranges) {
     if (first + count > limits_.max_objects + 1ull)
-      return fail(name_, "cross-reference stream entries beyond the object limit " + at(offset));
+      return fail(ErrorKind::malformed, name_, "cross-reference stream entries beyond the object limit " + at(offset));
     if (count > (data->size() - pos) / row)
-      return fail(name_, "cross-reference stream data too short for its /Index " + at(offset));
+      return fail(ErrorKind::malformed, name_, "cross-reference stream data too short for its /Index " + at(offset));
     for (std::uint64_t i = 0; i < count; ++i, pos += row) {
       const char* rowp = data->data() + pos;
       const std::uint64_t type_field = field(rowp, widths[0], 1);
@@ -458,7 +458,7 @@ Result<PdfDictionary> Reader::read_xref_stream(std::uint64_t offset, std::size_t
 
 Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<ObjectId> expected, bool with_stream,
                                         int depth) const {
-  if (offset >= bytes_.size()) return fail(name_, "object offset past the end of the file " + at(offset));
+  if (offset >= bytes_.size()) return fail(ErrorKind::malformed, name_, "object offset past the end of the file " + at(offset));
   try {
     Tokenizer tok(bytes_, offset);
     Parsed out;
@@ -472,20 +472,20 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
       return ec == std::errc{} && end == s.data() + s.size() && !s.empty();
     };
     if (!parse_num(n, num) || !parse_num(g, gen) || obj != "obj" || gen > 65535)
-      return fail(name_, "expected `N G obj` " + at(offset));
+      return fail(ErrorKind::malformed, name_, "expected `N G obj` " + at(offset));
     out.id = ObjectId{num, static_cast<std::uint16_t>(gen)};
     if (expected && expected->number != num)
-      return fail(name_, "the cross-reference data points to object " + std::to_string(num) + " instead of " +
+      return fail(ErrorKind::malformed, name_, "the cross-reference data points to object " + std::to_string(num) + " instead of " +
                              std::to_string(expected->number) + " " + at(offset));
     PoDoFo::EPdfTokenType type{};
     std::string t = tok.token(&type);
-    if (t.empty()) return fail(name_, "unexpected end of file in object " + at(offset));
+    if (t.empty()) return fail(ErrorKind::malformed, name_, "unexpected end of file in object " + at(offset));
     if (t == "endobj") return out;  // an empty object is null
     out.value = PdfObject(tok.variant_from(t, type));
     t = tok.token();
     if (t == "endobj") return out;
     if (t != "stream" || !out.value.IsDictionary())
-      return fail(name_, "expected endobj or stream in object " + std::to_string(num) + " " + at(offset));
+      return fail(ErrorKind::malformed, name_, "expected endobj or stream in object " + std::to_string(num) + " " + at(offset));
     out.has_stream = true;
     if (!with_stream) return out;
 
@@ -495,29 +495,29 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     const PdfObject* len_obj = key(out.value.GetDictionary(), "Length");
     std::optional<std::int64_t> len;
     if (len_obj && len_obj->IsReference()) {
-      if (depth > 2) return fail(name_, "indirect /Length nested too deep " + at(offset));
+      if (depth > 2) return fail(ErrorKind::malformed, name_, "indirect /Length nested too deep " + at(offset));
       auto resolved = object_at_depth(*reference_of(*len_obj), depth + 1);
       if (!resolved) return std::unexpected(resolved.error());
       len = number_of(&*resolved);
     } else {
       len = number_of(len_obj);
     }
-    if (!len || *len < 0) return fail(name_, "stream without a valid /Length in object " + std::to_string(num) + " " + at(offset));
+    if (!len || *len < 0) return fail(ErrorKind::malformed, name_, "stream without a valid /Length in object " + std::to_string(num) + " " + at(offset));
     if (static_cast<std::uint64_t>(*len) > bytes_.size() - start)
-      return fail(name_, "stream /Length runs past the end of the file in object " + std::to_string(num) + " " + at(offset));
+      return fail(ErrorKind::malformed, name_, "stream /Length runs past the end of the file in object " + std::to_string(num) + " " + at(offset));
     const std::uint64_t end = start + static_cast<std::uint64_t>(*len);
     // The data must be followed by endstream: a wrong /Length means we would
     // read (and later rewrite) the wrong bytes.
     if (!starts_with_at(bytes_, skip_ws(bytes_, static_cast<std::size_t>(end)), "endstream"))
-      return fail(name_, "stream /Length does not end at endstream in object " + std::to_string(num) + " " + at(offset));
+      return fail(ErrorKind::malformed, name_, "stream /Length does not end at endstream in object " + std::to_string(num) + " " + at(offset));
     out.raw_stream = bytes_.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(*len));
     return out;
   } catch (const PoDoFo::PdfError& e) {
-    return fail(name_, "cannot parse the object " + at(offset) + ": " + podofo_message(e));
+    return fail(ErrorKind::malformed, name_, "cannot parse the object " + at(offset) + ": " + podofo_message(e));
   } catch (const std::bad_alloc&) {
-    return fail(name_, "out of memory parsing the object " + at(offset));
+    return fail(ErrorKind::malformed, name_, "out of memory parsing the object " + at(offset));
   } catch (const std::exception& e) {
-    return fail(name_, "cannot parse the object " + at(offset) + ": " + e.what());
+    return fail(ErrorKind::malformed, name_, "cannot parse the object " + at(offset) + ": " + e.what());
   }
 }
 
@@ -525,7 +525,7 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
   std::string out;
   const PdfObject* filter = key(dict, "Filter");
   if (!filter || (filter->IsArray() && filter->GetArray().empty())) {
-    if (raw.size() > limits_.max_stream_bytes) return fail(name_, "stream exceeds the size limit " + where);
+    if (raw.size() > limits_.max_stream_bytes) return fail(ErrorKind::malformed, name_, "stream exceeds the size limit " + where);
     return std::string(raw);
   }
   try {
@@ -539,11 +539,11 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
     decoder->Write(input.data(), static_cast<PoDoFo::pdf_long>(input.size()));
     decoder->Close();
   } catch (const PoDoFo::PdfError& e) {
-    return fail(name_, "cannot decode the stream " + where + ": " + podofo_message(e));
+    return fail(ErrorKind::malformed, name_, "cannot decode the stream " + where + ": " + podofo_message(e));
   } catch (const std::bad_alloc&) {
-    return fail(name_, "out of memory decoding the stream " + where);
+    return fail(ErrorKind::malformed, name_, "out of memory decoding the stream " + where);
   } catch (const std::exception& e) {
-    return fail(name_, "cannot decode the stream " + where + ": " + e.what());
+    return fail(ErrorKind::malformed, name_, "cannot decode the stream " + where + ": " + e.what());
   }
   return out;
 }
@@ -553,28 +553,28 @@ Result<std::shared_ptr<const Reader::ObjectStream>> Reader::object_stream(std::u
   if (auto it = object_streams_.find(number); it != object_streams_.end()) return it->second;
   const XrefEntry e = entry(number);
   if (e.kind != XrefEntry::Kind::in_file)
-    return fail(name_, "object stream " + std::to_string(number) + " is not an object in the file");
+    return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " is not an object in the file");
   auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, true, 0);
   if (!parsed) return std::unexpected(parsed.error());
-  if (!parsed->has_stream) return fail(name_, "object " + std::to_string(number) + " is not a stream " + at(e.offset));
+  if (!parsed->has_stream) return fail(ErrorKind::malformed, name_, "object " + std::to_string(number) + " is not a stream " + at(e.offset));
   const PdfDictionary& dict = parsed->value.GetDictionary();
   auto n = number_of(key(dict, "N"));
   auto first = number_of(key(dict, "First"));
   if (!n || !first || *n < 0 || *first < 0)
-    return fail(name_, "object stream " + std::to_string(number) + " without /N or /First " + at(e.offset));
+    return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " without /N or /First " + at(e.offset));
   auto data = decode(dict, parsed->raw_stream, at(e.offset));
   if (!data) return std::unexpected(data.error());
   auto os = std::make_shared<ObjectStream>();
   os->data = std::move(*data);
   os->first = static_cast<std::uint64_t>(*first);
   if (os->first > os->data.size() || static_cast<std::uint64_t>(*n) > os->data.size() / 2 + 1)
-    return fail(name_, "object stream " + std::to_string(number) + " header out of range " + at(e.offset));
+    return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " header out of range " + at(e.offset));
   std::size_t p = 0;
   const std::string_view header = std::string_view(os->data).substr(0, static_cast<std::size_t>(os->first));
   for (std::int64_t i = 0; i < *n; ++i) {
     auto num = read_uint<std::uint32_t>(header, p);
     auto off = read_uint<std::uint64_t>(header, p);
-    if (!num || !off) return fail(name_, "object stream " + std::to_string(number) + " has a malformed header " + at(e.offset));
+    if (!num || !off) return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " has a malformed header " + at(e.offset));
     os->offsets.emplace_back(*num, *off);
   }
   if (object_streams_.size() >= limits_.max_cached_object_streams) object_streams_.erase(object_streams_.begin());
@@ -606,14 +606,14 @@ Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
         for (const auto& [num, o] : offsets)
           if (num == id.number) off = o;
       const std::string where = "object " + std::to_string(id.number) + " in object stream " + std::to_string(e.stream_number);
-      if (!off || (*os)->first + *off >= (*os)->data.size()) return fail(name_, where + " not found");
+      if (!off || (*os)->first + *off >= (*os)->data.size()) return fail(ErrorKind::malformed, name_, where + " not found");
       try {
         Tokenizer tok((*os)->data, (*os)->first + *off);
         return PdfObject(tok.variant());
       } catch (const PoDoFo::PdfError& err) {
-        return fail(name_, "cannot parse " + where + ": " + podofo_message(err));
+        return fail(ErrorKind::malformed, name_, "cannot parse " + where + ": " + podofo_message(err));
       } catch (const std::exception& err) {
-        return fail(name_, "cannot parse " + where + ": " + err.what());
+        return fail(ErrorKind::malformed, name_, "cannot parse " + where + ": " + err.what());
       }
     }
   }
@@ -623,10 +623,10 @@ Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
 Result<StreamObject> Reader::stream(ObjectId id) const {
   const XrefEntry e = entry(id.number);
   if (e.kind != XrefEntry::Kind::in_file || e.generation != id.generation)
-    return fail(name_, "object " + to_string(id) + " is not a stream in the file");
+    return fail(ErrorKind::malformed, name_, "object " + to_string(id) + " is not a stream in the file");
   auto parsed = parse_at(e.offset, id, true, 0);
   if (!parsed) return std::unexpected(parsed.error());
-  if (!parsed->has_stream) return fail(name_, "object " + to_string(id) + " is not a stream " + at(e.offset));
+  if (!parsed->has_stream) return fail(ErrorKind::malformed, name_, "object " + to_string(id) + " is not a stream " + at(e.offset));
   auto data = decode(parsed->value.GetDictionary(), parsed->raw_stream, at(e.offset));
   if (!data) return std::unexpected(data.error());
   return StreamObject{parsed->value.GetDictionary(), std::move(*data)};
@@ -635,7 +635,7 @@ Result<StreamObject> Reader::stream(ObjectId id) const {
 Result<PdfObject> Reader::resolve(const PdfObject& value) const {
   PdfObject current = value;
   for (int i = 0; current.IsReference(); ++i) {
-    if (i >= limits_.max_depth) return fail(name_, "reference chain too long at " + to_string(*reference_of(value)));
+    if (i >= limits_.max_depth) return fail(ErrorKind::malformed, name_, "reference chain too long at " + to_string(*reference_of(value)));
     auto next = object(*reference_of(current));
     if (!next) return std::unexpected(next.error());
     current = std::move(*next);
@@ -655,7 +655,7 @@ Result<std::optional<PdfObject>> Reader::resolve_key(const PdfDictionary& dict, 
 Result<PdfDictionary> Reader::catalog() const {
   auto root = object(*root_);
   if (!root) return std::unexpected(root.error());
-  if (!root->IsDictionary()) return fail(name_, "the document catalog " + to_string(*root_) + " is not a dictionary");
+  if (!root->IsDictionary()) return fail(ErrorKind::malformed, name_, "the document catalog " + to_string(*root_) + " is not a dictionary");
   return root->GetDictionary();
 }
 
@@ -692,8 +692,8 @@ Result<std::optional<std::string>> Reader::xmp_metadata() const {
 
 Result<void> Reader::walk_name_tree(const PdfObject& node_value, int depth, std::size_t& visited,
                                     std::vector<NameTreeEntry>& out) const {
-  if (depth > limits_.max_depth) return fail(name_, "name tree deeper than " + std::to_string(limits_.max_depth));
-  if (++visited > limits_.max_tree_nodes) return fail(name_, "name tree has too many nodes");
+  if (depth > limits_.max_depth) return fail(ErrorKind::malformed, name_, "name tree deeper than " + std::to_string(limits_.max_depth));
+  if (++visited > limits_.max_tree_nodes) return fail(ErrorKind::malformed, name_, "name tree has too many nodes");
   auto node = resolve(node_value);
   if (!node) return std::unexpected(node.error());
   if (!node->IsDictionary()) return {};
@@ -704,7 +704,7 @@ Result<void> Reader::walk_name_tree(const PdfObject& node_value, int depth, std:
     const PdfArray& a = (*names)->GetArray();
     for (std::size_t i = 0; i + 1 < a.size(); i += 2) {
       if (!a[i].IsString() && !a[i].IsHexString()) continue;
-      if (++visited > limits_.max_tree_nodes) return fail(name_, "name tree has too many entries");
+      if (++visited > limits_.max_tree_nodes) return fail(ErrorKind::malformed, name_, "name tree has too many entries");
       out.push_back(NameTreeEntry{string_bytes(a[i].GetString()), a[i].GetString().GetStringUtf8(), a[i].GetString(), a[i + 1]});
     }
   }
@@ -761,14 +761,14 @@ Result<Page> Reader::first_page() const {
   auto cat = catalog();
   if (!cat) return std::unexpected(cat.error());
   const PdfObject* pages = key(*cat, "Pages");
-  if (!pages || !pages->IsReference()) return fail(name_, "the catalog has no /Pages reference");
+  if (!pages || !pages->IsReference()) return fail(ErrorKind::malformed, name_, "the catalog has no /Pages reference");
   std::set<ObjectId> seen;
   ObjectId id = *reference_of(*pages);
   for (int depth = 0; depth <= limits_.max_depth; ++depth) {
-    if (!seen.insert(id).second) return fail(name_, "the page tree has a loop at " + to_string(id));
+    if (!seen.insert(id).second) return fail(ErrorKind::malformed, name_, "the page tree has a loop at " + to_string(id));
     auto node = object(id);
     if (!node) return std::unexpected(node.error());
-    if (!node->IsDictionary()) return fail(name_, "page tree node " + to_string(id) + " is not a dictionary");
+    if (!node->IsDictionary()) return fail(ErrorKind::malformed, name_, "page tree node " + to_string(id) + " is not a dictionary");
     const PdfDictionary& d = node->GetDictionary();
     const PdfObject* type = key(d, "Type");
     const bool is_page = type && type->IsName() && type->GetName().GetName() == "Page";
@@ -776,10 +776,10 @@ Result<Page> Reader::first_page() const {
     if (!kids) return std::unexpected(kids.error());
     if (is_page || !*kids) return Page{id, d};
     if (!(*kids)->IsArray() || (*kids)->GetArray().empty() || !(*kids)->GetArray()[0].IsReference())
-      return fail(name_, "page tree node " + to_string(id) + " has no first kid");
+      return fail(ErrorKind::malformed, name_, "page tree node " + to_string(id) + " has no first kid");
     id = *reference_of((*kids)->GetArray()[0]);
   }
-  return fail(name_, "the page tree is deeper than " + std::to_string(limits_.max_depth));
+  return fail(ErrorKind::malformed, name_, "the page tree is deeper than " + std::to_string(limits_.max_depth));
 }
 
 Result<std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>>> Reader::page_annotations(const Page& page) const {
@@ -788,7 +788,7 @@ Result<std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>>> Reader::p
   if (!annots) return std::unexpected(annots.error());
   if (!*annots || !(*annots)->IsArray()) return out;
   for (const PdfObject& a : (*annots)->GetArray()) {
-    if (out.size() >= limits_.max_tree_nodes) return fail(name_, "page 1 has too many annotations");
+    if (out.size() >= limits_.max_tree_nodes) return fail(ErrorKind::malformed, name_, "page 1 has too many annotations");
     auto r = resolve(a);
     if (!r) return std::unexpected(r.error());
     if (r->IsDictionary()) out.emplace_back(reference_of(a), r->GetDictionary());

@@ -95,7 +95,7 @@ Result<std::array<double, 4>> page_box(const Reader& reader, const Page& page) {
         std::array<double, 4> b{};
         for (std::size_t i = 0; i < 4; ++i) {
           const PdfObject& v = (*box)->GetArray()[i];
-          if (!v.IsNumber() && !v.IsReal()) return fail(reader.name(), "page 1 has a malformed /MediaBox");
+          if (!v.IsNumber() && !v.IsReal()) return fail(ErrorKind::malformed, reader.name(), "page 1 has a malformed /MediaBox");
           b[i] = v.IsReal() ? v.GetReal() : static_cast<double>(v.GetNumber());
         }
         return std::array<double, 4>{std::min(b[0], b[2]), std::min(b[1], b[3]), std::max(b[0], b[2]),
@@ -323,9 +323,15 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   return {};
 }
 
-bool already_carries(const PithMetadata& m, const registry::VerifiedRecord& record) {
-  return m.info_number == record.pith_number && m.xmp_number == record.pith_number &&
-         m.xmp_canonical_sha256 == record.canonical_sha256 && m.embedded_bundle == record.document_bytes;
+// XMP pith:number as Exempi reads it; a packet it cannot parse carries none for us.
+std::optional<std::string> xmp_number(const std::optional<XmpReadout>& xmp) {
+  if (!xmp || !xmp->parsed) return std::nullopt;
+  return xmp->number;
+}
+
+bool already_carries(const PdfMetadata& m, const std::optional<XmpReadout>& xmp, const registry::VerifiedRecord& record) {
+  return m.info_number == record.pith_number && xmp_number(xmp) == record.pith_number &&
+         xmp->canonical_sha256 == record.canonical_sha256 && m.embedded_bundle == record.document_bytes;
 }
 
 }  // namespace
@@ -336,19 +342,19 @@ std::string resolver_url(std::string_view resolver, std::string_view pith_number
   return base + "/pith/" + number_body(pith_number);
 }
 
-Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecord& record, const StampOptions& options) {
+Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, const PdfExtraction& extraction,
+                             const registry::VerifiedRecord& record, const StampOptions& options) {
   StampPlan plan;
-  auto existing = read_pith_metadata(reader);
-  if (!existing) return std::unexpected(existing.error());
-  for (const auto& n : {existing->info_number, existing->xmp_number})
+  const std::optional<std::string> carried[] = {metadata.info_number, xmp_number(extraction.xmp)};
+  for (const auto& n : carried)
     if (n && !n->empty() && !plan.previous_number) plan.previous_number = *n;
-  for (const auto& n : {existing->info_number, existing->xmp_number})
+  for (const auto& n : carried)
     if (n && !n->empty() && !names_record(*n, record) && !options.force) {
       plan.outcome = StampOutcome::conflict;
       plan.previous_number = *n;
       return plan;
     }
-  if (already_carries(*existing, record)) {
+  if (already_carries(metadata, extraction.xmp, record)) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;
   }
@@ -368,11 +374,11 @@ Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecor
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
-    auto packet = merge_pith_xmp(existing->xmp_packet.value_or(""), props);
+    auto packet = merge_pith_xmp(metadata.xmp_packet.value_or(""), props);
     if (!packet) return std::unexpected(packet.error().within(reader.name()));
-    PdfDictionary metadata;
-    metadata.AddKey(PdfName("Type"), PdfName("Metadata"));
-    metadata.AddKey(PdfName("Subtype"), PdfName("XML"));
+    PdfDictionary metadata_stream;
+    metadata_stream.AddKey(PdfName("Type"), PdfName("Metadata"));
+    metadata_stream.AddKey(PdfName("Subtype"), PdfName("XML"));
     const PdfObject* old_metadata = key(catalog, "Metadata");
     ObjectId metadata_id;
     if (old_metadata && old_metadata->IsReference()) {
@@ -381,7 +387,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecor
       metadata_id = b.numbers.next();
       catalog.AddKey(PdfName("Metadata"), ref(metadata_id));
     }
-    b.put(metadata_id, metadata, *packet);
+    b.put(metadata_id, metadata_stream, *packet);
 
     // Info
     auto info = reader.info();
@@ -408,9 +414,9 @@ Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecor
     if (!update) return std::unexpected(update.error());
     plan.update = std::move(*update);
   } catch (const PoDoFo::PdfError& e) {
-    return fail(reader.name(), std::string("cannot build the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
   } catch (const std::exception& e) {
-    return fail(reader.name(), std::string("cannot build the update: ") + e.what());
+    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + e.what());
   }
   return plan;
 }

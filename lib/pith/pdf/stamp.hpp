@@ -13,7 +13,7 @@
 // The plan is computed from the Reader alone (O(metadata)); writing it is
 // the caller's business (atomic_file.hpp).
 #include "pith/base/error.hpp"
-#include "pith/pdf/metadata.hpp"
+#include "pith/pdf/extract.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/registry/verify.hpp"
@@ -54,7 +54,11 @@ struct StampPlan {
 // The resolver URL of a record: <resolver>/pith/<26-char body>.
 [[nodiscard]] std::string resolver_url(std::string_view resolver, std::string_view pith_number);
 
-[[nodiscard]] Result<StampPlan> plan_stamp(const Reader& reader, const registry::VerifiedRecord& record,
+// `metadata` and `extraction` are what the PDF already carries, read once by
+// the caller (read_pdf_metadata, extract_pith_numbers: extract.hpp), who also
+// refuses a PDF whose pith parts could not be read (pith_parts_unreadable).
+[[nodiscard]] Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata,
+                                           const PdfExtraction& extraction, const registry::VerifiedRecord& record,
                                            const StampOptions& options);
 
 }  // namespace pith::pdf

@@ -68,7 +68,7 @@ std::string serialize_object(const UpdateObject& object) {
 
 Result<std::string> build_incremental_update(const Reader& base, const std::vector<UpdateObject>& objects,
                                              const UpdateTrailer& trailer) {
-  if (objects.empty()) return fail(base.name(), "internal: an incremental update needs at least one object");
+  if (objects.empty()) return fail(ErrorKind::internal, base.name(), "internal: an incremental update needs at least one object");
   const std::string_view original = base.bytes();
   std::string out;
   // The previous %%EOF may lack an end-of-line; the next object must start a line.
@@ -80,13 +80,13 @@ Result<std::string> build_incremental_update(const Reader& base, const std::vect
   try {
     for (const UpdateObject& o : objects) {
       if (o.id.number == 0 || !numbers.insert(o.id.number).second)
-        return fail(base.name(), "internal: object number " + std::to_string(o.id.number) + " used twice or zero");
+        return fail(ErrorKind::internal, base.name(), "internal: object number " + std::to_string(o.id.number) + " used twice or zero");
       offsets.emplace_back(o.id, original.size() + out.size());
       out += serialize_object(o);
       size = std::max(size, o.id.number + 1);
     }
   } catch (const PoDoFo::PdfError& e) {
-    return fail(base.name(), std::string("cannot serialize the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
   }
   std::sort(offsets.begin(), offsets.end());
 
@@ -122,7 +122,7 @@ Result<std::string> build_incremental_update(const Reader& base, const std::vect
   try {
     out += "trailer\n" + write_variant(PdfObject(t)) + "\nstartxref\n" + std::to_string(xref_offset) + "\n%%EOF\n";
   } catch (const PoDoFo::PdfError& e) {
-    return fail(base.name(), std::string("cannot serialize the trailer: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the trailer: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
   }
   return out;
 }

@@ -104,11 +104,11 @@ std::size_t xml_nesting_depth(std::string_view xml) {
 
 Result<void> check_packet_bounds(std::string_view packet) {
   if (packet.size() > max_xmp_packet_bytes) {
-    return fail("XMP packet", "is " + std::to_string(packet.size()) + " bytes, more than the limit of " +
+    return fail(ErrorKind::malformed, "XMP packet", "is " + std::to_string(packet.size()) + " bytes, more than the limit of " +
                                   std::to_string(max_xmp_packet_bytes));
   }
   if (const auto depth = xml_nesting_depth(packet); depth > max_xmp_nesting) {
-    return fail("XMP packet", "nests elements " + std::to_string(depth) + " deep, more than the limit of " +
+    return fail(ErrorKind::malformed, "XMP packet", "nests elements " + std::to_string(depth) + " deep, more than the limit of " +
                                   std::to_string(max_xmp_nesting));
   }
   return {};
@@ -161,9 +161,9 @@ std::vector<std::pair<const char*, std::string>> pith_pairs(const meta::PithProp
 
 Result<Xmp> parse_packet(std::string_view packet) {
   Xmp xmp(xmp_new_empty());
-  if (!xmp) return fail("XMP packet", "Exempi could not allocate a packet");
+  if (!xmp) return fail(ErrorKind::internal, "XMP packet", "Exempi could not allocate a packet");
   if (!packet.empty() && !xmp_parse(xmp.get(), packet.data(), packet.size())) {
-    return fail("XMP packet", "is not well-formed XMP (Exempi error " + std::to_string(xmp_get_error()) + ")");
+    return fail(ErrorKind::malformed, "XMP packet", "is not well-formed XMP (Exempi error " + std::to_string(xmp_get_error()) + ")");
   }
   return xmp;
 }
@@ -184,12 +184,12 @@ std::vector<std::string> pith_property_paths(XmpPtr xmp) {
 }  // namespace
 
 Result<std::string> merge_pith_xmp(std::string_view existing_packet, const meta::PithProperties& props) {
-  if (!exempi_ready()) return fail("XMP", "Exempi failed to initialise");
-  if (props.number.empty()) return fail("XMP pith:number", "is empty: a Pith Number is required");
+  if (!exempi_ready()) return fail(ErrorKind::internal, "XMP", "Exempi failed to initialise");
+  if (props.number.empty()) return fail(ErrorKind::malformed, "XMP pith:number", "is empty: a Pith Number is required");
   const auto pairs = pith_pairs(props);
   for (const auto& [name, value] : pairs) {
     if (auto why = unrepresentable_in_xml(value); !why.empty()) {
-      return fail(std::string("XMP pith:") + name, why);
+      return fail(ErrorKind::malformed, std::string("XMP pith:") + name, why);
     }
   }
   if (auto bounded = check_packet_bounds(existing_packet); !bounded) return std::unexpected(bounded.error());
@@ -203,14 +203,14 @@ Result<std::string> merge_pith_xmp(std::string_view existing_packet, const meta:
   }
   for (const auto& [name, value] : pairs) {
     if (!xmp_set_property(xmp->get(), xmp_namespace, name, value.c_str(), 0)) {
-      return fail(std::string("XMP pith:") + name, "Exempi refused the value (error " +
+      return fail(ErrorKind::malformed, std::string("XMP pith:") + name, "Exempi refused the value (error " +
                                                        std::to_string(xmp_get_error()) + ")");
     }
   }
 
   auto out = new_string();
   if (!xmp_serialize(xmp->get(), out.get(), XMP_SERIAL_ENCODEUTF8, static_cast<uint32_t>(xmp_padding_bytes))) {
-    return fail("XMP", "Exempi could not serialise the packet (error " + std::to_string(xmp_get_error()) + ")");
+    return fail(ErrorKind::internal, "XMP", "Exempi could not serialise the packet (error " + std::to_string(xmp_get_error()) + ")");
   }
   return to_std(out);
 }
@@ -273,7 +273,7 @@ std::vector<std::string> read_identifiers(XmpPtr xmp) {
 }  // namespace
 
 Result<XmpReadout> read_xmp(std::string_view packet) {
-  if (!exempi_ready()) return fail("XMP", "Exempi failed to initialise");
+  if (!exempi_ready()) return fail(ErrorKind::internal, "XMP", "Exempi failed to initialise");
   if (auto bounded = check_packet_bounds(packet); !bounded) return std::unexpected(bounded.error());
   XmpReadout readout;
   if (packet.empty()) {

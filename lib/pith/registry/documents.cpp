@@ -76,7 +76,7 @@ std::optional<SignatureBlock> read_signature_block(const json& value) {
 
 Result<Event> read_event(const json& value) {
   if (std::string problem = event_shape_problem(value); !problem.empty()) {
-    return fail("", std::move(problem));
+    return fail(ErrorKind::malformed, "", std::move(problem));
   }
   Event e;
   e.event_type = value["event_type"].get<std::string>();

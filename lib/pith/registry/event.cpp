@@ -43,7 +43,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
     try {
       return signed_json::canon_without(event, {"signature", "event_id", "content_sha256"});
     } catch (const signed_json::CanonicalJsonError& error) {
-      return fail("", error.what());
+      return fail(ErrorKind::malformed, "", error.what());
     }
   }();
   if (!content) {
@@ -85,7 +85,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
   if (v.event_type == "record_created") {
     const RecordCreated rc = read_record_created(event);
     auto derived = rc.canonical_record ? derive_pith_number(*rc.canonical_record)
-                                       : Result<DerivedNumber>(fail("", "no canonical_record"));
+                                       : Result<DerivedNumber>(fail(ErrorKind::malformed, "", "no canonical_record"));
     if (!derived || derived->number.to_string() != subject || rc.canonical_sha256 != derived->canonical_sha256) {
       add("event.record.mismatch", CheckStatus::fail,
           "the payload's canonical_record/canonical_sha256 do not derive the subject number");

@@ -148,14 +148,14 @@ std::string Identifier::mismatch(std::string_view full_number, const nlohmann::j
 
 Result<Identifier> parse_identifier(std::string_view raw) {
   const std::string input = trimmed(raw);
-  if (input.empty()) return fail(std::string(raw), "empty identifier");
+  if (input.empty()) return fail(ErrorKind::malformed, std::string(raw), "empty identifier");
   if (auto arxiv = parse_arxiv(input)) return Identifier{*arxiv};
   if (meant_as_pith_number(input)) {
     auto number = parse_pith_number(input);
-    if (!number) return fail(input, number.error().message);
+    if (!number) return fail(number.error().kind, input, number.error().message);
     return Identifier{std::move(*number)};
   }
-  return fail(input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
+  return fail(ErrorKind::malformed, input, "not a Pith Number (pith:YYYY:<26 characters>, a 26-character body, pith:<8|12|16>) "
                      "nor an arXiv id (2011.03641, arXiv:2011.03641v3)");
 }
 

@@ -44,13 +44,13 @@ Result<int> record_year(const nlohmann::json& record) {
   const auto* meta = record.is_object() && record.contains("metadata") ? &record["metadata"] : nullptr;
   if (meta == nullptr || !meta->is_object() || !meta->contains("submitted_at") ||
       !(*meta)["submitted_at"].is_string()) {
-    return fail("$.metadata.submitted_at", "missing (the year of a Pith Number comes from it)");
+    return fail(ErrorKind::malformed, "$.metadata.submitted_at", "missing (the year of a Pith Number comes from it)");
   }
   const std::string& s = (*meta)["submitted_at"].get_ref<const std::string&>();
-  if (s.size() < 5 || s[4] != '-') return fail("$.metadata.submitted_at", "not an ISO 8601 date: \"" + s.substr(0, 40) + "\"");
+  if (s.size() < 5 || s[4] != '-') return fail(ErrorKind::malformed, "$.metadata.submitted_at", "not an ISO 8601 date: \"" + s.substr(0, 40) + "\"");
   int year = 0;
   for (std::size_t i = 0; i < 4; ++i) {
-    if (s[i] < '0' || s[i] > '9') return fail("$.metadata.submitted_at", "year is not four digits");
+    if (s[i] < '0' || s[i] > '9') return fail(ErrorKind::malformed, "$.metadata.submitted_at", "year is not four digits");
     year = year * 10 + (s[i] - '0');
   }
   return year;
@@ -99,7 +99,7 @@ Result<PithNumber> parse_pith_number(std::string_view input) {
   std::size_t end = input.size();
   while (begin < end && is_space(input[begin])) ++begin;
   while (end > begin && is_space(input[end - 1])) --end;
-  if (begin == end) return fail("", "empty Pith Number");
+  if (begin == end) return fail(ErrorKind::malformed, "", "empty Pith Number");
 
   PithNumber out;
   std::size_t pos = begin;  // index into input of the body's first character
@@ -119,7 +119,7 @@ Result<PithNumber> parse_pith_number(std::string_view input) {
       for (std::size_t i = 0; i < 4; ++i) {
         const char c = input[pos + i];
         if (c < '0' || c > '9') {
-          return fail("", "invalid character " + describe_char(c) + " at position " + std::to_string(pos + i + 1) +
+          return fail(ErrorKind::malformed, "", "invalid character " + describe_char(c) + " at position " + std::to_string(pos + i + 1) +
                               " (the year of pith:YYYY:... is four digits)");
         }
         year = year * 10 + (c - '0');
@@ -136,14 +136,14 @@ Result<PithNumber> parse_pith_number(std::string_view input) {
       std::string why = " (Pith Number bodies use A-Z and 2-7";
       if (c == '0' || c == '1' || c == '8' || c == '9') why += "; 0, 1, 8 and 9 never occur";
       why += ")";
-      return fail("", "invalid character " + describe_char(input[i]) + " at position " + std::to_string(i + 1) + why);
+      return fail(ErrorKind::malformed, "", "invalid character " + describe_char(input[i]) + " at position " + std::to_string(i + 1) + why);
     }
     body += c;
   }
 
   if (out.year) {
     if (body.size() != pith_body_length) {
-      return fail("", "pith:YYYY: must be followed by the 26-character body, got " + std::to_string(body.size()) +
+      return fail(ErrorKind::malformed, "", "pith:YYYY: must be followed by the 26-character body, got " + std::to_string(body.size()) +
                           " characters");
     }
     out.form = NumberForm::full;
@@ -152,7 +152,7 @@ Result<PithNumber> parse_pith_number(std::string_view input) {
   } else if (body.size() == 8 || body.size() == 12 || body.size() == 16) {
     out.form = NumberForm::short_prefix;
   } else {
-    return fail("", "a Pith Number body has 26 characters (short forms 8, 12 or 16), got " +
+    return fail(ErrorKind::malformed, "", "a Pith Number body has 26 characters (short forms 8, 12 or 16), got " +
                         std::to_string(body.size()));
   }
   out.body = std::move(body);

@@ -34,7 +34,7 @@ bool is_utc_timestamp(std::string_view t) {
 Result<std::optional<std::string>> optional_time(const json& doc, const char* key, std::string_view origin) {
   if (!doc.contains(key) || doc[key].is_null()) return std::optional<std::string>{};
   if (!doc[key].is_string() || !is_utc_timestamp(doc[key].get_ref<const std::string&>())) {
-    return fail(std::string(origin), std::string("\"") + key + "\" is not an ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+    return fail(ErrorKind::malformed, std::string(origin), std::string("\"") + key + "\" is not an ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SSZ)");
   }
   return std::optional<std::string>{doc[key].get<std::string>()};
 }
@@ -78,41 +78,41 @@ Result<TrustedKey> parse_key_file(std::string_view bytes, std::string_view origi
   limits.max_bytes = 64 * 1024;
   auto doc = signed_json::parse_strict_json(bytes, limits);
   if (!doc) return std::unexpected(doc.error().within(where));
-  if (!doc->is_object()) return fail(where, "a key file is a JSON object");
+  if (!doc->is_object()) return fail(ErrorKind::malformed, where, "a key file is a JSON object");
   auto str = [&](const char* key) -> const std::string* {
     return doc->contains(key) && (*doc)[key].is_string() ? &(*doc)[key].get_ref<const std::string&>() : nullptr;
   };
   const std::string* key_id = str("key_id");
-  if (!key_id || key_id->empty()) return fail(where, "missing \"key_id\"");
+  if (!key_id || key_id->empty()) return fail(ErrorKind::malformed, where, "missing \"key_id\"");
   if (const std::string* alg = str("algorithm"); !alg || *alg != "ed25519") {
-    return fail(where, "\"algorithm\" must be \"ed25519\"");
+    return fail(ErrorKind::malformed, where, "\"algorithm\" must be \"ed25519\"");
   }
-  if (const std::string* fmt = str("format"); fmt && *fmt != "raw") return fail(where, "\"format\" must be \"raw\"");
+  if (const std::string* fmt = str("format"); fmt && *fmt != "raw") return fail(ErrorKind::malformed, where, "\"format\" must be \"raw\"");
 
   TrustedKey k;
   k.key_id = *key_id;
   const std::string* b64 = str("public_key_b64");
   const std::string* hex = str("public_key_hex");
-  if (!b64 && !hex) return fail(where, "missing \"public_key_b64\" (or \"public_key_hex\")");
+  if (!b64 && !hex) return fail(ErrorKind::malformed, where, "missing \"public_key_b64\" (or \"public_key_hex\")");
   if (b64) {
     auto raw = from_base64_fixed<32>(*b64);
-    if (!raw) return fail(where, "public_key_b64: " + raw.error().message);
+    if (!raw) return fail(ErrorKind::malformed, where, "public_key_b64: " + raw.error().message);
     k.public_key = *raw;
   }
   if (hex) {
     auto raw = from_hex_fixed<32>(*hex);
-    if (!raw) return fail(where, "public_key_hex: " + raw.error().message);
-    if (b64 && *raw != k.public_key) return fail(where, "public_key_hex and public_key_b64 are different keys");
+    if (!raw) return fail(ErrorKind::malformed, where, "public_key_hex: " + raw.error().message);
+    if (b64 && *raw != k.public_key) return fail(ErrorKind::malformed, where, "public_key_hex and public_key_b64 are different keys");
     k.public_key = *raw;
   }
   k.fingerprint_hex = key_fingerprint_hex(k.public_key);
   k.fingerprint_b32 = key_fingerprint_b32(k.public_key);
   if (const std::string* fp = str("fingerprint_sha256_hex"); fp && *fp != k.fingerprint_hex) {
-    return fail(where, "fingerprint_sha256_hex " + *fp + " does not match the key (its fingerprint is " +
+    return fail(ErrorKind::malformed, where, "fingerprint_sha256_hex " + *fp + " does not match the key (its fingerprint is " +
                            k.fingerprint_hex + ")");
   }
   if (const std::string* fp = str("fingerprint_sha256_b32_first128bits"); fp && *fp != k.fingerprint_b32) {
-    return fail(where, "fingerprint_sha256_b32_first128bits " + *fp + " does not match the key (its fingerprint is " +
+    return fail(ErrorKind::malformed, where, "fingerprint_sha256_b32_first128bits " + *fp + " does not match the key (its fingerprint is " +
                            k.fingerprint_b32 + ")");
   }
   auto nb = optional_time(*doc, "not_before", origin);
@@ -125,7 +125,7 @@ Result<TrustedKey> parse_key_file(std::string_view bytes, std::string_view origi
   k.not_after = *na;
   k.rotates_at = *ra;
   if (k.not_before && k.not_after && k.not_before->substr(0, 19) > k.not_after->substr(0, 19)) {
-    return fail(where, "not_before is after not_after");
+    return fail(ErrorKind::malformed, where, "not_before is after not_after");
   }
   k.origin = where;
   return k;
@@ -167,7 +167,7 @@ Result<void> TrustStore::add(TrustedKey key) {
   for (const TrustedKey& k : keys_) {
     if (k.key_id == key.key_id) {
       if (k.public_key != key.public_key) {
-        return fail(key.origin, "key id " + key.key_id + " is already trusted (" + k.origin + ") with another key");
+        return fail(ErrorKind::usage, key.origin, "key id " + key.key_id + " is already trusted (" + k.origin + ") with another key");
       }
       return {};  // the same key twice: nothing to add
     }
@@ -178,7 +178,7 @@ Result<void> TrustStore::add(TrustedKey key) {
 
 Result<void> TrustStore::add_key_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) return fail(file.string(), "cannot read key file");
+  if (!in) return fail(ErrorKind::io, file.string(), "cannot read key file");
   std::ostringstream buf;
   buf << in.rdbuf();
   auto key = parse_key_file(buf.str(), file.string());

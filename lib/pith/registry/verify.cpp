@@ -401,7 +401,7 @@ Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore&
   if (!parsed) {
     const signed_json::StrictJsonError& e = parsed.error();
     if (e.problem == signed_json::JsonProblem::syntax || e.problem == signed_json::JsonProblem::too_large) {
-      return fail(name, "not a registry document: " + e.to_error().describe());
+      return fail(ErrorKind::malformed, name, "not a registry document: " + e.to_error().describe());
     }
     // JSON, but with something signed data must not contain: a failure.
     out.report.input_kind = "json";
@@ -411,7 +411,7 @@ Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore&
   }
   auto kind = detect_kind(*parsed);
   if (!kind) {
-    return fail(name, "not a registry document (no bundle_type, state_type or canonical_record)");
+    return fail(ErrorKind::malformed, name, "not a registry document (no bundle_type, state_type or canonical_record)");
   }
   out.kind = *kind;
   out.report.input_kind = to_string(*kind);

@@ -91,14 +91,14 @@ Result<void> write_file_atomically(const std::filesystem::path& path, std::strin
   const auto temp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
                                           std::to_string(counter++));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return fail(where, "cannot create a temporary file: " + errno_text());
+  if (fd < 0) return fail(ErrorKind::io, where, "cannot create a temporary file: " + errno_text());
   const bool written = write_all(fd, bytes) && (!durable || ::fsync(fd) == 0);
   const std::string why = errno_text();
   ::close(fd);
   if (!written || std::rename(temp.c_str(), path.c_str()) != 0) {
     const std::string reason = written ? errno_text() : why;
     ::unlink(temp.c_str());
-    return fail(where, "cannot write: " + reason);
+    return fail(ErrorKind::io, where, "cannot write: " + reason);
   }
   return {};
 }
@@ -108,10 +108,10 @@ RecordCache::RecordCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
 Result<std::filesystem::path> RecordCache::store(const std::string& full_number, std::string_view bytes,
                                                  const CacheMeta& meta, const std::vector<std::string>& arxiv_aliases) {
   const std::string body = cache_key(full_number);
-  if (!safe_name(body)) return fail(full_number, "not a cacheable Pith Number");
+  if (!safe_name(body)) return fail(ErrorKind::malformed, full_number, "not a cacheable Pith Number");
   std::error_code ec;
   std::filesystem::create_directories(dir_ / "aliases", ec);
-  if (ec) return fail(dir_.string(), "cannot create the cache directory: " + ec.message());
+  if (ec) return fail(ErrorKind::io, dir_.string(), "cannot create the cache directory: " + ec.message());
   const auto doc_path = dir_ / (body + ".json");
   // The document is fsynced; the metadata and aliases are advisory (one that
   // is lost reads as "stale" or "not cached" and is simply fetched again), so
@@ -144,7 +144,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
   if (entries.empty()) return {};
   std::error_code ec;
   std::filesystem::create_directories(dir_ / "aliases", ec);
-  if (ec) return fail(dir_.string(), "cannot create the cache directory: " + ec.message());
+  if (ec) return fail(ErrorKind::io, dir_.string(), "cannot create the cache directory: " + ec.message());
   // 1. Every document to a temporary file, unsynced.
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;  // temp → final
   static std::atomic<unsigned> counter{0};
@@ -154,12 +154,12 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
     const auto final_path = dir_ / (body + ".json");
     const auto temp = dir_ / ("." + body + ".json.tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(temp.string(), "cannot create a temporary file: " + errno_text());
+    if (fd < 0) return fail(ErrorKind::io, temp.string(), "cannot create a temporary file: " + errno_text());
     const bool ok = write_all(fd, e.bytes);
     ::close(fd);
     if (!ok) {
       ::unlink(temp.c_str());
-      return fail(final_path.string(), "cannot write: " + errno_text());
+      return fail(ErrorKind::io, final_path.string(), "cannot write: " + errno_text());
     }
     renames.emplace_back(temp, final_path);
   }
@@ -174,7 +174,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
     if (std::rename(temp.c_str(), final_path.c_str()) != 0) {
       const std::string why = errno_text();
       ::unlink(temp.c_str());
-      return fail(final_path.string(), "cannot write: " + why);
+      return fail(ErrorKind::io, final_path.string(), "cannot write: " + why);
     }
   }
   for (const Entry& e : entries) {
@@ -196,7 +196,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
 Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fetched_at) {
   const std::string body = cache_key(full_number);
   auto doc = load_body(body);
-  if (!doc) return fail(full_number, "not in the cache");
+  if (!doc) return fail(ErrorKind::io, full_number, "not in the cache");
   nlohmann::json m = {{"pith_number", full_number}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
                       {"last_modified", doc->meta.last_modified}, {"fetched_at", fetched_at}};
   return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false);

@@ -203,7 +203,7 @@ Result<HttpResponse> conclude(CURLcode rc, Transfer& t, const HttpOptions& o) {
     r.status = 404;  // a local mirror without this file: same meaning as a 404
     return r;
   }
-  if (rc != CURLE_OK) return fail(url, transport_message(rc, t, o));
+  if (rc != CURLE_OK) return fail(ErrorKind::network, url, transport_message(rc, t, o));
   r.status = response_code(t.easy);
   if (file && r.status == 0) r.status = 200;
   r.not_modified = r.status == 304 && (t.request->if_none_match || t.request->if_modified_since);
@@ -246,7 +246,7 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
                                                        std::size_t max_concurrency) {
   using Clock = std::chrono::steady_clock;
   max_concurrency = std::max<std::size_t>(1, max_concurrency);
-  std::vector<Result<HttpResponse>> results(requests.size(), fail("", "not run"));
+  std::vector<Result<HttpResponse>> results(requests.size(), fail(ErrorKind::internal, "", "not run"));
   std::vector<std::unique_ptr<Transfer>> transfers(requests.size());
   std::deque<std::size_t> waiting;                           // never started
   std::vector<std::pair<Clock::time_point, std::size_t>> retry;  // due for another attempt

@@ -50,11 +50,21 @@ std::string first_failure(const Report& report) {
   return std::string("verdict ") + to_string(report.verdict());
 }
 
+// Why a verified-looking document was refused, and what that means.
+struct Refusal {
+  ErrorKind kind = ErrorKind::rejected;  // rejected, or unverifiable (intact, but no trusted signature)
+  std::string reason;
+};
+
 // A document is usable only when fully verified against the trust store.
-std::optional<std::string> rejection_reason(const registry::VerifiedRecord& record, const registry::Identifier& id) {
-  if (record.report.verdict() != Verdict::verified) return "failed verification (" + first_failure(record.report) + ")";
+std::optional<Refusal> rejection_reason(const registry::VerifiedRecord& record, const registry::Identifier& id) {
+  const Verdict verdict = record.report.verdict();
+  if (verdict != Verdict::verified) {
+    return Refusal{verdict == Verdict::unverifiable ? ErrorKind::unverifiable : ErrorKind::rejected,
+                   "failed verification (" + first_failure(record.report) + ")"};
+  }
   if (!id.matches(record.pith_number, record.canonical_record)) {
-    return "substitution: " + id.mismatch(record.pith_number, record.canonical_record);
+    return Refusal{ErrorKind::rejected, "substitution: " + id.mismatch(record.pith_number, record.canonical_record)};
   }
   return std::nullopt;
 }
@@ -120,8 +130,20 @@ struct Resolver::Job {
   std::vector<Endpoint> endpoints;
   std::size_t next = 0;
   std::vector<std::string> failures;
-  bool rejected_bad_record = false;  // some answer or cache entry was forged, tampered or substituted
+  // The worst refusal of an answer or cache entry so far: rejected (forged,
+  // tampered, substituted) outranks unverifiable (signed by no trusted key).
+  std::optional<ErrorKind> refused;
+  std::size_t answered_not_found = 0;  // HTTP 404 answers
+  std::size_t answered_otherwise = 0;  // other HTTP error statuses
   Report report;
+
+  void refuse(ErrorKind kind) {
+    if (!refused || kind == ErrorKind::rejected) refused = kind;
+  }
+  // Some base answered 404 and none answered another error status (a base
+  // that could not be reached says nothing either way; a 5xx is trouble, not
+  // an answer).
+  [[nodiscard]] bool not_served() const { return answered_not_found > 0 && answered_otherwise == 0; }
 
   [[nodiscard]] bool has_next() const { return !result && next < endpoints.size(); }
   void skip_base(std::size_t base_index) {
@@ -136,6 +158,7 @@ struct Resolver::Job {
     r.origin = origin;
     r.source = std::move(source);
     r.failures = std::move(failures);
+    r.not_served = not_served();
     r.report = std::move(report);
     r.record = std::move(record);
     return r;
@@ -170,19 +193,19 @@ void Resolver::consult_cache(Job& job) {
   auto doc = cache_.load_body(*body);
   if (!doc) return;
   auto verified = verify_(doc->bytes, doc->path.string());
-  std::optional<std::string> reason;
+  std::optional<Refusal> refusal;
   if (!verified) {
-    reason = verified.error().describe();
+    refusal = Refusal{ErrorKind::rejected, verified.error().describe()};
   } else if (auto why = rejection_reason(*verified, job.id)) {
-    reason = *why;
+    refusal = std::move(why);
   } else if (!doc->full_number.empty() && doc->full_number != verified->pith_number) {
-    reason = "filed under " + doc->full_number + " but holds " + verified->pith_number;
+    refusal = Refusal{ErrorKind::rejected, "filed under " + doc->full_number + " but holds " + verified->pith_number};
   }
-  if (reason) {
+  if (refusal) {
     // Never used: dropped, and the record is fetched again.
-    job.report.warn("resolver.cache.rejected", doc->path.string() + ": " + *reason + "; entry removed");
-    job.failures.push_back(doc->path.string() + ": " + *reason + " (cache entry removed)");
-    job.rejected_bad_record = true;
+    job.report.warn("resolver.cache.rejected", doc->path.string() + ": " + refusal->reason + "; entry removed");
+    job.failures.push_back(doc->path.string() + ": " + refusal->reason + " (cache entry removed)");
+    job.refuse(refusal->kind);
     cache_.remove(*body);
     return;
   }
@@ -244,6 +267,11 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
   }
   if (!answer->ok()) {
     job.failures.push_back(ep.url + ": " + answer->status_text());
+    if (answer->status == 404) {
+      ++job.answered_not_found;
+    } else {
+      ++job.answered_otherwise;
+    }
     // A 5xx that outlived the retries: the server is in trouble, try the next base.
     if (answer->status >= 500) {
       job.skip_base(ep.base_index);
@@ -259,9 +287,9 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     return;
   }
   if (auto why = rejection_reason(*verified, job.id)) {
-    job.failures.push_back(ep.url + ": " + *why);
-    job.report.warn("resolver.rejected", ep.url + ": " + *why);
-    job.rejected_bad_record = true;
+    job.failures.push_back(ep.url + ": " + why->reason);
+    job.report.warn("resolver.rejected", ep.url + ": " + why->reason);
+    job.refuse(why->kind);
     ++job.next;
     return;
   }
@@ -280,7 +308,7 @@ void Resolver::finish_exhausted(Job& job) {
     job.result = std::move(r);
     return;
   }
-  std::string message = job.rejected_bad_record ? std::string(rejection_marker) + ", nothing verified; " : "";
+  std::string message = job.refused ? "bad record rejected, nothing verified; " : "";
   if (job.endpoints.empty() && options_.offline) {
     message += "offline and not in the cache " + cache_.dir().string();
     for (const auto& f : job.failures) message += "; " + f;
@@ -289,7 +317,8 @@ void Resolver::finish_exhausted(Job& job) {
     for (const auto& f : job.failures) message += "; " + f;
     if (options_.offline) message += " (offline: only file:// bases and the cache were tried)";
   }
-  job.result = fail(job.input, message);
+  const ErrorKind kind = job.refused ? *job.refused : job.not_served() ? ErrorKind::not_served : ErrorKind::network;
+  job.result = fail(kind, job.input, message);
 }
 
 Result<Resolution> Resolver::resolve(std::string_view input) {

@@ -32,12 +32,6 @@ using DocumentVerifier = std::function<Result<registry::VerifiedRecord>(std::str
   return [&trust](std::string_view bytes, std::string_view name) { return registry::verify_document(bytes, trust, name); };
 }
 
-// A failed resolution during which some answer (or cache entry) was refused
-// as forged, tampered or substituted has an Error message starting with this
-// marker: a front end reports it as a failed verification, not a network error.
-inline constexpr std::string_view rejection_marker = "bad record rejected";
-[[nodiscard]] inline bool is_rejection(const Error& e) { return e.message.starts_with(rejection_marker); }
-
 enum class ResolutionOrigin { server, mirror, cache, stale_cache };
 [[nodiscard]] const char* to_string(ResolutionOrigin o);
 
@@ -48,6 +42,9 @@ struct Resolution {
   ResolutionOrigin origin = ResolutionOrigin::server;
   std::string source;          // URL, or cache file path
   std::vector<std::string> failures;  // each attempt that did not yield the record: "URL: why"
+  // Every base that answered with an HTTP status answered 404 (and one did):
+  // the registry no longer serves the record, and this came from the cache.
+  bool not_served = false;
   Report report;               // resolver.* checks (source, short form, arXiv, offline, cache, rejected)
 };
 
@@ -58,7 +55,12 @@ class Resolver {
   Resolver(const Resolver&) = delete;
   Resolver& operator=(const Resolver&) = delete;
 
-  // The Error names the input and summarises every failed attempt.
+  // The Error names the input and summarises every failed attempt. Its kind
+  // says what happened: rejected (some answer or cache entry was forged,
+  // tampered or another paper's record), unverifiable (answers were intact
+  // but signed by no trusted key), not_served (every base that answered said
+  // 404), network (nothing answered, or offline and not cached), malformed
+  // (the input is not an identifier).
   [[nodiscard]] Result<Resolution> resolve(std::string_view input);
   // Many inputs at once: concurrent transfers over reused connections,
   // at most options.max_concurrency in flight. Results in input order.

@@ -43,7 +43,7 @@ Result<std::string> try_canon(const json& value) {
   try {
     return canon(value);
   } catch (const CanonicalJsonError& e) {
-    return fail("", e.what());
+    return fail(ErrorKind::malformed, "", e.what());
   }
 }
 

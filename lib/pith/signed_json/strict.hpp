@@ -31,7 +31,7 @@ struct StrictJsonError {
   std::size_t byte_offset = 0;
   std::string message;      // ASCII only: never echoes the offending bytes
 
-  [[nodiscard]] Error to_error() const { return Error{path, message}; }
+  [[nodiscard]] Error to_error() const { return Error{ErrorKind::malformed, path, message}; }
 };
 
 // Parses `bytes` as one JSON document under `limits`.

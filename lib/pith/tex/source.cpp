@@ -50,12 +50,12 @@ int line_at(std::string_view text, std::size_t offset) {
 Result<std::string> read_bounded(const fs::path& path) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
-  if (ec) return fail(path.string(), "cannot read: " + ec.message());
+  if (ec) return fail(ErrorKind::io, path.string(), "cannot read: " + ec.message());
   if (size > tex_max_file_bytes) {
-    return fail(path.string(), "larger than " + std::to_string(tex_max_file_bytes) + " bytes; not a LaTeX source");
+    return fail(ErrorKind::malformed, path.string(), "larger than " + std::to_string(tex_max_file_bytes) + " bytes; not a LaTeX source");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(path.string(), "cannot open for reading");
+  if (!in) return fail(ErrorKind::io, path.string(), "cannot open for reading");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -112,7 +112,7 @@ class Scanner {
 
   Result<std::vector<TexNumber>> scan(const fs::path& file, int depth) {
     if (depth > tex_max_input_depth) {
-      return fail(file.string(), "\\input nesting deeper than " + std::to_string(tex_max_input_depth));
+      return fail(ErrorKind::malformed, file.string(), "\\input nesting deeper than " + std::to_string(tex_max_input_depth));
     }
     std::error_code ec;
     const fs::path key = fs::weakly_canonical(file, ec);
@@ -137,7 +137,7 @@ class Scanner {
         if (!argument) continue;  // \pithnumber not used as a command (e.g. \renewcommand)
         auto number = parse_tex_number_argument(*argument);
         const int line = line_at(text, start);
-        if (!number) return fail(file.string() + ":" + std::to_string(line), number.error().message);
+        if (!number) return fail(number.error().kind, file.string() + ":" + std::to_string(line), number.error().message);
         number->file = file;
         number->line = line;
         found.push_back(std::move(*number));
@@ -176,9 +176,9 @@ std::string remove_whitespace(std::string_view s) {
 Result<TexNumber> parse_tex_number_argument(std::string_view argument) {
   const std::string where = "\\pithnumber{" + std::string(argument) + "}";
   auto number = registry::parse_pith_number(remove_whitespace(argument));
-  if (!number) return fail(where, number.error().message);
+  if (!number) return fail(number.error().kind, where, number.error().message);
   if (!number->has_whole_body()) {
-    return fail(where, "has " + std::to_string(number->body.size()) +
+    return fail(ErrorKind::malformed, where, "has " + std::to_string(number->body.size()) +
                            " characters; a paper names its number in full (a Pith Number body has 26)");
   }
   TexNumber out;
@@ -192,12 +192,12 @@ Result<TexNumber> find_pith_number(const fs::path& main_tex) {
   auto found = scanner.scan(main_tex, 0);
   if (!found) return std::unexpected(found.error());
   if (found->empty()) {
-    return fail(main_tex.string(), "no \\pithnumber{...} (outside comments) in it or the files it inputs");
+    return fail(ErrorKind::not_found, main_tex.string(), "no \\pithnumber{...} (outside comments) in it or the files it inputs");
   }
   TexNumber result = found->front();
   for (const TexNumber& other : *found) {
     if (!other.number.matches(result.number)) {
-      return fail(main_tex.string(), "two different Pith Numbers: " + result.number.to_string() + " at " +
+      return fail(ErrorKind::malformed, main_tex.string(), "two different Pith Numbers: " + result.number.to_string() + " at " +
                                          result.location() + " and " + other.number.to_string() + " at " +
                                          other.location());
     }

@@ -19,12 +19,12 @@ constexpr std::string_view package_signature = "\\ProvidesExplPackage{pith}";
 Result<std::optional<std::string>> read_existing(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::optional<std::string>{};
-  if (!fs::is_regular_file(path, ec)) return fail(path.string(), "exists and is not a regular file; not replacing it");
+  if (!fs::is_regular_file(path, ec)) return fail(ErrorKind::io, path.string(), "exists and is not a regular file; not replacing it");
   if (fs::file_size(path, ec) > 2 * sty_max_document_bytes + 1024 * 1024) {
-    return fail(path.string(), "exists and is too large to be pith's package; not replacing it");
+    return fail(ErrorKind::io, path.string(), "exists and is too large to be pith's package; not replacing it");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(path.string(), "cannot read the existing file");
+  if (!in) return fail(ErrorKind::io, path.string(), "cannot read the existing file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return std::optional<std::string>{buffer.str()};
@@ -38,12 +38,12 @@ Result<void> write_atomically(const fs::path& target, std::string_view bytes) {
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkstemp(temp.data());
-  if (fd < 0) return fail(dir.string(), "cannot create a temporary file: " + errno_text());
+  if (fd < 0) return fail(ErrorKind::io, dir.string(), "cannot create a temporary file: " + errno_text());
   const auto give_up = [&](const std::string& what) {
     const std::string why = errno_text();
     ::close(fd);
     ::unlink(temp.c_str());
-    return fail(target.string(), what + ": " + why);
+    return fail(ErrorKind::io, target.string(), what + ": " + why);
   };
   for (std::size_t done = 0; done < bytes.size();) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -55,12 +55,12 @@ Result<void> write_atomically(const fs::path& target, std::string_view bytes) {
   if (::fsync(fd) != 0) return give_up("cannot flush to disk");
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());
-    return fail(target.string(), "cannot close: " + errno_text());
+    return fail(ErrorKind::io, target.string(), "cannot close: " + errno_text());
   }
   if (::rename(temp.c_str(), target.c_str()) != 0) {
     const std::string why = errno_text();
     ::unlink(temp.c_str());
-    return fail(target.string(), "cannot replace: " + why);
+    return fail(ErrorKind::io, target.string(), "cannot replace: " + why);
   }
   if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
     ::fsync(dfd);
@@ -80,11 +80,11 @@ Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRe
   auto number = find_pith_number(tex);
   if (!number) return std::unexpected(number.error());
   if (!record_matches(*number, record)) {
-    return fail(tex.string(), "\\pithnumber at " + number->location() + " is " + number->number.to_string() +
+    return fail(ErrorKind::conflict, tex.string(), "\\pithnumber at " + number->location() + " is " + number->number.to_string() +
                                   " but the record is " + record.pith_number);
   }
   if (record.report.verdict() != Verdict::verified) {
-    return fail(record.pith_number, std::string("record is not verified (") + to_string(record.report.verdict()) +
+    return fail(ErrorKind::rejected, record.pith_number, std::string("record is not verified (") + to_string(record.report.verdict()) +
                                         "); pith.sty only carries verified records");
   }
   auto text = generate_sty(record, options.sty);
@@ -100,7 +100,7 @@ Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRe
   if (*existing) {
     if (**existing == *text) return result;  // already these bytes: leave the file (and its mtime) alone
     if ((*existing)->find(package_signature) == std::string::npos) {
-      return fail(result.sty_path.string(), "exists and is not pith's package; not overwriting it");
+      return fail(ErrorKind::io, result.sty_path.string(), "exists and is not pith's package; not overwriting it");
     }
   }
   if (auto written = write_atomically(result.sty_path, *text); !written) return std::unexpected(written.error());

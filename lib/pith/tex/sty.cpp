@@ -32,9 +32,9 @@ std::string to_hex(std::string_view bytes) {
 // number that is not in full here is a programming error upstream: report it plainly.
 Result<registry::PithNumber> full_number_of(const registry::VerifiedRecord& record) {
   auto number = registry::parse_pith_number(record.pith_number);
-  if (!number) return fail("pith number", number.error().message);
+  if (!number) return fail(ErrorKind::internal, "pith number", number.error().message);
   if (!number->is_full()) {
-    return fail("pith number", "not of the form pith:YYYY:<26 characters>: '" + record.pith_number + "'");
+    return fail(ErrorKind::internal, "pith number", "not of the form pith:YYYY:<26 characters>: '" + record.pith_number + "'");
   }
   return number;
 }
@@ -91,7 +91,7 @@ std::string data_block(const registry::VerifiedRecord& record, const registry::P
 
 Result<std::string> check_record(const registry::VerifiedRecord& record) {
   const auto missing = [](const char* what) {
-    return fail("verified record", std::string("has no ") + what + ": cannot bake it into pith.sty");
+    return fail(ErrorKind::malformed, "verified record", std::string("has no ") + what + ": cannot bake it into pith.sty");
   };
   if (record.canonical_json.empty()) return missing("canonical record");
   if (record.canonical_sha256.size() != 64) return missing("canonical SHA-256");
@@ -100,7 +100,7 @@ Result<std::string> check_record(const registry::VerifiedRecord& record) {
   if (record.key_fingerprint.empty()) return missing("key fingerprint");
   if (record.document_bytes.empty()) return missing("bundle or state document to embed");
   if (record.document_bytes.size() > sty_max_document_bytes) {
-    return fail("verified record", "document of " + std::to_string(record.document_bytes.size()) +
+    return fail(ErrorKind::malformed, "verified record", "document of " + std::to_string(record.document_bytes.size()) +
                                        " bytes is larger than the " + std::to_string(sty_max_document_bytes) +
                                        " bytes pith.sty embeds");
   }
@@ -119,11 +119,11 @@ Result<std::string> generate_sty(const registry::VerifiedRecord& record, const S
   if (!number) return std::unexpected(number.error());
   const std::string resolver = strip_trailing_slashes(options.resolver_base);
   if (!is_plausible_resolver(resolver)) {
-    return fail("resolver", "'" + options.resolver_base + "' is not an http(s) URL");
+    return fail(ErrorKind::usage, "resolver", "'" + options.resolver_base + "' is not an http(s) URL");
   }
   std::string text(pith_sty_template());
   const auto at = text.find(sty_data_marker);
-  if (at == std::string::npos) return fail("pith.sty", "compiled-in package has no data marker");
+  if (at == std::string::npos) return fail(ErrorKind::internal, "pith.sty", "compiled-in package has no data marker");
   text.replace(at, sty_data_marker.size(), data_block(record, *number, resolver));
   return text;
 }
