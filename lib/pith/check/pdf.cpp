@@ -72,11 +72,6 @@ std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   return value;
 }
 
-bool is_lower_hex_sha256(std::string_view text) {
-  return text.size() == 64 &&
-         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
 }  // namespace
 
 // --- Numbers -------------------------------------------------------------
@@ -269,7 +264,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   }
   const auto length = parse_decimal(*original_length);
   if (!length) return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalLength is not a byte count", 0};
-  if (!is_lower_hex_sha256(*original_sha256)) {
+  if (!is_sha256_hex(*original_sha256)) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalSha256 is not a lower-case hex SHA-256", 0};
   }
   if (*length >= file.size()) {
