@@ -13,6 +13,7 @@
 // The plan is computed from the Reader alone (O(metadata)); writing it is
 // the caller's business (atomic_file.hpp).
 #include "pith/base/error.hpp"
+#include "pith/base/version.hpp"
 #include "pith/pdf/metadata.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
@@ -26,7 +27,7 @@
 namespace pith::pdf {
 
 struct StampOptions {
-  std::string resolver = meta::default_resolver;  // base URL for /PithURL and the badge link
+  std::string resolver = default_resolver_url;  // base URL for /PithURL and the badge link
   bool force = false;                              // replace a stamp for a different number
   bool badge = false;
   std::optional<std::int64_t> source_date_epoch;   // /Params /ModDate of the embedded file
