@@ -11,6 +11,13 @@ std::string string_member(const json& obj, const char* key) {
   return it->get<std::string>();
 }
 
+const json& member(const json& obj, const char* key) {
+  static const json null;
+  if (!obj.is_object()) return null;
+  const auto it = obj.find(key);
+  return it == obj.end() ? null : *it;
+}
+
 namespace {
 
 Check make(std::string code, CheckStatus status, std::string detail, bool anchor = false) {

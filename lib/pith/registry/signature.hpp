@@ -51,5 +51,7 @@ struct SignatureOutcome {
 
 // A string member or empty.
 [[nodiscard]] std::string string_member(const nlohmann::json& obj, const char* key);
+// A member of an object, or null (also when `obj` is not an object).
+[[nodiscard]] const nlohmann::json& member(const nlohmann::json& obj, const char* key);
 
 }  // namespace pith::registry
