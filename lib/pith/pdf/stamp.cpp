@@ -1,6 +1,8 @@
 #include "pith/pdf/stamp.hpp"
 
 #include "pith/base/crypto.hpp"
+#include "pith/pdf/metadata.hpp"
+#include "pith/pdf/reader.hpp"
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
