@@ -14,7 +14,8 @@ namespace pith::cli {
 inline void add_resolver_options(CLI::App& app, resolver::ResolverOptions& options) {
   const std::string group = "Registry";
   app.add_option("--resolver", options.resolver_url,
-                 "registry base URL (default https://pith.science, env PITH_RESOLVER); file:// for a local mirror")
+                 std::string("registry base URL (default ") + default_resolver_url +
+                     ", env PITH_RESOLVER); file:// for a local mirror")
       ->type_name("URL")
       ->group(group);
   // --mirror entries come before those of PITH_MIRRORS, in the order given.

@@ -99,6 +99,50 @@ TEST_CASE("atomic write: a failure leaves the original byte-identical and no tem
   }
 }
 
+TEST_CASE("whole-file atomic write: the bytes, mode 0644, a link replaced rather than followed") {
+  const fs::path dir = pith::test::scratch_dir("atomic-whole");
+  const fs::path f = dir / "pith.sty";
+  REQUIRE(pith::write_file_atomically(f, "first"));
+  CHECK(read_file(f) == "first");
+  CHECK(mode_of(f) == 0644);
+  REQUIRE(pith::write_file_atomically(f, "second", pith::Durability::none));
+  CHECK(read_file(f) == "second");
+  CHECK_FALSE(temp_files_left(dir));
+
+  const fs::path link = dir / "link.sty";
+  fs::create_symlink(f, link);
+  REQUIRE(pith::write_file_atomically(link, "own", pith::Durability::file));
+  CHECK_FALSE(fs::is_symlink(link));
+  CHECK(read_file(link) == "own");
+  CHECK(read_file(f) == "second");
+
+  auto missing = pith::write_file_atomically(dir / "nope" / "x", "t");
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message.find("temporary") != std::string::npos);
+}
+
+TEST_CASE("staged files: nothing at the target until committed, nothing left when dropped") {
+  const fs::path dir = pith::test::scratch_dir("atomic-staged");
+  {
+    auto dropped = pith::StagedFile::beside(dir / "a.json");
+    REQUIRE(dropped);
+    REQUIRE(dropped->append("never"));
+  }
+  CHECK_FALSE(fs::exists(dir / "a.json"));
+  CHECK_FALSE(temp_files_left(dir));
+
+  auto kept = pith::StagedFile::beside(dir / "b.json");
+  REQUIRE(kept);
+  REQUIRE(kept->append("part one, "));
+  REQUIRE(kept->append("part two"));
+  REQUIRE(kept->close());
+  CHECK_FALSE(fs::exists(dir / "b.json"));
+  REQUIRE(kept->commit());
+  CHECK(read_file(dir / "b.json") == "part one, part two");
+  REQUIRE(pith::sync_directory(dir));
+  CHECK_FALSE(temp_files_left(dir));
+}
+
 TEST_CASE("append in place: appends, refuses a changed file, truncates back on failure") {
   const fs::path dir = pith::test::scratch_dir("append");
   const fs::path f = dir / "big.pdf";

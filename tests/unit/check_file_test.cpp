@@ -10,32 +10,32 @@ using namespace pith::test;
 
 TEST_CASE("check_registry_file: kinds by content, errors for the unreadable", "[check_file]") {
   const auto trust = pith::registry::TrustStore::with_pinned_key();
-  const auto bundle = pith::check::check_registry_file(data_path("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"), trust);
+  const auto bundle = pith::check::check_registry_file(data_path("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"), trust).report;
   CHECK(bundle.verdict() == Verdict::verified);
   CHECK(bundle.input_kind == "bundle");
   CHECK(pith::exit_code_for(bundle.verdict()) == pith::exit_code::ok);
 
   const auto dir = fresh_temp_dir("check");
   write_file(dir / "renamed.pdf", read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
-  CHECK(pith::check::check_registry_file(dir / "renamed.pdf", trust).verdict() == Verdict::verified);
+  CHECK(pith::check::check_registry_file(dir / "renamed.pdf", trust).report.verdict() == Verdict::verified);
 
-  const auto missing = pith::check::check_registry_file(dir / "missing.json", trust);
+  const auto missing = pith::check::check_registry_file(dir / "missing.json", trust).report;
   CHECK(missing.verdict() == Verdict::error);
   REQUIRE(missing.error.has_value());
   CHECK(missing.input == (dir / "missing.json").string());
   CHECK(pith::exit_code_for(missing.verdict()) == pith::exit_code::usage_or_io);
 
-  CHECK(pith::check::check_registry_file(dir, trust).verdict() == Verdict::error);
+  CHECK(pith::check::check_registry_file(dir, trust).report.verdict() == Verdict::error);
 
   write_file(dir / "big.json", std::string(pith::check::max_registry_file_bytes + 10, ' '));
-  const auto big = pith::check::check_registry_file(dir / "big.json", trust);
+  const auto big = pith::check::check_registry_file(dir / "big.json", trust).report;
   CHECK(big.verdict() == Verdict::error);
   CHECK(big.error->find("larger than") != std::string::npos);
 
   write_file(dir / "key.json", read_data("pith-signing-key.json"));
-  CHECK(pith::check::check_registry_file(dir / "key.json", trust).verdict() == Verdict::error);
+  CHECK(pith::check::check_registry_file(dir / "key.json", trust).report.verdict() == Verdict::error);
 
-  const auto record = pith::check::check_registry_file(data_path("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"), trust);
+  const auto record = pith::check::check_registry_file(data_path("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"), trust).report;
   CHECK(record.verdict() == Verdict::unverifiable);
   CHECK(pith::exit_code_for(record.verdict()) == pith::exit_code::unverifiable);
   std::filesystem::remove_all(dir);

@@ -45,11 +45,11 @@ Emitted run(std::size_t count, unsigned jobs, const std::function<Report(std::si
   check::CorpusTasks tasks;
   tasks.count = count;
   tasks.check_in_child = child;
-  tasks.in_parent = parent;
+  if (parent) tasks.in_parent = parent;
   tasks.name = [](std::size_t i) { return "file" + std::to_string(i); };
-  tasks.emit = [&](std::size_t i, Report r) {
+  tasks.emit = [&](std::size_t i, check::FileCheck r) {
     out.order.push_back(i);
-    out.reports.push_back(std::move(r));
+    out.reports.push_back(std::move(r.report));
   };
   check::CorpusOptions options;
   options.jobs = jobs;

@@ -10,6 +10,24 @@ TEST_CASE("sha256 known answers", "[crypto]") {
   CHECK(pith::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST_CASE("sha256 in pieces equals sha256 at once", "[crypto]") {
+  pith::Sha256Stream stream;
+  stream.update("a");
+  stream.update("");
+  stream.update("bc");
+  CHECK(pith::to_hex(stream.finish()) == pith::sha256_hex("abc"));
+}
+
+TEST_CASE("hex of text bytes and the lower-case hex test", "[crypto]") {
+  CHECK(pith::to_hex(std::string_view("\x00\xffz", 3)) == "00ff7a");
+  CHECK(pith::is_sha256_hex(pith::sha256_hex("abc")));
+  CHECK_FALSE(pith::is_sha256_hex(pith::sha256_hex("abc").substr(2)));
+  CHECK_FALSE(pith::is_sha256_hex("BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD"));
+  CHECK(pith::is_lower_hex("00ff", 2));
+  CHECK_FALSE(pith::is_lower_hex("00fg", 2));
+  CHECK(pith::is_lower_hex("", 0));
+}
+
 TEST_CASE("strict hex", "[crypto]") {
   auto ok = from_hex("00ff7a");
   REQUIRE(ok.has_value());

@@ -51,7 +51,7 @@ check::IsolationLimits only_memory_limit() {
 
 TEST_CASE("the child's report comes back whole, verdict included", "[isolation]") {
   const Report expected = sample_report();
-  const Report got = check::run_isolated("paper.pdf", [&] { return expected; });
+  const Report got = check::run_isolated("paper.pdf", [&] { return expected; }).report;
   CHECK_FALSE(got.error);
   CHECK(got.input == expected.input);
   CHECK(got.input_kind == "pdf");
@@ -65,15 +65,45 @@ TEST_CASE("the child's report comes back whole, verdict included", "[isolation]"
   Report not_found;
   not_found.number_found = false;
   not_found.skip("pdf.number.found", "none");
-  CHECK(check::run_isolated("x.pdf", [&] { return not_found; }).verdict() == Verdict::not_found);
+  CHECK(check::run_isolated("x.pdf", [&] { return not_found; }).report.verdict() == Verdict::not_found);
 
   Report errored;
   errored.error = "damaged";
   const auto e = check::run_isolated("x.pdf", [&] { return errored; });
-  CHECK(e.error == "damaged");
+  CHECK(e.report.error == "damaged");
+  CHECK_FALSE(e.carried);
+}
+
+TEST_CASE("the carried copy comes back typed beside the report", "[isolation]") {
+  check::CarriedCopy carried;
+  carried.kind = pith::registry::DocumentKind::bundle;
+  carried.event_ids = {"sha256:aa", "sha256:bb"};
+  carried.built_at = "2026-01-02T03:04:05Z";
+  carried.completeness = nlohmann::json{{"corrections", 1}, {"timestamp_proofs", 0}};
+  const auto got = check::run_isolated("paper.pdf", [&] { return check::FileCheck{sample_report(), carried}; });
+  REQUIRE(got.carried);
+  CHECK(*got.carried == carried);
+  CHECK(got.report.verdict() == Verdict::verified);
+  // pith-check --json prints it as details.carried, beside the report's own details.
+  const auto json = got.to_json();
+  CHECK(json["details"]["carried"]["kind"] == "bundle");
+  CHECK(json["details"]["carried"]["event_ids"].size() == 2);
+  CHECK(json["details"]["carried"]["built_at"] == "2026-01-02T03:04:05Z");
+  CHECK(json["details"]["carried"]["completeness"]["corrections"] == 1);
 }
 
 TEST_CASE("the wire form is checked on the way back", "[isolation]") {
+  check::CarriedCopy carried;
+  carried.event_ids = {"sha256:aa"};
+  auto whole = check::file_check_to_wire(check::FileCheck{sample_report(), carried});
+  CHECK(check::file_check_from_wire(whole));
+  whole["carried"]["event_ids"] = nlohmann::json::array({1});
+  CHECK_FALSE(check::file_check_from_wire(whole));
+  whole["carried"] = nlohmann::json{{"kind", "pamphlet"}, {"event_ids", nlohmann::json::array()}};
+  CHECK_FALSE(check::file_check_from_wire(whole));
+  whole.erase("carried");
+  CHECK_FALSE(check::file_check_from_wire(whole));
+
   CHECK(check::report_from_wire(check::report_to_wire(sample_report())));
   auto wire = check::report_to_wire(sample_report());
   wire["checks"][0]["status"] = "maybe";
@@ -85,10 +115,10 @@ TEST_CASE("the wire form is checked on the way back", "[isolation]") {
 }
 
 TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
-  const Report r = check::run_isolated("crash.pdf", []() -> Report {
+  const Report r = check::run_isolated("crash.pdf", []() -> check::FileCheck {
     std::raise(SIGSEGV);
     return {};
-  });
+  }).report;
   REQUIRE(r.error);
   CHECK(r.error->find("crashed (signal 11") != std::string::npos);
   CHECK(r.input == "crash.pdf");
@@ -99,7 +129,7 @@ TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
   const Report r = check::run_isolated("loop.pdf", []() -> Report {
     volatile unsigned long spin = 0;
     for (;;) spin = spin + 1;
-  }, only_cpu_limit());
+  }, only_cpu_limit()).report;
   REQUIRE(r.error);
   CHECK(r.error->find("CPU-time limit") != std::string::npos);
 }
@@ -107,7 +137,7 @@ TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
 TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
   const Report r = check::run_isolated("hang.pdf", []() -> Report {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-  }, only_wall_limit());
+  }, only_wall_limit()).report;
   REQUIRE(r.error);
   CHECK(r.error->find("wall-clock limit") != std::string::npos);
 }
@@ -116,7 +146,7 @@ TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
   const Report r = check::run_isolated("big.pdf", []() -> Report {
     std::vector<std::vector<char>> hog;
     for (;;) hog.emplace_back(std::size_t{64} << 20, 'x');
-  }, only_memory_limit());
+  }, only_memory_limit()).report;
   REQUIRE(r.error);
   CHECK(r.error->find("memory limit") != std::string::npos);
 }

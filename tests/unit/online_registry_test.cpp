@@ -47,10 +47,10 @@ Paper make_paper(const std::string& title) {
 }
 
 // The report pith-check makes for the carried bundle, offline.
-Report carried_report(const Paper& p) {
-  Report r = check::check_registry_bytes(to_bytes(p.carried), trust(), "carried.bundle.json");
-  REQUIRE(r.verdict() == Verdict::verified);
-  REQUIRE(r.extra.contains("carried"));
+check::FileCheck carried_report(const Paper& p) {
+  check::FileCheck r = check::check_registry_bytes(to_bytes(p.carried), trust(), "carried.bundle.json");
+  REQUIRE(r.report.verdict() == Verdict::verified);
+  REQUIRE(r.carried);
   return r;
 }
 
@@ -63,7 +63,7 @@ Result<resolver::Resolution> ask(const std::string& base, const std::string& num
   return resolver.resolve(number);
 }
 
-const Check* find_check(const Report& r, std::string_view code) { return r.find(code); }
+const Check* find_check(const check::FileCheck& r, std::string_view code) { return r.report.find(code); }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -79,17 +79,17 @@ TEST_CASE("a registry with a correction: newer event and correction reported, ve
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
   server.start();
 
-  Report r = carried_report(p);
+  check::FileCheck r = carried_report(p);
   check::add_online_checks(r, ask(server.base_url(), p.number, "online-correction"));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.verified"));
   CHECK(find_check(r, "online.verified")->status == CheckStatus::pass);
   REQUIRE(find_check(r, "online.events.newer"));
   CHECK(find_check(r, "online.events.newer")->detail == "1 event since the PDF's copy: 1 correction");
   REQUIRE(find_check(r, "online.corrections"));
   CHECK(find_check(r, "online.corrections")->status == CheckStatus::warn);
-  CHECK(r.extra["completeness"]["corrections"] == 1);
-  CHECK(r.verdict() == Verdict::verified);
+  CHECK(r.report.extra["completeness"]["corrections"] == 1);
+  CHECK(r.report.verdict() == Verdict::verified);
 
   const std::string panel = check::completeness_panel_text(r);
   CHECK(has(panel, "record completeness (registry now)"));
@@ -106,15 +106,15 @@ TEST_CASE("a carried event superseded online is named", "[online]") {
   LoopbackServer server;
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
   server.start();
-  Report r = carried_report(p);
+  check::FileCheck r = carried_report(p);
   check::add_online_checks(r, ask(server.base_url(), p.number, "online-superseded"));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.events.superseded"));
   CHECK(find_check(r, "online.events.superseded")->status == CheckStatus::warn);
   CHECK(has(find_check(r, "online.events.superseded")->detail, "(in the PDF's copy)"));
   CHECK(find_check(r, "online.events.dropped") == nullptr);  // a superseded event stays applied
-  CHECK(r.extra["online"]["superseded_events"] == json::array({p.gs["event_id"]}));
-  CHECK(r.verdict() == Verdict::verified);
+  CHECK(r.report.extra["online"]["superseded_events"] == json::array({p.gs["event_id"]}));
+  CHECK(r.report.verdict() == Verdict::verified);
 }
 
 TEST_CASE("equivocating events online are reported", "[online]") {
@@ -128,9 +128,9 @@ TEST_CASE("equivocating events online are reported", "[online]") {
   LoopbackServer server;
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
   server.start();
-  Report r = carried_report(p);
+  check::FileCheck r = carried_report(p);
   check::add_online_checks(r, ask(server.base_url(), p.number, "online-equivocation"));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.equivocation"));
   CHECK(find_check(r, "online.equivocation")->status == CheckStatus::warn);
 }
@@ -139,13 +139,13 @@ TEST_CASE("a record the registry no longer serves is a warning", "[online]") {
   const Paper p = make_paper("Online Check Paper Five");
   LoopbackServer server;  // every path: 404
   server.start();
-  Report r = carried_report(p);
+  check::FileCheck r = carried_report(p);
   check::add_online_checks(r, ask(server.base_url(), p.number, "online-404"));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.record.not_served"));
   CHECK(find_check(r, "online.record.not_served")->status == CheckStatus::warn);
-  CHECK(r.extra["online"]["not_served"] == true);
-  CHECK(r.verdict() == Verdict::verified);
+  CHECK(r.report.extra["online"]["not_served"] == true);
+  CHECK(r.report.verdict() == Verdict::verified);
 }
 
 TEST_CASE("a record no longer served, with a copy cached earlier: still a warning", "[online]") {
@@ -172,14 +172,14 @@ TEST_CASE("a record no longer served, with a copy cached earlier: still a warnin
   o.resolver_url = now_gone.base_url();
   o.refresh = true;
   resolver::Resolver later(o, resolver::verifier_using(trust()));
-  Report r = check::check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
+  check::FileCheck r = check::check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
   check::add_online_checks(r, later.resolve(number));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.record.not_served"));
   CHECK(find_check(r, "online.record.not_served")->status == CheckStatus::warn);
   CHECK(has(find_check(r, "online.record.not_served")->detail, "cached earlier"));
-  CHECK(r.extra["online"]["origin"] == "stale cache");
-  CHECK(r.verdict() == Verdict::verified);
+  CHECK(r.report.extra["online"]["origin"] == "stale cache");
+  CHECK(r.report.verdict() == Verdict::verified);
 }
 
 TEST_CASE("a registry that cannot be reached changes nothing but says so", "[online]") {
@@ -190,13 +190,13 @@ TEST_CASE("a registry that cannot be reached changes nothing but says so", "[onl
     gone.start();
     base = gone.base_url();
   }  // stopped: the port now refuses connections
-  Report r = carried_report(p);
+  check::FileCheck r = carried_report(p);
   check::add_online_checks(r, ask(base, p.number, "online-unreachable"));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.unavailable"));
   CHECK(find_check(r, "online.unavailable")->status == CheckStatus::warn);
   CHECK(find_check(r, "online.record.not_served") == nullptr);
-  CHECK(r.verdict() == Verdict::verified);
+  CHECK(r.report.verdict() == Verdict::verified);
   // Offline, the panel is the carried copy's.
   CHECK(has(check::completeness_panel_text(r), "record completeness (carried copy)"));
 }
@@ -208,9 +208,9 @@ TEST_CASE("a forged answer from the registry is refused and a failure", "[online
   LoopbackServer server;
   server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(forged));
   server.start();
-  Report r = carried_report(p);
+  check::FileCheck r = carried_report(p);
   check::add_online_checks(r, ask(server.base_url(), p.number, "online-forged"));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   CHECK(find_check(r, "online.verified") == nullptr);
   REQUIRE(find_check(r, "online.rejected"));
   CHECK(find_check(r, "online.rejected")->status == CheckStatus::fail);

@@ -67,7 +67,7 @@ struct Fixture {
 };
 
 Report check_stamped(const Stamped& s, const registry::TrustStore& trust) {
-  return check::check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf");
+  return check::check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf").report;
 }
 
 CheckStatus status_of(const Report& r, std::string_view code) {
@@ -159,9 +159,34 @@ TEST_CASE("tampering: metadata copied into another paper is a title mismatch", "
 TEST_CASE("a PDF with no pith data is 'no number'", "[pdf-check]") {
   pdf::PdfMetadata m;
   m.info_title = fixture_title;
-  const auto report = check::check_pdf_metadata("%PDF-1.5\n", m, registry::TrustStore::with_pinned_key(), "plain.pdf");
-  CHECK(report.verdict() == Verdict::not_found);
-  CHECK(exit_code_for(report.verdict()) == 3);
+  const auto checked = check::check_pdf_metadata("%PDF-1.5\n", m, registry::TrustStore::with_pinned_key(), "plain.pdf");
+  CHECK(checked.report.verdict() == Verdict::not_found);
+  CHECK(exit_code_for(checked.report.verdict()) == 3);
+  CHECK_FALSE(checked.carried);
+}
+
+TEST_CASE("the copy a PDF carries is handed on typed: the bundle's events, or the XMP record alone", "[pdf-check]") {
+  const Fixture f;
+  auto s = f.stamped();
+  const auto with_bundle = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf");
+  REQUIRE(with_bundle.carried);
+  CHECK(with_bundle.carried->kind == registry::DocumentKind::bundle);
+  CHECK(with_bundle.carried->event_ids == check::applied_event_ids(f.record));
+  CHECK_FALSE(with_bundle.carried->event_ids.empty());
+  CHECK(with_bundle.to_json()["details"]["carried"] == with_bundle.carried->to_json());
+
+  s.metadata.embedded_bundle.reset();
+  const auto xmp_only = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf");
+  INFO(xmp_only.report.to_text());
+  REQUIRE(xmp_only.carried);
+  CHECK(xmp_only.carried->kind == registry::DocumentKind::resolver_answer);
+  CHECK(xmp_only.carried->event_ids.empty());
+  CHECK_FALSE(xmp_only.carried->completeness);
+  // The record and its receipt, checked as a resolver answer holding them would be.
+  for (const char* code : {"record.hash.match", "record.number.match", "receipt.hash.match", "receipt.signature.valid"}) {
+    CHECK(status_of(xmp_only.report, code) == CheckStatus::pass);
+  }
+  CHECK(xmp_only.report.verdict() == Verdict::verified);
 }
 
 TEST_CASE("without an embedded bundle, the XMP record and receipt are verified", "[pdf-check]") {

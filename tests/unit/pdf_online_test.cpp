@@ -42,14 +42,13 @@ json bundle_with(const std::string& type) {
   return test::assemble_bundle(test::test_signer(), record(), events);
 }
 
-// The report of a PDF that carried `carried`.
-Report pdf_report_carrying(const registry::VerifiedRecord& carried) {
+// The check of a PDF that carried `carried`.
+check::FileCheck pdf_report_carrying(const registry::VerifiedRecord& carried) {
   Report r;
   r.input = "paper.pdf";
   r.input_kind = "pdf";
   r.pith_number = carried.pith_number;
-  r.extra["carried"] = check::carried_summary(carried);
-  return r;
+  return check::FileCheck{r, check::CarriedCopy::of(carried)};
 }
 
 Result<resolver::Resolution> served(registry::VerifiedRecord record) {
@@ -61,13 +60,17 @@ Result<resolver::Resolution> served(registry::VerifiedRecord record) {
   return res;
 }
 
-const Check* find(const Report& r, std::string_view code) { return r.find(code); }
+const Check* find(const check::FileCheck& r, std::string_view code) { return r.report.find(code); }
 
 }  // namespace
 
 TEST_CASE("the carried summary lists the applied events", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  const auto summary = check::carried_summary(v);
+  const auto carried = check::CarriedCopy::of(v);
+  CHECK(carried.kind == registry::DocumentKind::bundle);
+  CHECK(carried.event_ids.size() == 2);
+  CHECK(carried.built_at);
+  const auto summary = carried.to_json();
   CHECK(summary["kind"] == "bundle");
   CHECK(summary["event_ids"].size() == 2);
   CHECK(summary.contains("built_at"));
@@ -75,58 +78,58 @@ TEST_CASE("the carried summary lists the applied events", "[online]") {
 
 TEST_CASE("the same bundle online: verified, nothing newer", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  Report r = pdf_report_carrying(v);
+  check::FileCheck r = pdf_report_carrying(v);
   check::add_online_checks(r, served(v));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find(r, "online.verified"));
   CHECK(find(r, "online.verified")->status == CheckStatus::pass);
   CHECK(find(r, "online.events.newer")->detail == "no events since the PDF's copy");
   CHECK_FALSE(find(r, "online.corrections"));
   CHECK_FALSE(find(r, "online.events.dropped"));
-  CHECK(r.extra["online"]["origin"] == "server");
-  CHECK(r.extra.contains("completeness"));
+  CHECK(r.report.extra["online"]["origin"] == "server");
+  CHECK(r.report.extra.contains("completeness"));
 }
 
 TEST_CASE("a correction since the PDF's copy is reported", "[online]") {
   const auto carried = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
   const auto now = verified(bundle_with("correction"));
-  Report r = pdf_report_carrying(carried);
+  check::FileCheck r = pdf_report_carrying(carried);
   check::add_online_checks(r, served(now));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   CHECK(find(r, "online.events.newer")->detail == "1 event since the PDF's copy: 1 correction");
   REQUIRE(find(r, "online.corrections"));
   CHECK(find(r, "online.corrections")->status == CheckStatus::warn);
-  CHECK_FALSE(r.has_failure());
+  CHECK_FALSE(r.report.has_failure());
 }
 
 TEST_CASE("events of the PDF's copy no longer applied are a warning", "[online]") {
   const auto carried = verified(bundle_with("replication_record"));
   const auto now = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  Report r = pdf_report_carrying(carried);
+  check::FileCheck r = pdf_report_carrying(carried);
   check::add_online_checks(r, served(now));
-  INFO(r.to_text());
+  INFO(r.report.to_text());
   REQUIRE(find(r, "online.events.dropped"));
   CHECK(find(r, "online.events.dropped")->status == CheckStatus::warn);
 }
 
 TEST_CASE("unreachable is a warning, a rejected answer a failure", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  Report offline = pdf_report_carrying(v);
+  check::FileCheck offline = pdf_report_carrying(v);
   check::add_online_checks(offline, std::unexpected(Error{ErrorKind::network, "pith:X", "no answer from https://pith.example (timeout)"}));
   CHECK(find(offline, "online.unavailable")->status == CheckStatus::warn);
-  CHECK_FALSE(offline.has_failure());
+  CHECK_FALSE(offline.report.has_failure());
 
-  Report rejected = pdf_report_carrying(v);
+  check::FileCheck rejected = pdf_report_carrying(v);
   check::add_online_checks(rejected,
                     std::unexpected(Error{ErrorKind::rejected, "pith:X", "bad record rejected: bundle signature invalid"}));
   CHECK(find(rejected, "online.rejected")->status == CheckStatus::fail);
-  CHECK(rejected.verdict() == Verdict::failed);
+  CHECK(rejected.report.verdict() == Verdict::failed);
 }
 
 TEST_CASE("an answer for another number is a failure", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  Report r = pdf_report_carrying(v);
-  r.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  check::FileCheck r = pdf_report_carrying(v);
+  r.report.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
   check::add_online_checks(r, served(v));
   CHECK(find(r, "online.rejected")->status == CheckStatus::fail);
 }

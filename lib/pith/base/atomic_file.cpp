@@ -1,28 +1,20 @@
 #include "pith/base/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace pith {
+namespace fs = std::filesystem;
 namespace {
 
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
-// Closes a descriptor on scope exit; removes the temporary file unless released.
-struct TempFile {
-  int fd = -1;
-  std::string path;
-  bool keep = false;
-  ~TempFile() {
-    if (fd >= 0) ::close(fd);
-    if (!keep && !path.empty()) ::unlink(path.c_str());
-  }
-};
-
+// Closes a descriptor on scope exit.
 struct Fd {
   int fd = -1;
   ~Fd() {
@@ -70,56 +62,141 @@ bool copy_prefix(int in, int out, std::uint64_t length) {
   return true;
 }
 
+fs::path directory_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : fs::path("."); }
+
+// The one write: `prefix_length` bytes of `source`, then `tail`, with
+// `attributes`, flushed and renamed over the staged file's target as
+// `durability` says.
+Result<void> fill_and_commit(StagedFile& file, const std::string& source, std::uint64_t prefix_length,
+                             std::string_view tail, const FileAttributes& attributes, Durability durability) {
+  if (prefix_length > 0) {
+    if (auto ok = file.copy_prefix_of(source, prefix_length); !ok) return ok;
+  }
+  if (auto ok = file.append(tail); !ok) return ok;
+  if (auto ok = file.set_attributes(attributes); !ok) return ok;
+  if (durability != Durability::none) {
+    if (auto ok = file.flush(); !ok) return ok;
+  }
+  const fs::path target = file.target();
+  if (auto ok = file.commit(); !ok) return ok;
+  if (durability != Durability::file_and_directory) return {};
+  return sync_directory(directory_of(target));
+}
+
 }  // namespace
+
+Result<StagedFile> StagedFile::beside(fs::path target) {
+  StagedFile file;
+  std::string templ = (directory_of(target) / ("." + target.filename().string() + ".pith-XXXXXX")).string();
+  file.fd_ = ::mkostemp(templ.data(), O_CLOEXEC);
+  if (file.fd_ < 0) return fail(ErrorKind::io, target.string(), errno_text("cannot create a temporary file beside it"));
+  file.temp_path_ = std::move(templ);
+  file.target_ = std::move(target);
+  return file;
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept { *this = std::move(other); }
+
+StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
+  if (this != &other) {
+    release();
+    target_ = std::move(other.target_);
+    temp_path_ = std::exchange(other.temp_path_, {});
+    fd_ = std::exchange(other.fd_, -1);
+    written_ = std::exchange(other.written_, 0);
+  }
+  return *this;
+}
+
+StagedFile::~StagedFile() { release(); }
+
+void StagedFile::release() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  temp_path_.clear();
+}
+
+Result<void> StagedFile::copy_prefix_of(const std::string& source, std::uint64_t length) {
+  Fd in;
+  in.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in.fd < 0) return fail(ErrorKind::io, source, errno_text("cannot open"));
+  if (!copy_prefix(in.fd, fd_, length)) return fail(ErrorKind::io, target_.string(), errno_text("cannot copy the original bytes"));
+  written_ = length;
+  return {};
+}
+
+Result<void> StagedFile::append(std::string_view bytes) {
+  if (::lseek(fd_, static_cast<off_t>(written_), SEEK_SET) < 0) return fail(ErrorKind::io, target_.string(), errno_text("cannot seek"));
+  if (!write_all(fd_, bytes.data(), bytes.size())) return fail(ErrorKind::io, target_.string(), errno_text("cannot write"));
+  written_ += bytes.size();
+  return {};
+}
+
+Result<void> StagedFile::set_attributes(const FileAttributes& attributes) {
+  const std::string where = target_.string();
+  if (::fchmod(fd_, attributes.mode) != 0) return fail(ErrorKind::io, where, errno_text("cannot set the file mode"));
+  if (!attributes.owner && !attributes.group) return {};
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return fail(ErrorKind::io, where, errno_text("cannot stat the temporary file"));
+  const uid_t uid = attributes.owner.value_or(st.st_uid);
+  const gid_t gid = attributes.group.value_or(st.st_gid);
+  if ((uid != st.st_uid || gid != st.st_gid) && ::fchown(fd_, uid, gid) != 0)
+    return fail(ErrorKind::io, where, errno_text("cannot keep the file's owner (use -o OUT or --append)"));
+  // chown may clear set-id bits: restore the mode.
+  if (::fchmod(fd_, attributes.mode) != 0) return fail(ErrorKind::io, where, errno_text("cannot set the file mode"));
+  return {};
+}
+
+Result<void> StagedFile::flush() {
+  if (::fsync(fd_) != 0) return fail(ErrorKind::io, target_.string(), errno_text("cannot flush to disk"));
+  return {};
+}
+
+Result<void> StagedFile::close() {
+  const int fd = std::exchange(fd_, -1);
+  if (fd >= 0 && ::close(fd) != 0) return fail(ErrorKind::io, target_.string(), errno_text("cannot close"));
+  return {};
+}
+
+Result<void> StagedFile::commit() {
+  if (auto ok = close(); !ok) return ok;
+  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) return fail(ErrorKind::io, target_.string(), errno_text("cannot replace the file"));
+  temp_path_.clear();  // renamed: nothing left to remove
+  return {};
+}
+
+Result<void> sync_directory(const fs::path& dir) {
+  Fd d;
+  d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d.fd < 0 || ::fsync(d.fd) != 0) return fail(ErrorKind::io, dir.string(), errno_text("written, but cannot flush the directory"));
+  return {};
+}
+
+void sync_file_system(const fs::path& path) {
+  Fd d;
+  d.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (d.fd >= 0) ::syncfs(d.fd);
+}
 
 Result<void> write_atomically(const std::string& target_path, const std::string& source, std::uint64_t prefix_length,
                               std::string_view tail, const FileAttributes& attributes) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
   // Follow a symbolic link: replace the file it names, not the link.
-  fs::path target = fs::path(target_path);
+  fs::path target(target_path);
+  std::error_code ec;
   if (fs::is_symlink(target, ec)) target = fs::canonical(target, ec);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string where = target_path;
+  auto staged = StagedFile::beside(target);
+  if (!staged) {
+    return fail(ErrorKind::io, target_path, staged.error().message +
+                                 " (for a directory you cannot write: -o OUT elsewhere, or --append)");
+  }
+  return fill_and_commit(*staged, source, prefix_length, tail, attributes, Durability::file_and_directory);
+}
 
-  Fd in;
-  if (prefix_length > 0) {
-    in.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in.fd < 0) return fail(ErrorKind::io, source, errno_text("cannot open"));
-  }
-  TempFile tmp;
-  std::string templ = (dir / ("." + target.filename().string() + ".pith-XXXXXX")).string();
-  tmp.fd = ::mkostemp(templ.data(), O_CLOEXEC);
-  if (tmp.fd < 0) return fail(ErrorKind::io, where, errno_text("cannot create a temporary file beside it (for a directory you cannot write: -o OUT elsewhere, or --append)"));
-  tmp.path = templ;
-
-  if (prefix_length > 0 && !copy_prefix(in.fd, tmp.fd, prefix_length))
-    return fail(ErrorKind::io, where, errno_text("cannot copy the original bytes"));
-  if (::lseek(tmp.fd, static_cast<off_t>(prefix_length), SEEK_SET) < 0) return fail(ErrorKind::io, where, errno_text("cannot seek"));
-  if (!write_all(tmp.fd, tail.data(), tail.size())) return fail(ErrorKind::io, where, errno_text("cannot write"));
-  if (::fchmod(tmp.fd, attributes.mode) != 0) return fail(ErrorKind::io, where, errno_text("cannot set the file mode"));
-  if (attributes.owner || attributes.group) {
-    struct stat st {};
-    if (::fstat(tmp.fd, &st) != 0) return fail(ErrorKind::io, where, errno_text("cannot stat the temporary file"));
-    const uid_t uid = attributes.owner.value_or(st.st_uid);
-    const gid_t gid = attributes.group.value_or(st.st_gid);
-    if ((uid != st.st_uid || gid != st.st_gid) && ::fchown(tmp.fd, uid, gid) != 0)
-      return fail(ErrorKind::io, where, errno_text("cannot keep the file's owner (use -o OUT or --append)"));
-    // chown may clear set-id bits: restore the mode.
-    if (::fchmod(tmp.fd, attributes.mode) != 0) return fail(ErrorKind::io, where, errno_text("cannot set the file mode"));
-  }
-  if (::fsync(tmp.fd) != 0) return fail(ErrorKind::io, where, errno_text("cannot flush to disk"));
-  if (::close(tmp.fd) != 0) {
-    tmp.fd = -1;
-    return fail(ErrorKind::io, where, errno_text("cannot close"));
-  }
-  tmp.fd = -1;
-  if (::rename(tmp.path.c_str(), target.c_str()) != 0) return fail(ErrorKind::io, where, errno_text("cannot replace the file"));
-  tmp.keep = true;  // renamed: nothing left to remove
-  Fd d;
-  d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (d.fd < 0 || ::fsync(d.fd) != 0) return fail(ErrorKind::io, where, errno_text("written, but cannot flush the directory"));
-  return {};
+Result<void> write_file_atomically(const fs::path& target, std::string_view bytes, Durability durability) {
+  auto staged = StagedFile::beside(target);
+  if (!staged) return std::unexpected(staged.error());
+  return fill_and_commit(*staged, {}, 0, bytes, FileAttributes{0644}, durability);
 }
 
 Result<void> append_in_place(const std::string& target, std::uint64_t expected_length, std::string_view tail) {

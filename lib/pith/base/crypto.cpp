@@ -1,5 +1,7 @@
 #include "pith/base/crypto.hpp"
 
+#include <algorithm>
+#include <openssl/evp.h>
 #include <sodium.h>
 #include <stdexcept>
 
@@ -26,6 +28,29 @@ Sha256Digest sha256(std::string_view data) {
 
 std::string sha256_hex(std::string_view data) { return to_hex(sha256(data)); }
 
+struct Sha256Stream::State {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~State() { EVP_MD_CTX_free(ctx); }
+};
+
+Sha256Stream::Sha256Stream() : state_(std::make_unique<State>()) {
+  if (state_->ctx == nullptr || EVP_DigestInit_ex(state_->ctx, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("OpenSSL could not start a SHA-256 digest");
+  }
+}
+Sha256Stream::Sha256Stream(Sha256Stream&&) noexcept = default;
+Sha256Stream& Sha256Stream::operator=(Sha256Stream&&) noexcept = default;
+Sha256Stream::~Sha256Stream() = default;
+
+void Sha256Stream::update(std::string_view data) { EVP_DigestUpdate(state_->ctx, data.data(), data.size()); }
+
+Sha256Digest Sha256Stream::finish() {
+  Sha256Digest out{};
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(state_->ctx, out.data(), &len);
+  return out;
+}
+
 bool ed25519_verify(const Ed25519PublicKey& key, std::span<const std::uint8_t> message,
                     const Ed25519Signature& signature) {
   ensure_sodium();
@@ -43,18 +68,30 @@ std::string to_hex(std::span<const std::uint8_t> data) {
   return out;
 }
 
+std::string to_hex(std::string_view bytes) {
+  return to_hex(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+}
+
+namespace {
+int lower_hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+}  // namespace
+
+bool is_lower_hex(std::string_view text, std::size_t byte_count) {
+  return text.size() == 2 * byte_count &&
+         std::all_of(text.begin(), text.end(), [](char c) { return lower_hex_digit(c) >= 0; });
+}
+
 Result<Bytes> from_hex(std::string_view text) {
   if (text.size() % 2 != 0) return fail(ErrorKind::malformed, "", "hex of odd length " + std::to_string(text.size()));
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
   Bytes out;
   out.reserve(text.size() / 2);
   for (std::size_t i = 0; i < text.size(); i += 2) {
-    const int hi = nibble(text[i]);
-    const int lo = nibble(text[i + 1]);
+    const int hi = lower_hex_digit(text[i]);
+    const int lo = lower_hex_digit(text[i + 1]);
     if (hi < 0 || lo < 0) {
       const std::size_t bad = hi < 0 ? i : i + 1;
       return fail(ErrorKind::malformed, "", "invalid hex character at position " + std::to_string(bad + 1) +

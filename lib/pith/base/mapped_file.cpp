@@ -1,5 +1,7 @@
 #include "pith/base/mapped_file.hpp"
 
+#include "pith/base/crypto.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -9,8 +11,6 @@
 #include <unistd.h>
 #include <utility>
 #include <vector>
-
-#include <openssl/evp.h>
 
 namespace pith {
 
@@ -71,8 +71,7 @@ MappedFile::~MappedFile() { release(); }
 std::string MappedFile::sha256_hex() const {
   // Read with pread into a small buffer rather than through the mapping: no
   // page faults per 4 KB page and no growth of the resident size.
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  Sha256Stream hash;
   std::vector<char> buffer(std::size_t{1} << 20);
   std::size_t off = 0;
   bool via_mapping = fd_ < 0;
@@ -83,21 +82,11 @@ std::string MappedFile::sha256_hex() const {
       via_mapping = true;  // fall back to the mapping for the rest
       break;
     }
-    EVP_DigestUpdate(ctx, buffer.data(), static_cast<std::size_t>(n));
+    hash.update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
     off += static_cast<std::size_t>(n);
   }
-  if (via_mapping && off < size_) EVP_DigestUpdate(ctx, data_ + off, size_ - off);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx, digest, &len);
-  EVP_MD_CTX_free(ctx);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  if (via_mapping && off < size_) hash.update(std::string_view(data_ + off, size_ - off));
+  return to_hex(hash.finish());
 }
 
 void MappedFile::release() noexcept {

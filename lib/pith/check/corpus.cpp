@@ -18,9 +18,9 @@ struct Running {
 // Reports that finished before an earlier input: held until their turn.
 class InOrder {
  public:
-  explicit InOrder(const std::function<void(std::size_t, Report)>& emit) : emit_(emit) {}
-  void done(std::size_t index, Report report) {
-    held_.emplace(index, std::move(report));
+  explicit InOrder(const std::function<void(std::size_t, FileCheck)>& emit) : emit_(emit) {}
+  void done(std::size_t index, FileCheck checked) {
+    held_.emplace(index, std::move(checked));
     for (auto it = held_.find(next_); it != held_.end(); it = held_.find(next_)) {
       emit_(next_, std::move(it->second));
       held_.erase(it);
@@ -29,8 +29,8 @@ class InOrder {
   }
 
  private:
-  const std::function<void(std::size_t, Report)>& emit_;
-  std::map<std::size_t, Report> held_;
+  const std::function<void(std::size_t, FileCheck)>& emit_;
+  std::map<std::size_t, FileCheck> held_;
   std::size_t next_ = 0;
 };
 

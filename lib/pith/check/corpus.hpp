@@ -6,7 +6,7 @@
 // never threads) and hands the reports back in input order, so the output of
 // a run does not depend on which child finished first.
 #include "pith/check/isolation.hpp"
-#include "pith/base/report.hpp"
+#include "pith/check/carried.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -23,14 +23,14 @@ struct CorpusOptions {
 
 // Input `i` of `count`: `in_parent(i)` may answer directly (e.g. a number
 // already resolved from the registry); otherwise `check_in_child(i)` runs in a
-// child process. `emit(i, report)` is called exactly once per input, in input
-// order, as soon as every earlier input has been emitted.
+// child process. `emit(i, checked)` is called exactly once per input, in
+// input order, as soon as every earlier input has been emitted.
 struct CorpusTasks {
   std::size_t count = 0;
-  std::function<Report(std::size_t)> check_in_child;
-  std::function<std::optional<Report>(std::size_t)> in_parent;  // may be empty
-  std::function<std::string(std::size_t)> name;                 // for error reports
-  std::function<void(std::size_t, Report)> emit;
+  std::function<FileCheck(std::size_t)> check_in_child;
+  std::function<std::optional<FileCheck>(std::size_t)> in_parent;  // may be empty
+  std::function<std::string(std::size_t)> name;                    // for error reports
+  std::function<void(std::size_t, FileCheck)> emit;
 };
 
 void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options);

@@ -1,7 +1,6 @@
 #include "pith/check/file.hpp"
 
 #include "pith/check/isolation.hpp"
-#include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/registry/verify.hpp"
 
@@ -22,14 +21,14 @@ Report error_report(const std::string& name, std::string message) {
 
 }  // namespace
 
-Report check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
+FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
   auto verified = registry::verify_document(bytes, trust, name);
   if (!verified) return error_report(std::string(name), verified.error().message);
-  verified->report.extra["carried"] = carried_summary(*verified);  // for the online check (pdf_online.hpp)
-  return std::move(verified->report);
+  CarriedCopy carried = CarriedCopy::of(*verified);  // for the online check (online.hpp)
+  return FileCheck{std::move(verified->report), std::move(carried)};
 }
 
-Report check_registry_file(const std::filesystem::path& path, const registry::TrustStore& trust) {
+FileCheck check_registry_file(const std::filesystem::path& path, const registry::TrustStore& trust) {
   const std::string name = path.string();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return error_report(name, "is a directory");
@@ -47,7 +46,7 @@ Report check_registry_file(const std::filesystem::path& path, const registry::Tr
   return check_registry_bytes(bytes, trust, name);
 }
 
-Report check_file(const std::filesystem::path& path, const registry::TrustStore& trust, Isolation isolation) {
+FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust, Isolation isolation) {
   std::ifstream in(path, std::ios::binary);
   std::string head(1024, '\0');
   if (in) {

@@ -3,6 +3,7 @@
 // front end (and later issues: PDFs, identifiers) shares one dispatch.
 // The kind of file is detected from its content, never from its name.
 #include "pith/base/report.hpp"
+#include "pith/check/carried.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstddef>
@@ -16,7 +17,8 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // A registry document (bundle, state, bare canonical record, resolver
 // answer) verified with `trust`. An unreadable or oversized file, or one that
 // is not a registry document, gives a report with `error` set (verdict error).
-[[nodiscard]] Report check_registry_file(const std::filesystem::path& path, const registry::TrustStore& trust);
+// A verified document is its own carried copy (the online check compares it).
+[[nodiscard]] FileCheck check_registry_file(const std::filesystem::path& path, const registry::TrustStore& trust);
 
 // Any file pith-check is given: a PDF (`%PDF-` in its first 1024 bytes) is
 // checked by check_pdf_file (pdf_check.hpp) in a child process with limits
@@ -24,8 +26,8 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // Isolation::none checks a PDF in this process: for a caller that is already
 // the isolated child (pith-check's corpus mode, corpus_check.hpp).
 enum class Isolation { child_process, none };
-[[nodiscard]] Report check_file(const std::filesystem::path& path, const registry::TrustStore& trust,
-                                Isolation isolation = Isolation::child_process);
-[[nodiscard]] Report check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
+[[nodiscard]] FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust,
+                                   Isolation isolation = Isolation::child_process);
+[[nodiscard]] FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
 
 }  // namespace pith::check

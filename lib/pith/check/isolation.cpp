@@ -52,7 +52,7 @@ bool write_all(int fd, std::string_view data) {
 
 // The child: limits, quiet stderr, run, send the report, leave without
 // running the parent's atexit handlers or flushing its stdio buffers.
-[[noreturn]] void run_child(int out_fd, std::string_view input_name, const std::function<Report()>& check,
+[[noreturn]] void run_child(int out_fd, std::string_view input_name, const std::function<FileCheck()>& check,
                             const IsolationLimits& limits) {
   // Nothing a library prints may reach the caller's output (JSON Lines on
   // stdout, messages on stderr).
@@ -69,14 +69,14 @@ bool write_all(int fd, std::string_view data) {
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
   std::string payload;
   try {
-    payload = dump(report_to_wire(check()));
+    payload = dump(file_check_to_wire(check()));
   } catch (const std::bad_alloc&) {
-    payload = dump(report_to_wire(error_report(
+    payload = dump(file_check_to_wire(error_report(
         input_name, "exceeded the memory limit of " + std::to_string(limits.memory_bytes >> 20) + " MiB")));
   } catch (const std::exception& e) {
-    payload = dump(report_to_wire(error_report(input_name, std::string("internal error: ") + e.what())));
+    payload = dump(file_check_to_wire(error_report(input_name, std::string("internal error: ") + e.what())));
   } catch (...) {
-    payload = dump(report_to_wire(error_report(input_name, "internal error")));
+    payload = dump(file_check_to_wire(error_report(input_name, "internal error")));
   }
   ::_exit(write_all(out_fd, payload) ? 0 : 3);
 }
@@ -132,7 +132,26 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   return r;
 }
 
-IsolatedChild IsolatedChild::start(std::string input_name, const std::function<Report()>& check,
+nlohmann::json file_check_to_wire(const FileCheck& checked) {
+  nlohmann::json wire = report_to_wire(checked.report);
+  wire["carried"] = checked.carried ? checked.carried->to_json() : nlohmann::json(nullptr);
+  return wire;
+}
+
+Result<FileCheck> file_check_from_wire(const nlohmann::json& wire) {
+  auto report = report_from_wire(wire);
+  if (!report) return std::unexpected(report.error());
+  if (!wire.contains("carried")) return fail(ErrorKind::malformed, "isolated check", "malformed report from the child process");
+  FileCheck checked(std::move(*report));
+  if (!wire["carried"].is_null()) {
+    auto carried = CarriedCopy::from_json(wire["carried"]);
+    if (!carried) return fail(ErrorKind::malformed, "isolated check", "malformed carried copy in the child's report");
+    checked.carried = std::move(*carried);
+  }
+  return checked;
+}
+
+IsolatedChild IsolatedChild::start(std::string input_name, const std::function<FileCheck()>& check,
                                    const IsolationLimits& limits) {
   IsolatedChild child;
   child.input_name_ = std::move(input_name);
@@ -214,7 +233,7 @@ bool IsolatedChild::read_available() {
   return true;
 }
 
-Report IsolatedChild::finish() {
+FileCheck IsolatedChild::finish() {
   if (early_) return std::move(*early_);
   // A report already written in full is taken even if the caller comes to
   // read it late (another child kept it busy): drain what is there now.
@@ -264,12 +283,13 @@ Report IsolatedChild::finish() {
   }
   const auto wire = nlohmann::json::parse(data_, nullptr, /*allow_exceptions=*/false);
   if (wire.is_discarded()) return error_report(input_name_, "the check sent back no complete report");
-  auto report = report_from_wire(wire);
-  if (!report) return error_report(input_name_, report.error().describe());
-  return std::move(*report);
+  auto checked = file_check_from_wire(wire);
+  if (!checked) return error_report(input_name_, checked.error().describe());
+  return std::move(*checked);
 }
 
-Report run_isolated(std::string_view input_name, const std::function<Report()>& check, const IsolationLimits& limits) {
+FileCheck run_isolated(std::string_view input_name, const std::function<FileCheck()>& check,
+                       const IsolationLimits& limits) {
   IsolatedChild child = IsolatedChild::start(std::string(input_name), check, limits);
   while (child.fd() >= 0) {
     const auto left =

@@ -9,6 +9,7 @@
 // is; parallel workers should be processes, not threads).
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
+#include "pith/check/carried.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -28,13 +29,13 @@ struct IsolationLimits {
   std::size_t max_report_bytes = std::size_t{64} << 20;  // what the child may send back
 };
 
-// Runs `check` in a child process under `limits` and returns its report. A
+// Runs `check` in a child process under `limits` and returns its result. A
 // child that crashes, exceeds a limit or sends no complete report gives a
 // report for `input_name` with `error` set to the reason. The child's stdout
 // and stderr go to /dev/null (libraries such as Exempi print parse errors),
 // and crash signals get their default action in it.
-[[nodiscard]] Report run_isolated(std::string_view input_name, const std::function<Report()>& check,
-                                  const IsolationLimits& limits = {});
+[[nodiscard]] FileCheck run_isolated(std::string_view input_name, const std::function<FileCheck()>& check,
+                                     const IsolationLimits& limits = {});
 
 // One check running in a child process, for callers that watch several at
 // once (pith-check -j N polls their descriptors). run_isolated is start,
@@ -43,7 +44,7 @@ class IsolatedChild {
  public:
   // Forks the child. A failure to fork or to make the pipe is not an
   // exception: the child is then already finished with an error report.
-  [[nodiscard]] static IsolatedChild start(std::string input_name, const std::function<Report()>& check,
+  [[nodiscard]] static IsolatedChild start(std::string input_name, const std::function<FileCheck()>& check,
                                            const IsolationLimits& limits = {});
   IsolatedChild(IsolatedChild&& other) noexcept;
   IsolatedChild& operator=(IsolatedChild&& other) noexcept;
@@ -60,7 +61,7 @@ class IsolatedChild {
   // Waits for the child (killing it first if it is still running past its
   // deadline or sent too much) and judges its exit: the child's report, or an
   // error report naming the crash or the limit.
-  [[nodiscard]] Report finish();
+  [[nodiscard]] FileCheck finish();
 
  private:
   IsolatedChild() = default;
@@ -73,12 +74,15 @@ class IsolatedChild {
   std::chrono::steady_clock::time_point deadline_{};
   std::string data_;
   bool too_large_ = false;
-  std::optional<Report> early_;  // set when the child could not be started
+  std::optional<FileCheck> early_;  // set when the child could not be started
 };
 
 // The lossless form of a Report sent from the child (Report::to_json is for
 // people and drops what the verdict is computed from).
 [[nodiscard]] nlohmann::json report_to_wire(const Report& report);
 [[nodiscard]] Result<Report> report_from_wire(const nlohmann::json& wire);
+// The same for a whole FileCheck: the report and the carried copy.
+[[nodiscard]] nlohmann::json file_check_to_wire(const FileCheck& checked);
+[[nodiscard]] Result<FileCheck> file_check_from_wire(const nlohmann::json& wire);
 
 }  // namespace pith::check

@@ -1,5 +1,7 @@
 #include "pith/check/online.hpp"
 
+#include "pith/registry/signature.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -11,38 +13,7 @@ namespace pith::check {
 namespace {
 
 using nlohmann::json;
-
-const json& member(const json& j, const char* key) {
-  static const json null;
-  if (!j.is_object()) return null;
-  const auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-
-// The merged state of a document: a bundle's `state`, or the state itself.
-const json& state_of(const registry::VerifiedRecord& r) {
-  if (r.kind == registry::DocumentKind::state) return r.document;
-  return member(r.document, "state");
-}
-
-// Applied event ids (the state's, else every event of a bundle), in order.
-std::vector<std::string> applied_ids(const registry::VerifiedRecord& r) {
-  std::vector<std::string> ids;
-  const json& applied = member(state_of(r), "applied_event_ids");
-  if (applied.is_array()) {
-    for (const auto& id : applied) {
-      if (id.is_string()) ids.push_back(id.get<std::string>());
-    }
-    return ids;
-  }
-  const json& events = member(r.document, "events");
-  if (events.is_array()) {
-    for (const auto& e : events) {
-      if (member(e, "event_id").is_string()) ids.push_back(member(e, "event_id").get<std::string>());
-    }
-  }
-  return ids;
-}
+using registry::member;
 
 std::map<std::string, std::string> event_types(const registry::VerifiedRecord& r) {
   std::map<std::string, std::string> types;
@@ -63,21 +34,15 @@ std::string plural(std::size_t n, const char* word) {
 // Events that later applied events supersede (only a bundle lists the
 // events): named, and marked when the PDF's copy carries the superseded one.
 // A superseded event stays applied (spec §4), so it is not "dropped".
-void report_superseded(Report& report, const registry::VerifiedRecord& now, const json& carried_ids) {
+void report_superseded(Report& report, const registry::VerifiedRecord& now, const std::set<std::string>& carried) {
   const json& events = member(now.document, "events");
   if (!events.is_array()) return;
-  std::set<std::string> carried;
-  if (carried_ids.is_array()) {
-    for (const auto& id : carried_ids) {
-      if (id.is_string()) carried.insert(id.get<std::string>());
-    }
-  }
   const auto types = event_types(now);
   const auto describe = [&](const std::string& id) {
     const auto t = types.find(id);
     return (t == types.end() ? std::string("event") : t->second) + " " + id.substr(0, 19);
   };
-  const auto applied_list = applied_ids(now);
+  const auto applied_list = applied_event_ids(now);
   const std::set<std::string> applied(applied_list.begin(), applied_list.end());
   std::string list;
   json ids = json::array();
@@ -100,14 +65,8 @@ void report_superseded(Report& report, const registry::VerifiedRecord& now, cons
 
 }  // namespace
 
-json carried_summary(const registry::VerifiedRecord& record) {
-  json out = {{"kind", to_string(record.kind)}, {"event_ids", applied_ids(record)}};
-  if (member(record.document, "built_at").is_string()) out["built_at"] = member(record.document, "built_at");
-  if (const json& c = member(record.report.extra, "completeness"); c.is_object()) out["completeness"] = c;
-  return out;
-}
-
-void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& current) {
+void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& current) {
+  Report& pdf_report = checked.report;
   if (!current) {
     const Error& error = current.error();
     switch (error.kind) {
@@ -145,7 +104,7 @@ void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& c
                                            pdf_report.pith_number);
     return;
   }
-  const auto ids_now = applied_ids(now);
+  const auto ids_now = applied_event_ids(now);
   pdf_report.extra["online"] = {{"origin", to_string(r.origin)}, {"source", r.source}, {"event_count", ids_now.size()}};
   std::string attempts;
   for (const auto& f : r.failures) attempts += (attempts.empty() ? "" : "; ") + f;
@@ -164,13 +123,9 @@ void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& c
                                          to_string(r.origin) + ": " + r.source + ")");
 
   // Compare with what the PDF carried (when it carried a bundle or a state).
-  const json& carried = member(pdf_report.extra, "carried");
-  const json& carried_ids = member(carried, "event_ids");
-  if (carried_ids.is_array() && !carried_ids.empty()) {
-    std::set<std::string> then;
-    for (const auto& id : carried_ids) {
-      if (id.is_string()) then.insert(id.get<std::string>());
-    }
+  std::set<std::string> then;
+  if (checked.carried) then.insert(checked.carried->event_ids.begin(), checked.carried->event_ids.end());
+  if (!then.empty()) {
     const std::set<std::string> now_set(ids_now.begin(), ids_now.end());
     const auto types = event_types(now);
     std::map<std::string, std::size_t> newer_by_type;
@@ -197,9 +152,9 @@ void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& c
     }
   }
 
-  report_superseded(pdf_report, now, carried_ids);
+  report_superseded(pdf_report, now, then);
 
-  const json& state = state_of(now);
+  const json& state = registry::merged_state(now);
   const json& corrections = member(member(state, "current"), "corrections");
   if (corrections.is_array() && !corrections.empty()) {
     pdf_report.warn("online.corrections", "the record has " + plural(corrections.size(), "correction"));
@@ -212,14 +167,15 @@ void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& c
   }
 }
 
-std::string completeness_panel_text(const Report& report) {
+std::string completeness_panel_text(const FileCheck& checked) {
   // The registry's panel when it was asked, else the carried copy's (a
   // registry file's own panel is its carried copy's too).
+  const Report& report = checked.report;
   const bool online = report.extra.contains("online") && member(report.extra, "completeness").is_object();
-  const json& carried = member(member(report.extra, "carried"), "completeness");
-  const json& c = online ? member(report.extra, "completeness")
-                  : carried.is_object() ? carried
-                                        : member(report.extra, "completeness");
+  const bool carried = checked.carried && checked.carried->completeness;
+  const json& c = online    ? member(report.extra, "completeness")
+                  : carried ? *checked.carried->completeness
+                            : member(report.extra, "completeness");
   if (!c.is_object()) return {};
   const auto count = [&](const char* key) {
     const json& v = member(c, key);

@@ -5,10 +5,12 @@
 // applied (superseded or withdrawn), a record no longer served, and the
 // record-completeness panel of the current bundle.
 //
-// check_pdf_metadata records what the PDF carried in report.extra["carried"]
-// (see carried_summary); the front end resolves report.pith_number (e.g.
-// Resolver::resolve_many over every PDF's number) and calls add_online_checks.
+// check_pdf_metadata (and check_registry_file) return what the file carried
+// beside the report (FileCheck, carried.hpp); the front end resolves
+// report.pith_number (e.g. Resolver::resolve_many over every PDF's number)
+// and calls add_online_checks.
 #include "pith/base/report.hpp"
+#include "pith/check/carried.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/registry/verify.hpp"
 
@@ -17,15 +19,9 @@
 
 namespace pith::check {
 
-// What a verified document carried, for report.extra["carried"]:
-// {"kind", "event_ids": [...], "built_at", "completeness"} (event ids: a
-// bundle's events, a state's applied_event_ids; empty for a bare record;
-// completeness: the carried copy's panel, when it has one). Registry files
-// given to pith-check carry one too (check_file.hpp): the online check is the
-// same for them.
-[[nodiscard]] nlohmann::json carried_summary(const registry::VerifiedRecord& record);
-
-// Adds online.* checks to `pdf_report`:
+// Adds online.* checks to `checked.report`, comparing with `checked.carried`
+// (registry files given to pith-check carry their own copy: the online check
+// is the same for them):
 //   online.rejected (fail)        the registry served something forged or another paper's record
 //   online.record.not_served (warn) a base answered 404 on every registry path and no base
 //                                 answered otherwise (a withdrawn record; also when only a
@@ -39,13 +35,13 @@ namespace pith::check {
 //   online.equivocation (warn)    the registry's log holds equivocating events
 // and details.online {origin, source, event_count} and details.completeness
 // (the current panel).
-void add_online_checks(Report& pdf_report, const Result<resolver::Resolution>& current);
+void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& current);
 
 // The record-completeness panel as text lines for the human output
 // ("  record completeness (registry now):", then timestamp anchors, storage
 // attestations, author claims, citations, replications, corrections: each
 // "present (N)" or "absent"): the registry's when online, else the carried
 // copy's; empty when there is neither.
-[[nodiscard]] std::string completeness_panel_text(const Report& report);
+[[nodiscard]] std::string completeness_panel_text(const FileCheck& checked);
 
 }  // namespace pith::check

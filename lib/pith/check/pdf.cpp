@@ -2,7 +2,6 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
-#include "pith/check/online.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -64,11 +63,6 @@ std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
-}
-
-bool is_lower_hex_sha256(std::string_view text) {
-  return text.size() == 64 &&
-         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 }  // namespace
@@ -265,7 +259,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   }
   const auto length = parse_decimal(*original_length);
   if (!length) return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalLength is not a byte count", 0};
-  if (!is_lower_hex_sha256(*original_sha256)) {
+  if (!is_sha256_hex(*original_sha256)) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalSha256 is not a lower-case hex SHA-256", 0};
   }
   if (*length >= file.size()) {
@@ -317,31 +311,20 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
 
 namespace {
 
-// The record as the XMP carries it (pith.sty or pith-stamp), shaped as a
-// resolver answer so the core verifies it exactly like one: the record's
-// hash against its number, and the receipt (re-assembled from its XMP
-// parts: the signature is over the raw canonical_sha256 bytes) against the
-// trust store. Strict parsing first: a record with duplicate keys must not be
-// collapsed into something that verifies.
-Result<std::string> xmp_record_as_answer(const pdf::XmpReadout& xmp) {
+// The record as the XMP carries it (pith.sty or pith-stamp), verified like a
+// resolver answer holding it: the record's hash against its number, and the
+// receipt (from its XMP parts: the signature is over the raw canonical_sha256
+// bytes) against the trust store. Strict parsing first: a record with
+// duplicate keys must not be collapsed into something that verifies.
+Result<registry::VerifiedRecord> verify_xmp_record(const pdf::XmpReadout& xmp, const registry::TrustStore& trust) {
   auto record = signed_json::parse_strict_json(*xmp.canonical_record);
   if (!record) return std::unexpected(record.error().within("XMP pith:canonicalRecord"));
-  nlohmann::json answer = {{"canonical_record", std::move(*record)}};
-  if (xmp.number) answer["pith_number"] = *xmp.number;
-  if (xmp.canonical_sha256) answer["canonical_sha256"] = *xmp.canonical_sha256;
+  std::optional<registry::ReceiptParts> receipt;
   if (xmp.receipt_signature && xmp.key_id) {
-    answer["receipt"] = {
-        {"kind", "pith_receipt"},
-        {"algorithm", "ed25519"},
-        {"signature_status", "signed_v1"},
-        {"signed_message", "canonical_sha256_bytes"},
-        {"key_id", *xmp.key_id},
-        {"public_key_fingerprint", xmp.key_fingerprint.value_or("")},
-        {"signature_b64", *xmp.receipt_signature},
-        {"canonical_sha256", xmp.canonical_sha256.value_or("")},
-    };
+    receipt = registry::ReceiptParts{*xmp.key_id, xmp.key_fingerprint.value_or(""), *xmp.receipt_signature};
   }
-  return answer.dump();
+  return registry::verify_record_with_receipt(*record, xmp.canonical_sha256.value_or(""), xmp.number.value_or(""),
+                                              receipt, trust, "XMP pith:canonicalRecord");
 }
 
 // Verifies the record the PDF carries, preferring the embedded bundle.
@@ -359,12 +342,7 @@ std::optional<registry::VerifiedRecord> verify_carried_record(const pdf::PdfMeta
     return std::move(*verified);
   }
   if (extraction.xmp && extraction.xmp->canonical_record) {
-    auto answer = xmp_record_as_answer(*extraction.xmp);
-    if (!answer) {
-      report.fail("pdf.record.source", answer.error().describe());
-      return std::nullopt;
-    }
-    auto verified = registry::verify_document(*answer, trust, "XMP pith:canonicalRecord");
+    auto verified = verify_xmp_record(*extraction.xmp, trust);
     if (!verified) {
       report.fail("pdf.record.source", verified.error().describe());
       return std::nullopt;
@@ -381,23 +359,24 @@ std::optional<registry::VerifiedRecord> verify_carried_record(const pdf::PdfMeta
 
 }  // namespace
 
-Report check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata, const registry::TrustStore& trust,
-                          std::string_view name, const StampedTitles& stamped_titles) {
-  Report report;
+FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata, const registry::TrustStore& trust,
+                             std::string_view name, const StampedTitles& stamped_titles) {
+  FileCheck checked;
+  Report& report = checked.report;
   report.input = std::string(name);
   report.input_kind = "pdf";
   auto extraction = pdf::extract_pith_numbers(metadata);
   if (!extraction) {
     report.error = extraction.error().describe();
-    return report;
+    return checked;
   }
   if (!check_pdf_numbers(*extraction, report)) {
-    if (!extraction->found()) return report;
+    if (!extraction->found()) return checked;
   }
   const auto record = verify_carried_record(metadata, *extraction, trust, report);
   if (record) {
     if (!record->pith_number.empty()) report.pith_number = record->pith_number;
-    report.extra["carried"] = carried_summary(*record);  // for the online comparison
+    checked.carried = CarriedCopy::of(*record);  // for the online comparison
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
@@ -409,7 +388,7 @@ Report check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& m
     check_title_binding(title_candidates(*extraction, metadata.info_title), record->canonical_record, report,
                         stamped ? &*stamped : nullptr);
   }
-  return report;
+  return checked;
 }
 
 namespace {
@@ -427,7 +406,7 @@ std::string message_about(const Error& error, std::string_view name) {
 
 bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
 
-Report check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
+FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
   auto reader = pdf::Reader::open(bytes, std::string(name));
   if (!reader) {
     Report report;
@@ -453,7 +432,7 @@ Report check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust
   return check_pdf_metadata(bytes, pdf::read_pdf_metadata(*reader), trust, name, stamped_titles);
 }
 
-Report check_pdf_file(const std::string& path, const registry::TrustStore& trust) {
+FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust) {
   auto file = MappedFile::open(path);
   if (!file) {
     Report report;

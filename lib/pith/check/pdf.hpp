@@ -11,8 +11,9 @@
 //   pdf.bytes.prefix_intact / pdf.bytes.prefix_broken / pdf.bytes.unbound
 //   pdf.bytes.later_revisions
 //   pdf.record.source             (which document the record was verified from)
-#include "pith/pdf/extract.hpp"
 #include "pith/base/report.hpp"
+#include "pith/check/carried.hpp"
+#include "pith/pdf/extract.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
 
@@ -114,7 +115,8 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
 // verified: events, bundle signature, state), else from the XMP copy of the
 // record and receipt (number <-> record hash, receipt with a pinned key) —
 // then record, title and byte binding. Offline: what the resolver says now
-// is the caller's business (report.pith_number names what to resolve).
+// is the caller's business (report.pith_number names what to resolve; the
+// verified copy travels beside the report as `carried`).
 // Never throws; a PDF without a number gives verdict not_found.
 //
 // Title edited after stamping: when the current title does not match but the
@@ -125,7 +127,7 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
 // with no later revision (the stamp's own revision edited) or with a stamped
 // title that also mismatches (metadata copied from another paper) fails.
 using StampedTitles = std::function<std::vector<TitleCandidate>(std::uint64_t original_length)>;
-[[nodiscard]] Report check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
+[[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
                                         const registry::TrustStore& trust, std::string_view name,
                                         const StampedTitles& stamped_titles = {});
 
@@ -133,8 +135,8 @@ using StampedTitles = std::function<std::vector<TitleCandidate>(std::uint64_t or
 // (an unreadable, damaged or encrypted PDF gives a report with `error` set),
 // reads its metadata, then check_pdf_metadata. The file is memory-mapped:
 // only the pages of the file the metadata lives in are touched.
-[[nodiscard]] Report check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
-[[nodiscard]] Report check_pdf_file(const std::string& path, const registry::TrustStore& trust);
+[[nodiscard]] FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
+[[nodiscard]] FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust);
 
 // Whether `head` (the first bytes of a file) is a PDF: `%PDF-` within the
 // first 1024 bytes, as readers accept it.

@@ -1,7 +1,8 @@
 #include "pith/check/run.hpp"
 
-#include "pith/check/file.hpp"
 #include "pith/base/exit_codes.hpp"
+#include "pith/check/corpus.hpp"
+#include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 
 #include <array>
@@ -13,8 +14,8 @@ namespace pith::check {
 
 namespace {
 
-std::string json_line(const Report& report) {
-  return report.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+std::string json_line(const FileCheck& checked) {
+  return checked.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 // Per-verdict tallies for the progress line and the closing summary.
@@ -42,15 +43,16 @@ class Writer {
   Writer(const CheckRunOptions& options, std::size_t total, std::ostream& out, std::ostream& err)
       : options_(options), total_(total), out_(out), err_(err) {}
 
-  void write(const std::string& name, const Report& report) {
+  void write(const std::string& name, const FileCheck& checked) {
+    const Report& report = checked.report;
     tally_.add(report.verdict());
     worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
     if (options_.quiet) return;
     clear_progress();
     if (options_.json) {
-      out_ << json_line(report);
+      out_ << json_line(checked);
     } else if (!report.error) {
-      out_ << report.to_text(options_.colour) << completeness_panel_text(report);
+      out_ << report.to_text(options_.colour) << completeness_panel_text(checked);
     }
     // Input that could not be processed: one line naming it, on stderr.
     if (report.error) err_ << "pith-check: " << name << ": " << *report.error << "\n";
@@ -93,9 +95,9 @@ class OnlineBatch {
  public:
   OnlineBatch(resolver::Resolver* resolver, std::size_t size, Writer& writer) : resolver_(resolver), size_(size), writer_(writer) {}
 
-  void add(std::string name, Report report, bool look_up) {
-    const bool wanted = look_up && resolver_ != nullptr && !report.pith_number.empty();
-    pending_.push_back(Pending{std::move(name), std::move(report), wanted});
+  void add(std::string name, FileCheck checked, bool look_up) {
+    const bool wanted = look_up && resolver_ != nullptr && !checked.report.pith_number.empty();
+    pending_.push_back(Pending{std::move(name), std::move(checked), wanted});
     if (!resolver_ || pending_.size() >= size_) flush();
   }
 
@@ -104,13 +106,14 @@ class OnlineBatch {
     std::map<std::string, std::size_t> index;
     std::vector<std::string> numbers;
     for (const auto& p : pending_) {
-      if (p.look_up && index.emplace(p.report.pith_number, numbers.size()).second) numbers.push_back(p.report.pith_number);
+      const std::string& number = p.checked.report.pith_number;
+      if (p.look_up && index.emplace(number, numbers.size()).second) numbers.push_back(number);
     }
     std::vector<Result<resolver::Resolution>> answers;
     if (!numbers.empty()) answers = resolver_->resolve_many(numbers);
     for (auto& p : pending_) {
-      if (p.look_up) add_online_checks(p.report, answers[index.at(p.report.pith_number)]);
-      writer_.write(p.name, p.report);
+      if (p.look_up) add_online_checks(p.checked, answers[index.at(p.checked.report.pith_number)]);
+      writer_.write(p.name, p.checked);
     }
     pending_.clear();
   }
@@ -118,7 +121,7 @@ class OnlineBatch {
  private:
   struct Pending {
     std::string name;
-    Report report;
+    FileCheck checked;
     bool look_up = false;
   };
   resolver::Resolver* resolver_;
@@ -140,12 +143,12 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
   tasks.name = [&](std::size_t i) { return inputs.names[i]; };
   // In the child: this process is already isolated, so no second fork.
   tasks.check_in_child = [&](std::size_t i) { return check_file(inputs.names[i], trust, Isolation::none); };
-  tasks.in_parent = [&](std::size_t i) -> std::optional<Report> {
-    if (is_ready(i)) return inputs.ready[i];
+  tasks.in_parent = [&](std::size_t i) -> std::optional<FileCheck> {
+    if (is_ready(i)) return FileCheck(*inputs.ready[i]);
     return std::nullopt;
   };
   // Resolved identifiers are the registry's answer already: no second lookup.
-  tasks.emit = [&](std::size_t i, Report report) { online.add(inputs.names[i], std::move(report), !is_ready(i)); };
+  tasks.emit = [&](std::size_t i, FileCheck checked) { online.add(inputs.names[i], std::move(checked), !is_ready(i)); };
 
   CorpusOptions corpus;
   corpus.jobs = options.jobs;

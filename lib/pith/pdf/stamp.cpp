@@ -1,5 +1,7 @@
 #include "pith/pdf/stamp.hpp"
 
+#include "pith/base/crypto.hpp"
+#include "pith/pdf/reader.hpp"
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
@@ -17,7 +19,6 @@
 #include <podofo/base/PdfName.h>
 #include <podofo/base/PdfReference.h>
 #include <podofo/base/PdfString.h>
-#include <sodium.h>
 
 #include "pith/pdf/xmp.hpp"
 
@@ -35,18 +36,6 @@ const PdfObject* key(const PdfDictionary& d, const char* k) { return d.GetKey(Pd
 PdfObject ref(ObjectId id) { return PdfObject(PoDoFo::PdfReference(id.number, id.generation)); }
 
 PdfObject text(const std::string& ascii) { return PdfObject(PoDoFo::PdfString(ascii)); }
-
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : digest) {
-    out += hex[b >> 4];
-    out += hex[b & 15];
-  }
-  return out;
-}
 
 // The body of the record's (full) number, as resolver links carry it.
 std::string number_body(std::string_view number) {

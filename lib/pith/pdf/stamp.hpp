@@ -12,9 +12,12 @@
 //    top right corner of page 1, clear of arXiv's left-margin watermark.
 // The plan is computed from the Reader alone (O(metadata)); writing it is
 // the caller's business (atomic_file.hpp).
+//
+// No PoDoFo type here: the Reader (reader.hpp, which exposes PoDoFo) is only
+// named, so a public header (the stamp job) may include this one.
 #include "pith/base/error.hpp"
+#include "pith/base/version.hpp"
 #include "pith/pdf/extract.hpp"
-#include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/registry/verify.hpp"
 
@@ -25,8 +28,10 @@
 
 namespace pith::pdf {
 
+class Reader;  // reader.hpp
+
 struct StampOptions {
-  std::string resolver = meta::default_resolver;  // base URL for /PithURL and the badge link
+  std::string resolver = default_resolver_url;  // base URL for /PithURL and the badge link
   bool force = false;                              // replace a stamp for a different number
   bool badge = false;
   std::optional<std::int64_t> source_date_epoch;   // /Params /ModDate of the embedded file

@@ -1,5 +1,7 @@
 #include "pith/pdf/update.hpp"
 
+#include "pith/base/crypto.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -13,7 +15,6 @@
 #include <podofo/base/PdfReference.h>
 #include <podofo/base/PdfString.h>
 #include <podofo/base/PdfVariant.h>
-#include <sodium.h>
 
 namespace pith::pdf {
 namespace {
@@ -33,13 +34,11 @@ std::string write_variant(const PoDoFo::PdfVariant& v) {
 }
 
 std::string sha256_16(std::string_view a, std::string_view b) {
-  crypto_hash_sha256_state st;
-  crypto_hash_sha256_init(&st);
-  crypto_hash_sha256_update(&st, reinterpret_cast<const unsigned char*>(a.data()), a.size());
-  crypto_hash_sha256_update(&st, reinterpret_cast<const unsigned char*>(b.data()), b.size());
-  unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256_final(&st, digest);
-  return std::string(reinterpret_cast<const char*>(digest), 16);
+  Sha256Stream hash;
+  hash.update(a);
+  hash.update(b);
+  const Sha256Digest digest = hash.finish();
+  return std::string(reinterpret_cast<const char*>(digest.data()), 16);
 }
 
 PdfObject reference(ObjectId id) { return PdfObject(PoDoFo::PdfReference(id.number, id.generation)); }

@@ -1,12 +1,13 @@
 #include "pith/pdf/vocabulary.hpp"
 
+#include "pith/base/version.hpp"
 #include "pith/registry/verify.hpp"
 
 namespace pith::pdf::meta {
 
 std::string published_resolver(std::string_view base) {
   if (base.starts_with("https://") || base.starts_with("http://")) return std::string(base);
-  return default_resolver;
+  return default_resolver_url;
 }
 
 PithProperties pith_properties_of(const registry::VerifiedRecord& record, std::string resolver_url, std::string tool) {

@@ -38,11 +38,9 @@ inline constexpr const char* info_url = "PithURL";
 inline constexpr const char* embedded_name = "pith-bundle.json";
 inline constexpr const char* embedded_mime = "application/json";
 
-inline constexpr const char* default_resolver = "https://pith.science";
-
 // The resolver base a stamp may publish (/PithURL, XMP resolverUrl, the
 // badge link, the generated pith.sty): `base` when it is a web address, else
-// default_resolver (a file:// or local test base must not end up in a paper).
+// pith::default_resolver_url (a file:// or local test base must not end up in a paper).
 [[nodiscard]] std::string published_resolver(std::string_view base);
 
 // The values, as one value type.

@@ -369,16 +369,22 @@ void verify_bare_record(VerifiedRecord& out, const json& record, const TrustStor
               "registry (verify its bundle)");
 }
 
+// A record with what is claimed about it and its receipt, if any (null).
+void verify_record_and_receipt(VerifiedRecord& out, const json& record, std::string_view claimed_sha256,
+                               std::string_view claimed_number, const json* receipt, const TrustStore& trust) {
+  Report& report = out.report;
+  std::vector<Check> untrusted;
+  auto derived = check_record(report, record, claimed_sha256, claimed_number);
+  if (!derived) return;
+  fill_record(out, record, *derived);
+  ReceiptOutcome r = check_receipt(report, untrusted, receipt, *derived, trust, {}, CheckStatus::skip);
+  fill_receipt(out, r);
+  settle_untrusted(report, untrusted);
+}
+
 // The resolver's JSON-LD answer: `.canonical_record`, with whatever it says
 // about it (pith_number, canonical_sha256) and a receipt if it has one.
 void verify_resolver_answer(VerifiedRecord& out, const json& answer, const TrustStore& trust) {
-  Report& report = out.report;
-  std::vector<Check> untrusted;
-  const json& record = member(answer, "canonical_record");
-  auto derived = check_record(report, record, string_member(answer, "canonical_sha256"),
-                              string_member(answer, "pith_number"));
-  if (!derived) return;
-  fill_record(out, record, *derived);
   const json* receipt = nullptr;
   for (const char* key : {"receipt", "pith_receipt", "record_receipt"}) {
     if (member(answer, key).is_object()) {
@@ -386,12 +392,40 @@ void verify_resolver_answer(VerifiedRecord& out, const json& answer, const Trust
       break;
     }
   }
-  ReceiptOutcome r = check_receipt(report, untrusted, receipt, *derived, trust, {}, CheckStatus::skip);
-  fill_receipt(out, r);
-  settle_untrusted(report, untrusted);
+  verify_record_and_receipt(out, member(answer, "canonical_record"), string_member(answer, "canonical_sha256"),
+                            string_member(answer, "pith_number"), receipt, trust);
+}
+
+// A receipt given as its parts, as the registry writes the block.
+json receipt_block(const ReceiptParts& parts, std::string_view canonical_sha256) {
+  return {{"kind", "pith_receipt"},
+          {"algorithm", "ed25519"},
+          {"signature_status", "signed_v1"},
+          {"signed_message", "canonical_sha256_bytes"},
+          {"key_id", parts.key_id},
+          {"public_key_fingerprint", parts.key_fingerprint},
+          {"signature_b64", parts.signature_b64},
+          {"canonical_sha256", canonical_sha256}};
 }
 
 }  // namespace
+
+const json& merged_state(const VerifiedRecord& record) {
+  if (record.kind == DocumentKind::state) return record.document;
+  return member(record.document, "state");
+}
+
+VerifiedRecord verify_record_with_receipt(const json& canonical_record, std::string_view claimed_sha256,
+                                          std::string_view claimed_number, const std::optional<ReceiptParts>& receipt,
+                                          const TrustStore& trust, std::string_view input_name) {
+  VerifiedRecord out;
+  out.kind = DocumentKind::resolver_answer;
+  out.report.input = std::string(input_name);
+  out.report.input_kind = to_string(out.kind);
+  const json block = receipt ? receipt_block(*receipt, claimed_sha256) : json();
+  verify_record_and_receipt(out, canonical_record, claimed_sha256, claimed_number, receipt ? &block : nullptr, trust);
+  return out;
+}
 
 Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore& trust, std::string_view input_name) {
   const std::string name(input_name);

@@ -12,6 +12,7 @@
 #include "pith/base/report.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -45,5 +46,28 @@ struct VerifiedRecord {
 // (not JSON, unknown shape) and carries `input_name` in `where`.
 [[nodiscard]] Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore& trust,
                                                      std::string_view input_name);
+
+// A record and its receipt carried as separate values (a PDF's XMP copy:
+// pith:canonicalRecord, pith:canonicalSha256, pith:number and the receipt's
+// parts), verified with the checks and codes of a resolver answer holding
+// them: the record's hash against `claimed_sha256` and `claimed_number`
+// (each skipped when empty), then the receipt — Ed25519 over the raw
+// canonical_sha256 bytes, by a key in `trust` — or receipt.missing (skip)
+// when there is none. The result's kind is resolver_answer (a record with
+// its receipt and nothing else); `document` stays null: there is none.
+struct ReceiptParts {
+  std::string key_id;
+  std::string key_fingerprint;  // fingerprint_sha256_hex; may be empty
+  std::string signature_b64;
+};
+[[nodiscard]] VerifiedRecord verify_record_with_receipt(const nlohmann::json& canonical_record,
+                                                        std::string_view claimed_sha256,
+                                                        std::string_view claimed_number,
+                                                        const std::optional<ReceiptParts>& receipt,
+                                                        const TrustStore& trust, std::string_view input_name);
+
+// The merged state of a verified document: a bundle's `state`, or the state
+// itself; null for a record.
+[[nodiscard]] const nlohmann::json& merged_state(const VerifiedRecord& record);
 
 }  // namespace pith::registry

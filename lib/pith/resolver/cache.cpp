@@ -1,37 +1,19 @@
 #include "pith/resolver/cache.hpp"
 
 #include "pith/registry/number.hpp"
+#include "pith/base/atomic_file.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <atomic>
 #include <sstream>
-#include <unistd.h>
 
 namespace pith::resolver {
 namespace {
 
 constexpr std::uintmax_t max_entry_bytes = 16u * 1024u * 1024u;
-
-std::string errno_text() { return std::strerror(errno); }
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
 
 std::optional<std::string> read_bounded(const std::filesystem::path& path) {
   std::error_code ec;
@@ -75,34 +57,6 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-void sync_directory(const std::filesystem::path& dir) {
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
-}
-
-Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes, bool durable) {
-  const std::string where = path.string();
-  // Unique enough within this process and across processes; O_EXCL refuses
-  // any collision rather than sharing a temporary file.
-  static std::atomic<unsigned> counter{0};
-  const auto temp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
-                                          std::to_string(counter++));
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return fail(ErrorKind::io, where, "cannot create a temporary file: " + errno_text());
-  const bool written = write_all(fd, bytes) && (!durable || ::fsync(fd) == 0);
-  const std::string why = errno_text();
-  ::close(fd);
-  if (!written || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = written ? errno_text() : why;
-    ::unlink(temp.c_str());
-    return fail(ErrorKind::io, where, "cannot write: " + reason);
-  }
-  return {};
-}
-
 RecordCache::RecordCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
 Result<std::filesystem::path> RecordCache::store(const std::string& full_number, std::string_view bytes,
@@ -116,20 +70,22 @@ Result<std::filesystem::path> RecordCache::store(const std::string& full_number,
   // The document is fsynced; the metadata and aliases are advisory (one that
   // is lost reads as "stale" or "not cached" and is simply fetched again), so
   // they are atomic but not fsynced one by one: one directory sync at the end.
-  if (auto ok = write_file_atomically(doc_path, bytes); !ok) return std::unexpected(ok.error());
+  if (auto ok = write_file_atomically(doc_path, bytes, Durability::file); !ok) return std::unexpected(ok.error());
   const nlohmann::json m = {{"pith_number", full_number}, {"url", meta.url}, {"etag", meta.etag},
                             {"last_modified", meta.last_modified}, {"fetched_at", meta.fetched_at}};
-  if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false); !ok) {
+  if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", Durability::none); !ok) {
     return std::unexpected(ok.error());
   }
   for (const auto& alias : arxiv_aliases) {
     const std::string name = alias_file_name(alias);
     if (!safe_name(name)) continue;
-    if (auto ok = write_file_atomically(dir_ / "aliases" / name, full_number + "\n", false); !ok) {
+    if (auto ok = write_file_atomically(dir_ / "aliases" / name, full_number + "\n", Durability::none); !ok) {
       return std::unexpected(ok.error());
     }
   }
-  sync_directory(dir_);
+  // Makes the renames durable; a failure here only risks losing the newest
+  // entries in a crash, which then read as not cached and are fetched again.
+  (void)sync_directory(dir_);
   return doc_path;
 }
 
@@ -145,51 +101,39 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
   std::error_code ec;
   std::filesystem::create_directories(dir_ / "aliases", ec);
   if (ec) return fail(ErrorKind::io, dir_.string(), "cannot create the cache directory: " + ec.message());
-  // 1. Every document to a temporary file, unsynced.
-  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;  // temp → final
-  static std::atomic<unsigned> counter{0};
+  // 1. Every document to a temporary file, unsynced (and closed: a batch may
+  // be larger than the descriptors a process may hold).
+  std::vector<StagedFile> staged;
   for (const Entry& e : entries) {
     const std::string body = cache_key(e.full_number);
     if (!safe_name(body)) continue;
-    const auto final_path = dir_ / (body + ".json");
-    const auto temp = dir_ / ("." + body + ".json.tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(ErrorKind::io, temp.string(), "cannot create a temporary file: " + errno_text());
-    const bool ok = write_all(fd, e.bytes);
-    ::close(fd);
-    if (!ok) {
-      ::unlink(temp.c_str());
-      return fail(ErrorKind::io, final_path.string(), "cannot write: " + errno_text());
-    }
-    renames.emplace_back(temp, final_path);
+    auto file = StagedFile::beside(dir_ / (body + ".json"));
+    if (!file) return std::unexpected(file.error());
+    if (auto ok = file->append(e.bytes); !ok) return ok;
+    if (auto ok = file->close(); !ok) return ok;
+    staged.push_back(std::move(*file));
   }
   // 2. One sync of the file system: every document is on disk before any rename.
-  const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::syncfs(dir_fd);
-    ::close(dir_fd);
-  }
+  sync_file_system(dir_);
   // 3. Into place, then the advisory metadata and aliases, then one directory sync.
-  for (const auto& [temp, final_path] : renames) {
-    if (std::rename(temp.c_str(), final_path.c_str()) != 0) {
-      const std::string why = errno_text();
-      ::unlink(temp.c_str());
-      return fail(ErrorKind::io, final_path.string(), "cannot write: " + why);
-    }
+  for (auto& file : staged) {
+    if (auto ok = file.commit(); !ok) return ok;
   }
   for (const Entry& e : entries) {
     const std::string body = cache_key(e.full_number);
     if (!safe_name(body)) continue;
     const nlohmann::json m = {{"pith_number", e.full_number}, {"url", e.meta.url}, {"etag", e.meta.etag},
                               {"last_modified", e.meta.last_modified}, {"fetched_at", e.meta.fetched_at}};
-    if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false); !ok) return ok;
+    if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", Durability::none); !ok) return ok;
     for (const auto& alias : e.arxiv_aliases) {
       const std::string name = alias_file_name(alias);
       if (!safe_name(name)) continue;
-      if (auto ok = write_file_atomically(dir_ / "aliases" / name, e.full_number + "\n", false); !ok) return ok;
+      if (auto ok = write_file_atomically(dir_ / "aliases" / name, e.full_number + "\n", Durability::none); !ok) return ok;
     }
   }
-  sync_directory(dir_);
+  // Makes the renames durable; a failure here only risks losing the newest
+  // entries in a crash, which then read as not cached and are fetched again.
+  (void)sync_directory(dir_);
   return {};
 }
 
@@ -199,7 +143,7 @@ Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fet
   if (!doc) return fail(ErrorKind::io, full_number, "not in the cache");
   nlohmann::json m = {{"pith_number", full_number}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
                       {"last_modified", doc->meta.last_modified}, {"fetched_at", fetched_at}};
-  return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", false);
+  return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", Durability::none);
 }
 
 std::optional<CachedDocument> RecordCache::load_body(const std::string& body) const {

@@ -2,8 +2,8 @@
 // On-disk cache of registry documents: one file per Pith Number holding the
 // verified bundle (or state) bytes exactly as served, `<BODY>.json`, plus a
 // small `<BODY>.meta.json` (URL, ETag, Last-Modified, fetch time) and alias
-// files for arXiv ids. Every write is atomic (temp file in the same
-// directory, fsync, rename). The cache itself trusts nothing: the resolver
+// files for arXiv ids. Every write is atomic (base/atomic_file.hpp: temp
+// file in the same directory, fsync, rename). The cache itself trusts nothing: the resolver
 // re-verifies every entry it reads and drops one that fails.
 #include "pith/base/error.hpp"
 
@@ -62,14 +62,6 @@ class RecordCache {
  private:
   std::filesystem::path dir_;
 };
-
-// Writes `bytes` to `path` atomically: a temporary file beside it, fsync
-// (when `durable`), rename over the target. Readers see the old or the new
-// file, never a torn one.
-[[nodiscard]] Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
-                                                 bool durable = true);
-// fsync of a directory, making renames in it durable.
-void sync_directory(const std::filesystem::path& dir);
 
 [[nodiscard]] std::int64_t unix_now();
 

@@ -3,6 +3,7 @@
 // pith-stamp (the CLI flags are registered by tools/resolver_cli.hpp, so the
 // tools never duplicate them). Defaults come from the environment
 // (PITH_RESOLVER, PITH_MIRRORS, XDG_CACHE_HOME, HOME); flags override.
+#include "pith/base/version.hpp"
 #include "pith/resolver/http_client.hpp"
 
 #include <chrono>
@@ -12,8 +13,6 @@
 #include <vector>
 
 namespace pith::resolver {
-
-inline constexpr const char* default_resolver_url = "https://pith.science";
 
 struct ResolverOptions {
   std::string resolver_url = default_resolver_url;  // base serving /pith/<ID>/...; https://, http:// or file://

@@ -1,14 +1,10 @@
 #include "pith/tex/stamp.hpp"
 
+#include "pith/base/atomic_file.hpp"
 #include "pith/base/report.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace pith::tex {
 namespace fs = std::filesystem;
@@ -28,45 +24,6 @@ Result<std::optional<std::string>> read_existing(const fs::path& path) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return std::optional<std::string>{buffer.str()};
-}
-
-std::string errno_text() { return std::strerror(errno); }
-
-// Temporary file beside `target`, fsync, rename over it, fsync the
-// directory: a reader sees the old file or the new one, never half of one.
-Result<void> write_atomically(const fs::path& target, std::string_view bytes) {
-  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) return fail(ErrorKind::io, dir.string(), "cannot create a temporary file: " + errno_text());
-  const auto give_up = [&](const std::string& what) {
-    const std::string why = errno_text();
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return fail(ErrorKind::io, target.string(), what + ": " + why);
-  };
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return give_up("cannot write");
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0) return give_up("cannot set permissions");
-  if (::fsync(fd) != 0) return give_up("cannot flush to disk");
-  if (::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    return fail(ErrorKind::io, target.string(), "cannot close: " + errno_text());
-  }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(temp.c_str());
-    return fail(ErrorKind::io, target.string(), "cannot replace: " + why);
-  }
-  if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return {};
 }
 
 }  // namespace
@@ -103,7 +60,7 @@ Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRe
       return fail(ErrorKind::io, result.sty_path.string(), "exists and is not pith's package; not overwriting it");
     }
   }
-  if (auto written = write_atomically(result.sty_path, *text); !written) return std::unexpected(written.error());
+  if (auto written = write_file_atomically(result.sty_path, *text); !written) return std::unexpected(written.error());
   result.written = true;
   return result;
 }

@@ -1,5 +1,6 @@
 #include "pith/tex/sty.hpp"
 
+#include "pith/base/crypto.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
 #include "pith/registry/number.hpp"
@@ -15,18 +16,6 @@ namespace pith::tex {
 namespace {
 
 constexpr std::size_t hex_line_chars = 256;  // per \__pith_data_bundle:n line
-
-std::string to_hex(std::string_view bytes) {
-  static constexpr std::array<char, 16> digits{'0', '1', '2', '3', '4', '5', '6', '7',
-                                              '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 0x0f]);
-  }
-  return out;
-}
 
 // The record's number in full. The record came from the verifier, so a
 // number that is not in full here is a programming error upstream: report it plainly.

@@ -7,6 +7,7 @@
 // UTF-8 bytes, so no byte of registry data can ever act as TeX; the package
 // decodes it with l3str conversions. Same record → identical bytes.
 #include "pith/base/error.hpp"
+#include "pith/base/version.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <cstddef>
@@ -28,7 +29,7 @@ inline constexpr std::size_t sty_max_document_bytes = 1024 * 1024;
 struct StyOptions {
   // Resolver the badge links to (<resolver>/pith/<ID>); the paper can still
   // override it with \usepackage[resolver=...]{pith}.
-  std::string resolver_base = "https://pith.science";
+  std::string resolver_base = default_resolver_url;
 };
 
 // The pith.sty text for `record`. Fails when the record lacks what a signed

@@ -1,0 +1,55 @@
+#pragma once
+// What the offline check of a file hands to the online check: the copy of
+// the registry document the file carried (the bundle, state or record inside
+// a PDF, or a registry file itself), so the online check can say what the
+// registry changed since. It travels beside the Report, typed, through the
+// child process's pipe (isolation.hpp) and the corpus runner (corpus.hpp);
+// pith-check --json prints it as details.carried.
+#include "pith/base/error.hpp"
+#include "pith/base/report.hpp"
+#include "pith/registry/verify.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pith::check {
+
+struct CarriedCopy {
+  registry::DocumentKind kind = registry::DocumentKind::record;
+  std::vector<std::string> event_ids;  // applied, in order; empty for a bare record
+  std::optional<std::string> built_at;  // the document's built_at, when it has one
+  // The copy's record-completeness panel (registry/verify.hpp: an object of
+  // counts, as report.extra["completeness"]), when the document has one.
+  std::optional<nlohmann::json> completeness;
+
+  // What a verified document carries.
+  [[nodiscard]] static CarriedCopy of(const registry::VerifiedRecord& record);
+  // {"kind", "event_ids", "built_at"?, "completeness"?}: details.carried.
+  [[nodiscard]] nlohmann::json to_json() const;
+  [[nodiscard]] static Result<CarriedCopy> from_json(const nlohmann::json& json);
+
+  friend bool operator==(const CarriedCopy&, const CarriedCopy&) = default;
+};
+
+// The ids of the events a document applies, in order: its state's
+// applied_event_ids, else every event of a bundle; empty for a bare record.
+[[nodiscard]] std::vector<std::string> applied_event_ids(const registry::VerifiedRecord& record);
+
+// One checked file: the report and, when the file carried a verified record,
+// that copy. A bare Report converts (a check that carried nothing).
+struct FileCheck {
+  FileCheck() = default;
+  FileCheck(Report checked, std::optional<CarriedCopy> copy = std::nullopt)  // NOLINT(google-explicit-constructor)
+      : report(std::move(checked)), carried(std::move(copy)) {}
+
+  Report report;
+  std::optional<CarriedCopy> carried;
+
+  // report.to_json() with details.carried (docs/pith-check-json.md).
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+}  // namespace pith::check
