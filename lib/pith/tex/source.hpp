@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace pith::tex {
 
@@ -38,6 +39,11 @@ struct TexNumber {
 // \pithnumber at all, a malformed number (naming character and position),
 // or two different numbers (naming both locations).
 [[nodiscard]] Result<TexNumber> find_pith_number(const std::filesystem::path& main_tex);
+
+// The same for a source already in memory, named `file` in locations and
+// messages. Its \input and \include are not followed (there are no files
+// beside it); find_pith_number scans each file's text with this same scanner.
+[[nodiscard]] Result<TexNumber> find_pith_number_in_text(std::string_view text, const std::filesystem::path& file);
 
 // Normalises and validates a \pithnumber argument: spaces removed, upper
 // case, optional pith: / pith:YYYY: prefix; the body must be 26 characters
