@@ -1,12 +1,21 @@
 # The two commands of the README:
 #   make demo  — install what is missing, build, run pith on the bundled sample
-#   make test  — install what is missing, build, run every test
+#   make test  — install what is missing, build, run every test (and a short fuzz run)
+# and for the parsers (docs/fuzzing.md):
+#   make fuzz  — run every libFuzzer target FUZZ_SECONDS each (default 60)
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
 WERROR    ?= $(if $(CI),ON,OFF)
 CMAKE_ARGS ?=
+# The fuzz build: clang 16 (Debian 12's; 14 cannot compile std::expected), with
+# sanitizers and coverage feedback, in its own directory.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_CC ?= clang-16
+FUZZ_CXX ?= clang++-16
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: all deps configure build test demo bench install clean
+.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke
 
 all: build
 
@@ -19,8 +28,20 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+test: build fuzz-build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+
+fuzz-build: deps
+	CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) cmake -S . -B $(FUZZ_BUILD) -DPITH_FUZZ=ON \
+	  -DPITH_BUILD_TESTS=OFF -DPITH_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+
+fuzz: fuzz-build
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
 demo: build
 	@PITH_BIN=$(abspath $(BUILD))/tools samples/demo.sh
@@ -32,4 +53,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD)

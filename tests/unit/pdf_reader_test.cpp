@@ -191,6 +191,48 @@ TEST_CASE("reader: damaged cross-reference data is an error naming the offset") 
   }
 }
 
+TEST_CASE("reader: an indirect /Filter or /DecodeParms is an error, not a crash") {
+  // Found by fuzz/pdf_reader_fuzz: PoDoFo follows such a reference through an
+  // owning document that lazily read objects lack (a null dereference).
+  auto file = [](const std::string& metadata_dict) {
+    std::string out = "%PDF-1.4\n";
+    std::vector<std::size_t> off;
+    for (const std::string& body : std::vector<std::string>{"<< /Type /Catalog /Pages 2 0 R /Metadata 3 0 R >>",
+                                                           "<< /Type /Pages /Kids [] /Count 0 >>",
+                                                           metadata_dict + "\nstream\nxyz\nendstream", "/FlateDecode"}) {
+      off.push_back(out.size());
+      out += std::to_string(off.size()) + " 0 obj\n" + body + "\nendobj\n";
+    }
+    const std::size_t xref = out.size();
+    out += "xref\n0 5\n0000000000 65535 f\r\n";
+    char line[32];
+    for (std::size_t o : off) {
+      std::snprintf(line, sizeof line, "%010zu 00000 n\r\n", o);
+      out += line;
+    }
+    return out + "trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  };
+  for (const char* dict : {"<< /Length 3 /Filter 4 0 R >>", "<< /Length 3 /Filter [/AHx 4 0 R] >>",
+                                 "<< /Length 3 /Filter /FlateDecode /DecodeParms 4 0 R >>",
+                                 "<< /Length 3 /Filter [/FlateDecode] /DecodeParms [<< /Predictor 4 0 R >>] >>"}) {
+    const std::string bytes = file(dict);
+    auto r = Reader::open(bytes, "indirect.pdf");
+    REQUIRE(r);
+    auto packet = r->xmp_metadata();
+    REQUIRE_FALSE(packet);
+    CHECK(packet.error().message.find("indirect reference") != std::string::npos);
+  }
+
+  // The same in a cross-reference stream (the input the fuzzer found).
+  std::string xs = "%PDF-1.5\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n";
+  const std::size_t at = xs.size();
+  xs += "2 0 obj\n<< /Type /XRef /Size 3 /W [1 4 2] /Root 1 0 R /Filter 1 0 R /Length 7 >>\nstream\n";
+  xs += std::string(7, '\0') + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
+  auto r = Reader::open(xs, "xrefstm.pdf");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message.find("indirect reference") != std::string::npos);
+}
+
 TEST_CASE("reader: 1,200-page file opens without touching the pages") {
   const std::string bytes = require_sample(SamplePdf::big);
   auto r = Reader::open(bytes, "big.pdf");

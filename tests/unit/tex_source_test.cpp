@@ -97,3 +97,23 @@ TEST_CASE("a missing main file is an error naming it") {
   REQUIRE_FALSE(n);
   CHECK(n.error().where.find("paper.tex") != std::string::npos);
 }
+
+TEST_CASE("a source in memory is scanned like a file; its \\input is not followed") {
+  const auto d = pith::test::fresh_temp_dir("in_memory");
+  pith::test::write_file(d / "other.tex", "\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n");
+  const std::string text = "% \\pithnumber{AAAAAAAAAAAAAAAAAAAAAAAAAA}\n\\input{other}\n\\pithnumber{pith:2020:wxni57c2sj24qk62db7dtureA3}\n";
+  auto n = pith::tex::find_pith_number_in_text(text, d / "paper.tex");
+  REQUIRE(n);
+  CHECK(n->number.body == body);
+  CHECK(n->number.year == 2020);
+  CHECK(n->location() == "paper.tex:3");
+
+  auto none = pith::tex::find_pith_number_in_text("\\input{other}\n", d / "paper.tex");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().message.find("no \\pithnumber") != std::string::npos);
+
+  auto two = pith::tex::find_pith_number_in_text(
+      "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}", "p.tex");
+  REQUIRE_FALSE(two);
+  CHECK(two.error().message.find("p.tex:2") != std::string::npos);
+}

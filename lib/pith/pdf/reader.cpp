@@ -150,6 +150,24 @@ std::optional<std::int64_t> number_of(const PdfObject* o) {
   return std::nullopt;
 }
 
+// Whether a /Filter or /DecodeParms value holds a reference (or nests deeper
+// than any real one). PoDoFo's filter code follows such a reference through
+// the document owning the object, which an object read here does not have: a
+// null dereference (found by fuzz/pdf_reader_fuzz).
+bool holds_reference(const PdfObject& value, int depth = 0) {
+  constexpr int max_depth = 8;
+  if (value.IsReference() || depth > max_depth) return true;
+  if (value.IsArray()) {
+    return std::any_of(value.GetArray().begin(), value.GetArray().end(),
+                       [&](const PdfObject& item) { return holds_reference(item, depth + 1); });
+  }
+  if (value.IsDictionary()) {
+    const auto& keys = value.GetDictionary().GetKeys();
+    return std::any_of(keys.begin(), keys.end(), [&](const auto& kv) { return holds_reference(*kv.second, depth + 1); });
+  }
+  return false;
+}
+
 // Whether the first filter of a stream is ASCIIHexDecode (/AHx).
 bool first_filter_is_ascii_hex(const PdfObject* filter) {
   const PdfObject* first = filter;
@@ -527,6 +545,11 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
   if (!filter || (filter->IsArray() && filter->GetArray().empty())) {
     if (raw.size() > limits_.max_stream_bytes) return fail(ErrorKind::malformed, name_, "stream exceeds the size limit " + where);
     return std::string(raw);
+  }
+  for (const char* k : {"Filter", "DecodeParms"}) {
+    if (const PdfObject* v = key(dict, k); v && holds_reference(*v))
+      return fail(ErrorKind::malformed, name_, std::string("cannot decode the stream ") + where + ": its /" + k +
+                             " holds an indirect reference (not supported)");
   }
   try {
     PdfObject holder(dict);

@@ -108,7 +108,8 @@ std::optional<fs::path> resolve_input(const fs::path& base_dir, const std::strin
 
 class Scanner {
  public:
-  explicit Scanner(fs::path base_dir) : base_dir_(std::move(base_dir)) {}
+  // `base_dir`: where \input files are looked for; nullopt: not followed.
+  explicit Scanner(std::optional<fs::path> base_dir) : base_dir_(std::move(base_dir)) {}
 
   Result<std::vector<TexNumber>> scan(const fs::path& file, int depth) {
     if (depth > tex_max_input_depth) {
@@ -119,7 +120,11 @@ class Scanner {
     if (!visited_.insert(ec ? file : key).second) return std::vector<TexNumber>{};  // loop or repeat
     auto raw = read_bounded(file);
     if (!raw) return std::unexpected(raw.error());
-    const std::string text = strip_comments(*raw);
+    return scan_text(*raw, file, depth);
+  }
+
+  Result<std::vector<TexNumber>> scan_text(std::string_view source, const fs::path& file, int depth) {
+    const std::string text = strip_comments(source);
     std::vector<TexNumber> found;
     std::size_t end = text.size();
     for (std::size_t pos = 0; pos < end;) {
@@ -144,8 +149,8 @@ class Scanner {
       } else if (name == "input" || name == "include") {
         auto target = braced_argument(text, pos);
         if (!target && name == "input") target = bare_file_name(text, pos);
-        if (!target) continue;
-        auto path = resolve_input(base_dir_, *target);
+        if (!target || !base_dir_) continue;
+        auto path = resolve_input(*base_dir_, *target);
         if (!path) continue;
         auto inner = scan(*path, depth + 1);
         if (!inner) return inner;
@@ -159,7 +164,7 @@ class Scanner {
   }
 
  private:
-  fs::path base_dir_;
+  std::optional<fs::path> base_dir_;
   std::set<fs::path> visited_;
 };
 
@@ -187,9 +192,10 @@ Result<TexNumber> parse_tex_number_argument(std::string_view argument) {
   return out;
 }
 
-Result<TexNumber> find_pith_number(const fs::path& main_tex) {
-  Scanner scanner(main_tex.parent_path().empty() ? fs::path(".") : main_tex.parent_path());
-  auto found = scanner.scan(main_tex, 0);
+namespace {
+
+// The one number of a paper from every \pithnumber found in it (in order).
+Result<TexNumber> the_number(const Result<std::vector<TexNumber>>& found, const fs::path& main_tex) {
   if (!found) return std::unexpected(found.error());
   if (found->empty()) {
     return fail(ErrorKind::not_found, main_tex.string(), "no \\pithnumber{...} (outside comments) in it or the files it inputs");
@@ -204,6 +210,18 @@ Result<TexNumber> find_pith_number(const fs::path& main_tex) {
     if (!result.number.year && other.number.year) result.number = other.number;  // the year, where one place gives it
   }
   return result;
+}
+
+}  // namespace
+
+Result<TexNumber> find_pith_number(const fs::path& main_tex) {
+  Scanner scanner(main_tex.parent_path().empty() ? fs::path(".") : main_tex.parent_path());
+  return the_number(scanner.scan(main_tex, 0), main_tex);
+}
+
+Result<TexNumber> find_pith_number_in_text(std::string_view text, const fs::path& file) {
+  Scanner scanner(std::nullopt);
+  return the_number(scanner.scan_text(text, file, 0), file);
 }
 
 }  // namespace pith::tex

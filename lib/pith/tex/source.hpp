@@ -39,6 +39,11 @@ struct TexNumber {
 // or two different numbers (naming both locations).
 [[nodiscard]] Result<TexNumber> find_pith_number(const std::filesystem::path& main_tex);
 
+// The same for a source already in memory, named `file` in locations and
+// messages. Its \input and \include are not followed (there are no files
+// beside it); find_pith_number scans each file's text with this same scanner.
+[[nodiscard]] Result<TexNumber> find_pith_number_in_text(std::string_view text, const std::filesystem::path& file);
+
 // Reads a \pithnumber argument: spaces inside it are removed (TeX ignores
 // them in the argument too), then registry::parse_pith_number reads it. A
 // paper names its number in full, so a short form is refused. Errors name
