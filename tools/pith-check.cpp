@@ -15,6 +15,7 @@
 #include "pith/check/run.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/resolver.hpp"
+#include "main_guard.hpp"
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -127,13 +128,5 @@ int check_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Anything unexpected is a one-line message and exit 2, never an abort.
-  try {
-    return check_command(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "pith-check: internal error: " << e.what() << "\n";
-  } catch (...) {
-    std::cerr << "pith-check: internal error: unknown exception\n";
-  }
-  return pith::exit_code::usage_or_io;
+  return pith::cli::run_guarded("pith-check", [&] { return check_command(argc, argv); });
 }

@@ -11,6 +11,7 @@
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/version.hpp"
 #include "pith/stamp/run.hpp"
+#include "main_guard.hpp"
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -72,13 +73,5 @@ int stamp_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Anything unexpected is a one-line message and exit 2, never an abort.
-  try {
-    return stamp_command(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "pith-stamp: internal error: " << e.what() << "\n";
-  } catch (...) {
-    std::cerr << "pith-stamp: internal error: unknown exception\n";
-  }
-  return pith::exit_code::usage_or_io;
+  return pith::cli::run_guarded("pith-stamp", [&] { return stamp_command(argc, argv); });
 }
