@@ -161,7 +161,7 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
   Outcome outcome;
   auto verification = obtain_record(opt, number, outcome);
   if (!verification) return not_obtained(verification.error());
-  outcome.pith_number = verification->report.pith_number;
+  outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
   if (!verification->record()) return unverified(opt, outcome, verification->report, number);
   const registry::VerifiedRecord& record = *verification->record();
   if (!tex::record_matches(*found, record)) {
@@ -249,7 +249,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   Outcome outcome;
   auto verification = obtain_record(opt, *number, outcome);
   if (!verification) return not_obtained(verification.error());
-  outcome.pith_number = verification->report.pith_number;
+  outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
   if (!verification->record()) return unverified(opt, outcome, verification->report, *number);
   const registry::VerifiedRecord& record = *verification->record();
   if (!names_record(*number, record.pith_number))
