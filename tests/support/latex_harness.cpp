@@ -29,8 +29,8 @@ registry::VerifiedRecord fixture_record() {
   const std::string bytes = slurp(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
   auto record = registry::verify_document(bytes, registry::TrustStore::with_pinned_key(), "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
   if (!record) throw std::runtime_error(record.error().describe());
-  if (record->report.verdict() != Verdict::verified) throw std::runtime_error("fixture bundle does not verify");
-  return *record;
+  if (!record->record()) throw std::runtime_error("fixture bundle does not verify");
+  return *record->record();
 }
 
 registry::VerifiedRecord signed_record_with_title(const std::string& title) {
@@ -44,10 +44,8 @@ registry::VerifiedRecord signed_record_with_title(const std::string& title) {
   const std::string bytes = to_bytes(assemble_bundle(signer, record, events));
   auto verified = registry::verify_document(bytes, test_trust_store(), "test-signed bundle");
   if (!verified) throw std::runtime_error(verified.error().describe());
-  if (verified->report.verdict() != Verdict::verified) {
-    throw std::runtime_error("test-signed bundle does not verify: " + verified->report.to_text());
-  }
-  return *verified;
+  if (!verified->record()) throw std::runtime_error("test-signed bundle does not verify: " + verified->report.to_text());
+  return *verified->record();
 }
 
 const char* to_string(Engine e) {

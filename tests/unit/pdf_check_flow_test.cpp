@@ -30,7 +30,8 @@ registry::VerifiedRecord verified(const std::string& bytes, const registry::Trus
   auto v = registry::verify_document(bytes, trust, "bundle");
   REQUIRE(v);
   REQUIRE_FALSE(v->report.has_failure());
-  return *v;
+  REQUIRE(v->record());
+  return *v->record();
 }
 
 pdf::meta::PithProperties props_from(const registry::VerifiedRecord& r) {

@@ -27,7 +27,8 @@ registry::VerifiedRecord verified(const json& bundle) {
   REQUIRE(v);
   INFO(v->report.to_text());
   REQUIRE_FALSE(v->report.has_failure());
-  return *v;
+  REQUIRE(v->record());
+  return *v->record();
 }
 
 // A later bundle: the same record with one more event of `type`.
@@ -48,7 +49,7 @@ check::FileCheck pdf_report_carrying(const registry::VerifiedRecord& carried) {
   r.input = "paper.pdf";
   r.input_kind = "pdf";
   r.pith_number = carried.pith_number;
-  return check::FileCheck{r, check::CarriedCopy::of(carried)};
+  return check::FileCheck{r, check::CarriedCopy::of(carried, carried.report)};
 }
 
 Result<resolver::Resolution> served(registry::VerifiedRecord record) {
@@ -66,7 +67,7 @@ const Check* find(const check::FileCheck& r, std::string_view code) { return r.r
 
 TEST_CASE("the carried summary lists the applied events", "[online]") {
   const auto v = verified(test::assemble_bundle(test::test_signer(), record(), base_events()));
-  const auto carried = check::CarriedCopy::of(v);
+  const auto carried = check::CarriedCopy::of(v, v.report);
   CHECK(carried.kind == registry::DocumentKind::bundle);
   CHECK(carried.event_ids.size() == 2);
   CHECK(carried.built_at);

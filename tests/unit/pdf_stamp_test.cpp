@@ -28,7 +28,8 @@ pith::registry::VerifiedRecord fixture_record() {
     auto r = pith::registry::verify_document(bytes, pith::registry::TrustStore::with_pinned_key(), "fixture bundle");
     REQUIRE(r);
     REQUIRE(r->report.verdict() == pith::Verdict::verified);
-    return *r;
+    REQUIRE(r->record());
+    return *r->record();
   }();
   return record;
 }

@@ -21,7 +21,7 @@ namespace {
 
 // Stand-in documents: {"pith_number", "canonical_record", "trusted"}.
 pith::resolver::DocumentVerifier stand_in_verifier() {
-  return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::VerifiedRecord> {
+  return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::DocumentVerification> {
     auto doc = nlohmann::json::parse(bytes, nullptr, false);
     if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(pith::ErrorKind::malformed, std::string(name), "not a registry document");
     pith::registry::VerifiedRecord r;
@@ -35,7 +35,7 @@ pith::resolver::DocumentVerifier stand_in_verifier() {
     } else {
       r.report.fail("stand_in.signature", "not signed by a trusted key");
     }
-    return r;
+    return pith::registry::DocumentVerification(r, r.report);
   };
 }
 

@@ -70,12 +70,13 @@ TEST_CASE("the record must be the paper's and verified") {
   CHECK_FALSE(pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
 
   pith::test::write_file(d / "paper.tex", paper);
+  // An unverified record cannot reach stamp_tex: its verification holds no record.
   auto unverified = pith::test::fixture_record();
   unverified.report = pith::Report{};
   unverified.report.fail("receipt.signature.valid", "bad signature");
-  auto u = pith::tex::stamp_tex(d / "paper.tex", unverified);
-  REQUIRE_FALSE(u);
-  CHECK(u.error().message.find("not verified") != std::string::npos);
+  const pith::registry::DocumentVerification u(unverified, unverified.report);
+  CHECK(u.report.verdict() == pith::Verdict::failed);
+  CHECK_FALSE(u.record().has_value());
   CHECK_FALSE(fs::exists(d / "pith.sty"));
 }
 

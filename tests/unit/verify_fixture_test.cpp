@@ -16,7 +16,7 @@ namespace {
 
 const std::string bundle_name = "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json";
 
-pith::registry::VerifiedRecord verify_bytes(const std::string& bytes, const pith::registry::TrustStore& trust) {
+pith::registry::DocumentVerification verify_bytes(const std::string& bytes, const pith::registry::TrustStore& trust) {
   auto v = pith::registry::verify_document(bytes, trust, "test");
   REQUIRE(v.has_value());
   return std::move(*v);
@@ -72,15 +72,15 @@ TEST_CASE("the fixture bundle verifies completely with the pinned key", "[verify
     if (c.code == "event.signature.valid" && c.status == CheckStatus::pass) ++event_signatures;
   }
   CHECK(event_signatures == 2);
-  CHECK(v.kind == pith::registry::DocumentKind::bundle);
-  CHECK(v.pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
-  CHECK(v.canonical_sha256 == "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432");
-  CHECK(pith::sha256_hex(v.canonical_json) == v.canonical_sha256);
-  CHECK(v.key_id == "pith-v1-2026-05");
-  CHECK(v.key_fingerprint == "8d4b5ee74e4693bcd1df2446408b0d54");
-  CHECK(v.receipt_signature_b64 ==
+  CHECK(v.kind() == pith::registry::DocumentKind::bundle);
+  CHECK(v.content().pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(v.content().canonical_sha256 == "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432");
+  CHECK(pith::sha256_hex(v.content().canonical_json) == v.content().canonical_sha256);
+  CHECK(v.content().key_id == "pith-v1-2026-05");
+  CHECK(v.content().key_fingerprint == "8d4b5ee74e4693bcd1df2446408b0d54");
+  CHECK(v.content().receipt_signature_b64 ==
         "LATkpIUXJMlWEJHZI4zmLK6En7GKKRe38ota61W5nAZgBk5mTKP3Hm5nLNtNsi4Jl3sfonfNhorZ6Csq0IPdDw==");
-  CHECK(v.document_bytes == pith::test::read_data(bundle_name));
+  CHECK(v.content().document_bytes == pith::test::read_data(bundle_name));
   CHECK(r.pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
   CHECK(r.to_json()["verdict"] == "verified");
 }
@@ -117,7 +117,7 @@ TEST_CASE("the fixture's state alone verifies through its receipt", "[verify][fi
   const auto v = verify_bytes(state_bytes, pith::registry::TrustStore::with_pinned_key());
   const pith::Report& r = v.report;
   INFO(r.to_text());
-  CHECK(v.kind == pith::registry::DocumentKind::state);
+  CHECK(v.kind() == pith::registry::DocumentKind::state);
   CHECK(r.verdict() == Verdict::verified);
   CHECK(passed(r, "state.hash.match"));
   CHECK(passed(r, "receipt.signature.valid"));
@@ -126,17 +126,17 @@ TEST_CASE("the fixture's state alone verifies through its receipt", "[verify][fi
   REQUIRE(r.find("events.unavailable") != nullptr);
   CHECK(r.find("events.unavailable")->status == CheckStatus::skip);
   CHECK(r.find("bundle.signature.unavailable")->status == CheckStatus::skip);
-  CHECK(v.pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(v.content().pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
 }
 
 TEST_CASE("the WXNI57C2 record alone derives its number but is unverifiable", "[verify][fixture]") {
   const auto v = verify_bytes(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"),
                               pith::registry::TrustStore::with_pinned_key());
-  CHECK(v.kind == pith::registry::DocumentKind::record);
-  CHECK(v.pith_number == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
+  CHECK(v.kind() == pith::registry::DocumentKind::record);
+  CHECK(v.content().pith_number == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
   CHECK(passed(v.report, "record.number.derived"));
   CHECK(v.report.verdict() == Verdict::unverifiable);
-  CHECK(v.receipt_signature_b64.empty());
+  CHECK(v.content().receipt_signature_b64.empty());
 }
 
 TEST_CASE("changing any value anywhere in the fixture bundle makes it fail", "[verify][fixture][tamper]") {

@@ -50,7 +50,7 @@ TEST_CASE("every node replaced by every JSON type: no exception, never verified"
       copy[node] = r;
       if (same_signed_content(copy, original)) continue;
       INFO(node.to_string() << " := " << r.dump());
-      pith::Result<pith::registry::VerifiedRecord> v = pith::fail(pith::ErrorKind::internal, "", "");
+      pith::Result<pith::registry::DocumentVerification> v = pith::fail(pith::ErrorKind::internal, "", "");
       REQUIRE_NOTHROW(v = pith::registry::verify_document(copy.dump(), trust, "mutant"));
       if (v) {
         INFO(v->report.to_text());
@@ -84,7 +84,7 @@ TEST_CASE("random byte corruption: no exception, never verified", "[verify][muta
         default: m[p] = static_cast<char>(m[p] ^ (1 << (byte(rng) % 8))); break;
       }
     }
-    pith::Result<pith::registry::VerifiedRecord> v = pith::fail(pith::ErrorKind::internal, "", "");
+    pith::Result<pith::registry::DocumentVerification> v = pith::fail(pith::ErrorKind::internal, "", "");
     REQUIRE_NOTHROW(v = pith::registry::verify_document(m, trust, "mutant"));
     if (!v) continue;
     ++parsed;
@@ -92,7 +92,7 @@ TEST_CASE("random byte corruption: no exception, never verified", "[verify][muta
     if (v->report.verdict() == pith::Verdict::verified) {
       // Only a change that leaves the signed content equal may verify
       // (whitespace can't occur in this compact file; signed_at can change).
-      CHECK(same_signed_content(v->document, original));
+      CHECK(same_signed_content(v->content().document, original));
     }
   }
   CHECK(parsed > 100);

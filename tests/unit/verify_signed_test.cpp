@@ -16,7 +16,7 @@ using namespace pith::test;
 
 namespace {
 
-pith::registry::VerifiedRecord verify(const json& doc, const pith::registry::TrustStore& trust = test_trust_store()) {
+pith::registry::DocumentVerification verify(const json& doc, const pith::registry::TrustStore& trust = test_trust_store()) {
   auto v = pith::registry::verify_document(to_bytes(doc), trust, "test");
   REQUIRE(v.has_value());
   return std::move(*v);
@@ -46,10 +46,25 @@ TEST_CASE("a test bundle verifies with the test key trusted, and only then", "[v
   const auto v = verify(bundle);
   INFO(v.report.to_text());
   CHECK(v.report.verdict() == Verdict::verified);
-  CHECK(v.key_id == "pith-test-2026");
-  CHECK(v.key_fingerprint == test_signer().fingerprint_hex());
-  // The default tool store does not know the test key.
-  CHECK(verify(bundle, pith::registry::TrustStore::with_pinned_key()).report.verdict() == Verdict::unverifiable);
+  REQUIRE(v.record());
+  CHECK(v.record()->key_id == "pith-test-2026");
+  CHECK(v.record()->key_fingerprint == test_signer().fingerprint_hex());
+  CHECK(v.record()->report.verdict() == Verdict::verified);
+  // The default tool store does not know the test key: a report, and no record.
+  const auto untrusted = verify(bundle, pith::registry::TrustStore::with_pinned_key());
+  CHECK(untrusted.report.verdict() == Verdict::unverifiable);
+  CHECK_FALSE(untrusted.record().has_value());
+  CHECK(untrusted.content().pith_number == v.record()->pith_number);  // still there to report on
+}
+
+TEST_CASE("a verification holds a record only when its report verified", "[verify][signed]") {
+  json tampered = make_signed_bundle();
+  tampered["canonical_record"]["metadata"]["title_canon_sha256"] = pith::sha256_hex("another title");
+  const auto v = verify(tampered);
+  CHECK(v.report.verdict() == Verdict::failed);
+  CHECK_FALSE(v.record().has_value());
+  CHECK(v.kind() == pith::registry::DocumentKind::bundle);
+  CHECK_FALSE(v.report.pith_number.empty());  // the claimed number, for the failure message
 }
 
 TEST_CASE("each signed field tampered is caught by the check that covers it", "[verify][signed][tamper]") {
@@ -444,7 +459,7 @@ TEST_CASE("a state alone: verified via its receipt, with what it cannot show", "
   const auto v = verify(state);
   INFO(v.report.to_text());
   CHECK(v.report.verdict() == Verdict::verified);
-  CHECK(v.kind == pith::registry::DocumentKind::state);
+  CHECK(v.kind() == pith::registry::DocumentKind::state);
   CHECK(status_of(v.report, "events.unavailable") == CheckStatus::skip);
 
   SECTION("state hash broken") {
@@ -472,18 +487,18 @@ TEST_CASE("resolver answers and bare records", "[verify][signed]") {
   const std::string number = number_of(record);
   json answer = {{"@context", "https://schema.org"}, {"pith_number", number}, {"canonical_record", record}};
   auto v = verify(answer);
-  CHECK(v.kind == pith::registry::DocumentKind::resolver_answer);
+  CHECK(v.kind() == pith::registry::DocumentKind::resolver_answer);
   CHECK(v.report.verdict() == Verdict::unverifiable);
   answer["receipt"] = make_receipt(test_signer(), record);
   v = verify(answer);
   CHECK(v.report.verdict() == Verdict::verified);
-  CHECK(v.receipt_signature_b64 == answer["receipt"]["signature_b64"]);
+  CHECK(v.content().receipt_signature_b64 == answer["receipt"]["signature_b64"]);
   answer["pith_number"] = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
   CHECK(status_of(verify(answer).report, "record.number.mismatch") == CheckStatus::fail);
 
   const auto bare = verify(record);
-  CHECK(bare.kind == pith::registry::DocumentKind::record);
-  CHECK(bare.pith_number == number);
+  CHECK(bare.kind() == pith::registry::DocumentKind::record);
+  CHECK(bare.content().pith_number == number);
   CHECK(bare.report.verdict() == Verdict::unverifiable);
 }
 

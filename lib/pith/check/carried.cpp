@@ -18,7 +18,7 @@ std::optional<registry::DocumentKind> kind_from(const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> applied_event_ids(const registry::VerifiedRecord& record) {
+std::vector<std::string> applied_event_ids(const registry::DocumentContent& record) {
   std::vector<std::string> ids;
   const json& applied = member(registry::merged_state(record), "applied_event_ids");
   if (applied.is_array()) {
@@ -36,12 +36,12 @@ std::vector<std::string> applied_event_ids(const registry::VerifiedRecord& recor
   return ids;
 }
 
-CarriedCopy CarriedCopy::of(const registry::VerifiedRecord& record) {
+CarriedCopy CarriedCopy::of(const registry::DocumentContent& record, const Report& report) {
   CarriedCopy copy;
   copy.kind = record.kind;
   copy.event_ids = applied_event_ids(record);
   if (const json& at = member(record.document, "built_at"); at.is_string()) copy.built_at = at.get<std::string>();
-  if (const json& c = member(record.report.extra, "completeness"); c.is_object()) copy.completeness = c;
+  if (const json& c = member(report.extra, "completeness"); c.is_object()) copy.completeness = c;
   return copy;
 }
 

@@ -26,7 +26,7 @@ struct CarriedCopy {
   std::optional<nlohmann::json> completeness;
 
   // What a verified document carries.
-  [[nodiscard]] static CarriedCopy of(const registry::VerifiedRecord& record);
+  [[nodiscard]] static CarriedCopy of(const registry::DocumentContent& record, const Report& report);
   // {"kind", "event_ids", "built_at"?, "completeness"?}: details.carried.
   [[nodiscard]] nlohmann::json to_json() const;
   [[nodiscard]] static Result<CarriedCopy> from_json(const nlohmann::json& json);
@@ -36,7 +36,7 @@ struct CarriedCopy {
 
 // The ids of the events a document applies, in order: its state's
 // applied_event_ids, else every event of a bundle; empty for a bare record.
-[[nodiscard]] std::vector<std::string> applied_event_ids(const registry::VerifiedRecord& record);
+[[nodiscard]] std::vector<std::string> applied_event_ids(const registry::DocumentContent& record);
 
 // One checked file: the report and, when the file carried a verified record,
 // that copy. A bare Report converts (a check that carried nothing).

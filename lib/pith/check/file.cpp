@@ -24,7 +24,7 @@ Report error_report(const std::string& name, std::string message) {
 FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
   auto verified = registry::verify_document(bytes, trust, name);
   if (!verified) return error_report(std::string(name), verified.error().message);
-  CarriedCopy carried = CarriedCopy::of(*verified);  // for the online check (online.hpp)
+  CarriedCopy carried = CarriedCopy::of(verified->content(), verified->report);  // for the online check (online.hpp)
   return FileCheck{std::move(verified->report), std::move(carried)};
 }
 

@@ -97,7 +97,7 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   return true;
 }
 
-void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::VerifiedRecord& record, Report& report) {
+void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::DocumentContent& record, Report& report) {
   if (record.pith_number.empty()) return;  // the record itself failed: its checks say why
   const auto record_number = registry::parse_pith_number(record.pith_number);
   bool numbers_ok = true;
@@ -316,7 +316,7 @@ namespace {
 // receipt (from its XMP parts: the signature is over the raw canonical_sha256
 // bytes) against the trust store. Strict parsing first: a record with
 // duplicate keys must not be collapsed into something that verifies.
-Result<registry::VerifiedRecord> verify_xmp_record(const pdf::XmpReadout& xmp, const registry::TrustStore& trust) {
+Result<registry::DocumentVerification> verify_xmp_record(const pdf::XmpReadout& xmp, const registry::TrustStore& trust) {
   auto record = signed_json::parse_strict_json(*xmp.canonical_record);
   if (!record) return std::unexpected(record.error().within("XMP pith:canonicalRecord"));
   std::optional<registry::ReceiptParts> receipt;
@@ -327,8 +327,10 @@ Result<registry::VerifiedRecord> verify_xmp_record(const pdf::XmpReadout& xmp, c
                                               receipt, trust, "XMP pith:canonicalRecord");
 }
 
-// Verifies the record the PDF carries, preferring the embedded bundle.
-std::optional<registry::VerifiedRecord> verify_carried_record(const pdf::PdfMetadata& metadata, const pdf::PdfExtraction& extraction,
+// Verifies the record the PDF carries, preferring the embedded bundle. Its
+// checks go into `report`; the verification is returned whatever its
+// verdict, for the binding checks against what the PDF carries.
+std::optional<registry::DocumentVerification> verify_carried_record(const pdf::PdfMetadata& metadata, const pdf::PdfExtraction& extraction,
                                                     const registry::TrustStore& trust, Report& report) {
   const std::string bundle_name = std::string("embedded ") + pdf::meta::embedded_name;
   if (metadata.embedded_bundle) {
@@ -337,7 +339,7 @@ std::optional<registry::VerifiedRecord> verify_carried_record(const pdf::PdfMeta
       report.fail("pdf.record.source", verified.error().describe());
       return std::nullopt;
     }
-    report.pass("pdf.record.source", bundle_name + " (" + to_string(verified->kind) + ")");
+    report.pass("pdf.record.source", bundle_name + " (" + to_string(verified->kind()) + ")");
     report.merge(verified->report);
     return std::move(*verified);
   }
@@ -373,10 +375,11 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
   if (!check_pdf_numbers(*extraction, report)) {
     if (!extraction->found()) return checked;
   }
-  const auto record = verify_carried_record(metadata, *extraction, trust, report);
+  const auto verification = verify_carried_record(metadata, *extraction, trust, report);
+  const registry::DocumentContent* record = verification ? &verification->content() : nullptr;
   if (record) {
     if (!record->pith_number.empty()) report.pith_number = record->pith_number;
-    checked.carried = CarriedCopy::of(*record);  // for the online comparison
+    checked.carried = CarriedCopy::of(*record, verification->report);  // for the online comparison
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);

@@ -38,7 +38,7 @@ namespace pith::check {
 // pdf.metadata.matches_record: the XMP pith properties that copy the record
 // (canonicalRecord, canonicalSha256, receiptSignature, keyId, keyFingerprint)
 // equal the verified ones — an edited copy fails, naming the property.
-void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::VerifiedRecord& record, Report& report);
+void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::DocumentContent& record, Report& report);
 
 // --- Title binding -------------------------------------------------------
 

@@ -30,6 +30,14 @@ const char* to_string(DocumentKind k) {
 
 namespace {
 
+// A document being verified: what it says, filled in as the checks get to
+// it, and the checks so far. Only finish() lets it out, as a
+// DocumentVerification (which keeps it as a record only when it verified).
+struct Verifying : DocumentContent {
+  Report report;
+  [[nodiscard]] DocumentVerification finish() && { return DocumentVerification(std::move(*this), std::move(report)); }
+};
+
 std::optional<DocumentKind> detect_kind(const json& doc) {
   if (!doc.is_object()) return std::nullopt;
   // Any bundle/state marker decides the kind, so an altered type field is a
@@ -41,7 +49,7 @@ std::optional<DocumentKind> detect_kind(const json& doc) {
   return std::nullopt;
 }
 
-void fill_record(VerifiedRecord& out, const json& record, const DerivedNumber& derived) {
+void fill_record(Verifying& out, const json& record, const DerivedNumber& derived) {
   out.pith_number = derived.number.to_string();
   out.canonical_record = record;
   out.canonical_json = derived.canonical_json;
@@ -49,7 +57,7 @@ void fill_record(VerifiedRecord& out, const json& record, const DerivedNumber& d
   out.report.pith_number = out.pith_number;
 }
 
-void fill_receipt(VerifiedRecord& out, const ReceiptOutcome& receipt) {
+void fill_receipt(Verifying& out, const ReceiptOutcome& receipt) {
   if (!receipt.signature.valid) return;
   out.receipt_signature_b64 = receipt.signature.signature_b64;
   out.key_id = receipt.signature.key_id;
@@ -154,7 +162,7 @@ void check_public_keys(Report& report, const Bundle& bundle, const TrustStore& t
   }
 }
 
-void verify_bundle(VerifiedRecord& out, const json& document, const TrustStore& trust) {
+void verify_bundle(Verifying& out, const json& document, const TrustStore& trust) {
   Report& report = out.report;
   std::vector<Check> untrusted;
   const Bundle bundle = read_bundle(document);
@@ -314,7 +322,7 @@ void verify_bundle(VerifiedRecord& out, const json& document, const TrustStore& 
   report.extra["completeness"] = completeness(merged.state["current"], *bundle.timestamp_proofs);
 }
 
-void verify_state(VerifiedRecord& out, const json& document, const TrustStore& trust) {
+void verify_state(Verifying& out, const json& document, const TrustStore& trust) {
   Report& report = out.report;
   std::vector<Check> untrusted;
   const State state = read_state(document);
@@ -360,7 +368,7 @@ void verify_state(VerifiedRecord& out, const json& document, const TrustStore& t
   report.extra["completeness"] = completeness(*state.current, json_null());
 }
 
-void verify_bare_record(VerifiedRecord& out, const json& record, const TrustStore&) {
+void verify_bare_record(Verifying& out, const json& record, const TrustStore&) {
   Report& report = out.report;
   auto derived = check_record(report, record, {}, {});
   if (derived) fill_record(out, record, *derived);
@@ -370,7 +378,7 @@ void verify_bare_record(VerifiedRecord& out, const json& record, const TrustStor
 }
 
 // A record with what is claimed about it and its receipt, if any (null).
-void verify_record_and_receipt(VerifiedRecord& out, const json& record, std::string_view claimed_sha256,
+void verify_record_and_receipt(Verifying& out, const json& record, std::string_view claimed_sha256,
                                std::string_view claimed_number, const json* receipt, const TrustStore& trust) {
   Report& report = out.report;
   std::vector<Check> untrusted;
@@ -384,7 +392,7 @@ void verify_record_and_receipt(VerifiedRecord& out, const json& record, std::str
 
 // The resolver's JSON-LD answer: `.canonical_record`, with whatever it says
 // about it (pith_number, canonical_sha256) and a receipt if it has one.
-void verify_resolver_answer(VerifiedRecord& out, const json& answer, const TrustStore& trust) {
+void verify_resolver_answer(Verifying& out, const json& answer, const TrustStore& trust) {
   const json* receipt = nullptr;
   for (const char* key : {"receipt", "pith_receipt", "record_receipt"}) {
     if (member(answer, key).is_object()) {
@@ -410,26 +418,40 @@ json receipt_block(const ReceiptParts& parts, std::string_view canonical_sha256)
 
 }  // namespace
 
-const json& merged_state(const VerifiedRecord& record) {
+const json& merged_state(const DocumentContent& record) {
   if (record.kind == DocumentKind::state) return record.document;
   return member(record.document, "state");
 }
 
-VerifiedRecord verify_record_with_receipt(const json& canonical_record, std::string_view claimed_sha256,
-                                          std::string_view claimed_number, const std::optional<ReceiptParts>& receipt,
-                                          const TrustStore& trust, std::string_view input_name) {
-  VerifiedRecord out;
+DocumentVerification::DocumentVerification(DocumentContent content, Report verification_report)
+    : report(std::move(verification_report)) {
+  if (report.verdict() == Verdict::verified) {
+    record_ = VerifiedRecord{std::move(content), report};
+  } else {
+    unverified_ = std::move(content);
+  }
+}
+
+const DocumentContent& DocumentVerification::content() const {
+  if (record_) return *record_;
+  return unverified_;
+}
+
+DocumentVerification verify_record_with_receipt(const json& canonical_record, std::string_view claimed_sha256,
+                                                std::string_view claimed_number, const std::optional<ReceiptParts>& receipt,
+                                                const TrustStore& trust, std::string_view input_name) {
+  Verifying out;
   out.kind = DocumentKind::resolver_answer;
   out.report.input = std::string(input_name);
   out.report.input_kind = to_string(out.kind);
   const json block = receipt ? receipt_block(*receipt, claimed_sha256) : json();
   verify_record_and_receipt(out, canonical_record, claimed_sha256, claimed_number, receipt ? &block : nullptr, trust);
-  return out;
+  return std::move(out).finish();
 }
 
-Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore& trust, std::string_view input_name) {
+Result<DocumentVerification> verify_document(std::string_view bytes, const TrustStore& trust, std::string_view input_name) {
   const std::string name(input_name);
-  VerifiedRecord out;
+  Verifying out;
   out.report.input = name;
   auto parsed = signed_json::parse_strict(bytes);
   if (!parsed) {
@@ -441,7 +463,7 @@ Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore&
     out.report.input_kind = "json";
     out.report.fail("json.strict.invalid", to_string(e.problem) + std::string(" at ") + e.path + ": " + e.message);
     out.document_bytes = std::string(bytes);
-    return out;
+    return std::move(out).finish();
   }
   auto kind = detect_kind(*parsed);
   if (!kind) {
@@ -457,7 +479,7 @@ Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore&
     case DocumentKind::resolver_answer: verify_resolver_answer(out, *parsed, trust); break;
   }
   out.document = std::move(*parsed);
-  return out;
+  return std::move(out).finish();
 }
 
 }  // namespace pith::registry

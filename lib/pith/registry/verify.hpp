@@ -23,29 +23,63 @@ class TrustStore;  // trust_store.hpp
 enum class DocumentKind { bundle, state, record, resolver_answer };
 [[nodiscard]] const char* to_string(DocumentKind k);
 
-// What a fully verified document yields: everything a stamper or the
-// generated pith.sty needs to carry the signed record onward.
-struct VerifiedRecord {
+// What a registry document says about its record, whether or not it
+// verified: what a report on a failed document still compares (the PDF
+// check's binding checks, the carried copy for the online check).
+struct DocumentContent {
   DocumentKind kind = DocumentKind::record;
-  std::string pith_number;            // full form, e.g. pith:2020:WXNI57C2SJ24QK62DB7DTUREA3
+  std::string pith_number;            // full form, e.g. pith:2020:WXNI57C2SJ24QK62DB7DTUREA3; empty if underivable
   nlohmann::json canonical_record;    // as parsed (strictly)
   std::string canonical_json;         // canon(canonical_record): the exact hashed bytes
   std::string canonical_sha256;       // lower-case hex
-  std::string receipt_signature_b64;  // empty when the document has no receipt (bare record)
+  std::string receipt_signature_b64;  // empty when the document has no (valid) receipt
   std::string key_id;                 // registry key that signed the receipt
   std::string key_fingerprint;        // fingerprint_sha256_hex of that key
   std::string document_bytes;         // the bundle/state bytes exactly as given (to embed)
   nlohmann::json document;            // the parsed document
-  Report report;                      // every check performed, in order
+};
+
+// What a fully verified document yields: everything a stamper or the
+// generated pith.sty needs to carry the signed record onward, and its report
+// (whose verdict is verified). In the library only a DocumentVerification
+// makes one, and only when its report verified, so holding a VerifiedRecord
+// means the record verified: no caller has to remember to look at a verdict.
+// It stays an aggregate so tests and benches can describe one.
+struct VerifiedRecord : DocumentContent {
+  Report report;  // every check performed, in order
+};
+
+// The outcome of verifying a document, whatever its verdict: the report
+// (every check; report.pith_number is the number claimed or derived), what
+// the document says, and the record only when the report verified.
+class DocumentVerification {
+ public:
+  // The one place a VerifiedRecord is made: `content` becomes the record
+  // only when `report`'s verdict is verified.
+  DocumentVerification(DocumentContent content, Report verification_report);
+
+  Report report;
+
+  // The record: present exactly when report.verdict() is verified.
+  [[nodiscard]] const std::optional<VerifiedRecord>& record() const& { return record_; }
+  [[nodiscard]] std::optional<VerifiedRecord> record() && { return std::move(record_); }
+  // What the document says, verified or not (the record's when verified):
+  // for reporting on it, never for carrying it onward.
+  [[nodiscard]] const DocumentContent& content() const;
+  [[nodiscard]] DocumentKind kind() const { return content().kind; }
+
+ private:
+  DocumentContent unverified_;  // empty when record_ is set
+  std::optional<VerifiedRecord> record_;
 };
 
 // Strictly parses `bytes` (see strict_json.hpp) and verifies the document
 // with keys from `trust` only. Never fails with an Error for bad *content*:
-// content problems are failed checks in `report` (so the caller can show
-// them); the Error branch is for input that is not a registry document at all
+// content problems are failed checks in the result's `report` (so the caller
+// can show them), and then the result holds no record; the Error branch is for input that is not a registry document at all
 // (not JSON, unknown shape) and carries `input_name` in `where`.
-[[nodiscard]] Result<VerifiedRecord> verify_document(std::string_view bytes, const TrustStore& trust,
-                                                     std::string_view input_name);
+[[nodiscard]] Result<DocumentVerification> verify_document(std::string_view bytes, const TrustStore& trust,
+                                                           std::string_view input_name);
 
 // A record and its receipt carried as separate values (a PDF's XMP copy:
 // pith:canonicalRecord, pith:canonicalSha256, pith:number and the receipt's
@@ -60,14 +94,14 @@ struct ReceiptParts {
   std::string key_fingerprint;  // fingerprint_sha256_hex; may be empty
   std::string signature_b64;
 };
-[[nodiscard]] VerifiedRecord verify_record_with_receipt(const nlohmann::json& canonical_record,
-                                                        std::string_view claimed_sha256,
-                                                        std::string_view claimed_number,
-                                                        const std::optional<ReceiptParts>& receipt,
-                                                        const TrustStore& trust, std::string_view input_name);
+[[nodiscard]] DocumentVerification verify_record_with_receipt(const nlohmann::json& canonical_record,
+                                                              std::string_view claimed_sha256,
+                                                              std::string_view claimed_number,
+                                                              const std::optional<ReceiptParts>& receipt,
+                                                              const TrustStore& trust, std::string_view input_name);
 
 // The merged state of a verified document: a bundle's `state`, or the state
 // itself; null for a record.
-[[nodiscard]] const nlohmann::json& merged_state(const VerifiedRecord& record);
+[[nodiscard]] const nlohmann::json& merged_state(const DocumentContent& content);
 
 }  // namespace pith::registry

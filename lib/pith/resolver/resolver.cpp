@@ -56,13 +56,15 @@ struct Refusal {
   std::string reason;
 };
 
-// A document is usable only when fully verified against the trust store.
-std::optional<Refusal> rejection_reason(const registry::VerifiedRecord& record, const registry::Identifier& id) {
-  const Verdict verdict = record.report.verdict();
-  if (verdict != Verdict::verified) {
+// A document is usable only when fully verified against the trust store
+// (then it holds a record) and it is the record asked for.
+std::optional<Refusal> rejection_reason(const registry::DocumentVerification& verification, const registry::Identifier& id) {
+  if (!verification.record()) {
+    const Verdict verdict = verification.report.verdict();
     return Refusal{verdict == Verdict::unverifiable ? ErrorKind::unverifiable : ErrorKind::rejected,
-                   "failed verification (" + first_failure(record.report) + ")"};
+                   "failed verification (" + first_failure(verification.report) + ")"};
   }
+  const registry::VerifiedRecord& record = *verification.record();
   if (!id.matches(record.pith_number, record.canonical_record)) {
     return Refusal{ErrorKind::rejected, "substitution: " + id.mismatch(record.pith_number, record.canonical_record)};
   }
@@ -198,8 +200,8 @@ void Resolver::consult_cache(Job& job) {
     refusal = Refusal{ErrorKind::rejected, verified.error().describe()};
   } else if (auto why = rejection_reason(*verified, job.id)) {
     refusal = std::move(why);
-  } else if (!doc->full_number.empty() && doc->full_number != verified->pith_number) {
-    refusal = Refusal{ErrorKind::rejected, "filed under " + doc->full_number + " but holds " + verified->pith_number};
+  } else if (!doc->full_number.empty() && doc->full_number != verified->record()->pith_number) {
+    refusal = Refusal{ErrorKind::rejected, "filed under " + doc->full_number + " but holds " + verified->record()->pith_number};
   }
   if (refusal) {
     // Never used: dropped, and the record is fetched again.
@@ -211,7 +213,7 @@ void Resolver::consult_cache(Job& job) {
   }
   const bool fresh = doc->meta.fetched_at > 0 && unix_now() - doc->meta.fetched_at < options_.freshness.count();
   if (options_.offline || (fresh && !options_.refresh)) {
-    Resolution r = job.resolved(ResolutionOrigin::cache, doc->path.string(), std::move(*verified));
+    Resolution r = job.resolved(ResolutionOrigin::cache, doc->path.string(), *std::move(*verified).record());
     r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
                                          r.source + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
     if (options_.offline) {
@@ -222,7 +224,7 @@ void Resolver::consult_cache(Job& job) {
     return;
   }
   job.cached = std::move(*doc);
-  job.cached_record = std::move(*verified);
+  job.cached_record = std::move(*verified).record();
 }
 
 void Resolver::finish_from_network(Job& job, registry::VerifiedRecord record, const std::string& url,
@@ -293,7 +295,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     ++job.next;
     return;
   }
-  finish_from_network(job, std::move(*verified), ep.url, *answer);
+  finish_from_network(job, *std::move(*verified).record(), ep.url, *answer);
 }
 
 void Resolver::finish_exhausted(Job& job) {

@@ -24,7 +24,7 @@
 namespace pith::resolver {
 
 // Verifies registry bytes; `name` (a URL or cache path) goes into errors.
-using DocumentVerifier = std::function<Result<registry::VerifiedRecord>(std::string_view bytes, std::string_view name)>;
+using DocumentVerifier = std::function<Result<registry::DocumentVerification>(std::string_view bytes, std::string_view name)>;
 
 // The production verifier: verify_document with the tool's trust store
 // (which must outlive the returned function).

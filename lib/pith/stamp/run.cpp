@@ -70,10 +70,11 @@ std::optional<std::string> read_whole_file(const std::string& path) {
 // badge link): --resolver when it is a web address, else the public default.
 std::string link_base(const StampRunOptions& opt) { return pdf::meta::published_resolver(opt.registry.resolver_url); }
 
-// The verified record for `number`: from --bundle, else from the resolver.
-// Verification uses only the tool's trust store: the pinned key, the user's
-// key directory and --trust-key files; never a key shipped in the data.
-Result<registry::VerifiedRecord> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
+// The verification of the record for `number`: from --bundle, else from the
+// resolver (which hands out only verified records). Verification uses only
+// the tool's trust store: the pinned key, the user's key directory and
+// --trust-key files; never a key shipped in the data.
+Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
   std::vector<std::string> warnings;
   registry::TrustStore trust = registry::TrustStore::with_defaults(&warnings);
   for (const auto& k : opt.trust_keys)
@@ -90,7 +91,8 @@ Result<registry::VerifiedRecord> obtain_record(const StampRunOptions& opt, const
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
   outcome.record_source = resolution->source;
-  return std::move(resolution->record);
+  Report report = resolution->record.report;  // verified: the resolver hands out only verified records
+  return registry::DocumentVerification(std::move(resolution->record), std::move(report));
 }
 
 // A record that could not be obtained. One the resolver refused (forged,
@@ -157,22 +159,23 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
       !opt.pith.empty() ? opt.pith : found->number.to_string();
 
   Outcome outcome;
-  auto record = obtain_record(opt, number, outcome);
-  if (!record) return not_obtained(record.error());
-  outcome.pith_number = record->pith_number;
-  if (record->report.verdict() != Verdict::verified) return unverified(opt, outcome, record->report, number);
-  if (!tex::record_matches(*found, *record)) {
-    return wrong_record(opt, outcome, record->pith_number,
+  auto verification = obtain_record(opt, number, outcome);
+  if (!verification) return not_obtained(verification.error());
+  outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
+  if (!verification->record()) return unverified(opt, outcome, verification->report, number);
+  const registry::VerifiedRecord& record = *verification->record();
+  if (!tex::record_matches(*found, record)) {
+    return wrong_record(opt, outcome, record.pith_number,
                         opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location());
   }
 
   tex::TexStampOptions options;
   options.sty.resolver_base = link_base(opt);
-  auto result = tex::stamp_tex(opt.input, *record, options);
+  auto result = tex::stamp_tex(opt.input, record, options);
   if (!result) {
     // The number and the record were checked above: what is left is writing pith.sty.
     Outcome o = refused(result.error());
-    o.pith_number = record->pith_number;
+    o.pith_number = record.pith_number;
     o.verification = outcome.verification;
     return o;
   }
@@ -244,12 +247,13 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   }
 
   Outcome outcome;
-  auto record = obtain_record(opt, *number, outcome);
-  if (!record) return not_obtained(record.error());
-  outcome.pith_number = record->pith_number;
-  if (record->report.verdict() != Verdict::verified) return unverified(opt, outcome, record->report, *number);
-  if (!names_record(*number, record->pith_number))
-    return wrong_record(opt, outcome, record->pith_number, from + " names " + *number);
+  auto verification = obtain_record(opt, *number, outcome);
+  if (!verification) return not_obtained(verification.error());
+  outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
+  if (!verification->record()) return unverified(opt, outcome, verification->report, *number);
+  const registry::VerifiedRecord& record = *verification->record();
+  if (!names_record(*number, record.pith_number))
+    return wrong_record(opt, outcome, record.pith_number, from + " names " + *number);
 
   pdf::StampOptions so;
   so.resolver = link_base(opt);
@@ -257,7 +261,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   so.badge = opt.badge;
   so.source_date_epoch = opt.source_date_epoch;
   so.original_sha256 = file->sha256_hex();
-  auto plan = pdf::plan_stamp(*reader, metadata, extraction, *record, so);
+  auto plan = pdf::plan_stamp(*reader, metadata, extraction, record, so);
   if (!plan) return refused(plan.error());
   outcome.notes = plan->notes;
   outcome.output = opt.output.empty() ? opt.input : opt.output;
@@ -267,11 +271,11 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       outcome.status = Status::conflict;
       outcome.failure = ErrorKind::conflict;
       outcome.message = opt.input + " already carries " + plan->previous_number.value_or("another Pith Number") +
-                        "; refusing to stamp " + record->pith_number + " (use --force to replace it)";
+                        "; refusing to stamp " + record.pith_number + " (use --force to replace it)";
       return outcome;
     case pdf::StampOutcome::already_stamped:
       outcome.status = Status::already_stamped;
-      outcome.message = opt.input + ": already stamped with " + record->pith_number;
+      outcome.message = opt.input + ": already stamped with " + record.pith_number;
       if (!opt.output.empty() && !same_path(opt.output, opt.input)) {
         auto ok = write_atomically(opt.output, opt.input, file->bytes().size(), {}, FileAttributes{file->mode()});
         if (!ok) return failure(Status::error, ok.error().kind, ok.error().describe());

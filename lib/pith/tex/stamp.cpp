@@ -40,10 +40,6 @@ Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRe
     return fail(ErrorKind::conflict, tex.string(), "\\pithnumber at " + number->location() + " is " + number->number.to_string() +
                                   " but the record is " + record.pith_number);
   }
-  if (record.report.verdict() != Verdict::verified) {
-    return fail(ErrorKind::rejected, record.pith_number, std::string("record is not verified (") + to_string(record.report.verdict()) +
-                                        "); pith.sty only carries verified records");
-  }
   auto text = generate_sty(record, options.sty);
   if (!text) return std::unexpected(text.error());
 

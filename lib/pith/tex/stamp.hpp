@@ -28,9 +28,9 @@ struct TexStampResult {
 
 // Writes <dir of tex>/pith.sty for `record`, atomically (temporary file,
 // fsync, rename), and only when its bytes change. Fails when the paper has
-// no (or conflicting) \pithnumber, when the record is not the paper's, when
-// its report is not `verified`, or when a pith.sty that is not pith's own
-// package is in the way (never overwritten).
+// no (or conflicting) \pithnumber, when the record is not the paper's, or
+// when a pith.sty that is not pith's own package is in the way (never
+// overwritten). A VerifiedRecord is verified by construction (verify.hpp).
 [[nodiscard]] Result<TexStampResult> stamp_tex(const std::filesystem::path& tex, const registry::VerifiedRecord& record,
                                                const TexStampOptions& options = {});
 
