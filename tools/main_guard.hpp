@@ -1,0 +1,24 @@
+#pragma once
+// The catch-all around each tool's main: anything unexpected (an exception
+// from a library, a bug) is one line naming the tool and exit 2, never an
+// abort with a core dump.
+#include "pith/base/exit_codes.hpp"
+
+#include <exception>
+#include <iostream>
+
+namespace pith::cli {
+
+template <class Command>
+int run_guarded(const char* tool, Command&& command) {
+  try {
+    return command();
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << tool << ": internal error: unknown exception\n";
+  }
+  return exit_code::usage_or_io;
+}
+
+}  // namespace pith::cli
