@@ -30,7 +30,7 @@ build: configure
 
 test: build fuzz-build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
 fuzz-build: deps
 	CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) cmake -S . -B $(FUZZ_BUILD) -DPITH_FUZZ=ON \
@@ -41,7 +41,7 @@ fuzz: fuzz-build
 	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 fuzz-smoke: fuzz-build
-	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
 demo: build
 	@PITH_BIN=$(abspath $(BUILD))/tools samples/demo.sh

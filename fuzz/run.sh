@@ -46,6 +46,9 @@ for target in "${targets[@]}"; do
   options=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=30 -print_final_stats=1
            -artifact_prefix="$crashes"/)
   [[ -f $source_dir/fuzz/$target.dict ]] && options+=(-dict="$source_dir/fuzz/$target.dict")
+  # FUZZ_SEED fixes libFuzzer's random seed (the smoke run in make test), so a
+  # CI run explores the same inputs from a fresh corpus each time.
+  [[ -n ${FUZZ_SEED:-} ]] && options+=(-seed="$FUZZ_SEED")
 
   before=$(ls "$crashes" | wc -l)
   started=$SECONDS
