@@ -273,3 +273,13 @@ TEST_CASE("malformed numbers are refused naming the character, its position and 
     CHECK_THAT(n.error().message, Catch::Matchers::Contains(bad.says));
   }
 }
+
+TEST_CASE("same_number: written numbers that name the same paper", "[pith_number]") {
+  using pith::registry::same_number;
+  CHECK(same_number("pith:JFLLIOJUI2M3KX3FLLGP4N2V65", "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK(same_number(" jflliojui2m3kx3fllgp4n2v65 ", "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK(same_number("pith:JFLLIOJU", "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK_FALSE(same_number("pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65", "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK_FALSE(same_number("pith:2021:WXNI57C2SJ24QK62DB7DTUREA3", "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK_FALSE(same_number("not a number", "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"));
+}

@@ -43,15 +43,6 @@ std::string number_body(std::string_view number) {
   return parsed ? parsed->body : std::string(number);
 }
 
-// A number the PDF already carries names the record's paper
-// (PithNumber::matches: `pith:BODY`, as plain pith.sty writes it, is the same
-// number as the record's `pith:YYYY:BODY`).
-bool names_record(std::string_view carried, const registry::VerifiedRecord& record) {
-  const auto number = registry::parse_pith_number(carried);
-  const auto full = registry::parse_pith_number(record.pith_number);
-  return number && full && number->matches(*full);
-}
-
 std::string pdf_date(std::int64_t epoch) {
   const std::time_t t = static_cast<std::time_t>(epoch);
   std::tm tm{};
@@ -337,8 +328,9 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
   const std::optional<std::string> carried[] = {metadata.info_number, xmp_number(extraction.xmp)};
   for (const auto& n : carried)
     if (n && !n->empty() && !plan.previous_number) plan.previous_number = *n;
+  // `pith:BODY`, as plain pith.sty writes it, is the record's number too.
   for (const auto& n : carried)
-    if (n && !n->empty() && !names_record(*n, record) && !options.force) {
+    if (n && !n->empty() && !registry::same_number(*n, record.pith_number) && !options.force) {
       plan.outcome = StampOutcome::conflict;
       plan.previous_number = *n;
       return plan;

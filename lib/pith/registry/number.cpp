@@ -94,6 +94,12 @@ bool PithNumber::matches(const PithNumber& other) const {
   return !(year && other.year && *year != *other.year);
 }
 
+bool same_number(std::string_view a, std::string_view b) {
+  const auto first = parse_pith_number(a);
+  const auto second = parse_pith_number(b);
+  return first && second && first->matches(*second);
+}
+
 Result<PithNumber> parse_pith_number(std::string_view input) {
   std::size_t begin = 0;
   std::size_t end = input.size();

@@ -57,6 +57,10 @@ struct PithNumber {
   [[nodiscard]] bool matches(const PithNumber& other) const;
 };
 
+// Whether two written numbers name the same paper: both parse and `matches`
+// (text that is not a Pith Number names nothing).
+[[nodiscard]] bool same_number(std::string_view a, std::string_view b);
+
 // The only Pith Number parser. Accepts `pith:YYYY:<26>`, `pith:<26>`, a bare
 // 26-character body, and the short forms `pith:<8|12|16>` (or bare 8/12/16
 // characters); any case, surrounding whitespace. Errors name the offending

@@ -40,13 +40,6 @@ Outcome failure(Status status, ErrorKind kind, std::string message) {
 // A failed step: nothing was written.
 Outcome refused(const Error& e) { return failure(Status::error, e.kind, e.describe() + "; nothing written"); }
 
-// A user-given number (full, pith:BODY, body, short form) names this record.
-bool names_record(const std::string& given, const std::string& record_number) {
-  const auto want = registry::parse_pith_number(given);
-  const auto have = registry::parse_pith_number(record_number);
-  return want && have && want->matches(*have);
-}
-
 // \pithnumber{...} in the .tex beside the PDF (same base name), ignoring comments.
 std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
   fs::path tex = pdf;
@@ -252,7 +245,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
   if (!verification->record()) return unverified(opt, outcome, verification->report, *number);
   const registry::VerifiedRecord& record = *verification->record();
-  if (!names_record(*number, record.pith_number))
+  if (!registry::same_number(*number, record.pith_number))
     return wrong_record(opt, outcome, record.pith_number, from + " names " + *number);
 
   pdf::StampOptions so;
