@@ -8,8 +8,13 @@
 // already carries a different Pith Number (use --force to replace it);
 // 2 usage, unreadable/encrypted/damaged PDF, write failure; 3 no Pith Number
 // given or found; 4 nothing trusted to verify the record with.
+// --arxiv paper.tex (pith::stamp::prepare_arxiv_upload, stamp/arxiv.hpp):
+// 0 what arXiv will build verifies; 1 it builds but does not verify (or is
+// another number's); 2 something is missing, the build fails, or I/O;
+// 3 no Pith Number; 4 its record is signed by no trusted key.
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/version.hpp"
+#include "pith/stamp/arxiv.hpp"
 #include "pith/stamp/run.hpp"
 #include "main_guard.hpp"
 #include "resolver_cli.hpp"
@@ -34,6 +39,20 @@ std::optional<std::int64_t> source_date_epoch() {
   return n;
 }
 
+// --arxiv: the upload archive and the verdict on what arXiv will build.
+int arxiv_command(const pith::stamp::StampRunOptions& opt, const std::string& compiler,
+                  const pith::stamp::StampPrintOptions& print) {
+  pith::stamp::ArxivOptions arxiv;
+  arxiv.tex = opt.input;
+  arxiv.archive = opt.output;
+  arxiv.compiler = pith::stamp::arxiv_compiler_from_string(compiler);
+  arxiv.trust_keys = opt.trust_keys;
+  arxiv.source_date_epoch = opt.source_date_epoch;
+  const pith::stamp::ArxivOutcome outcome = pith::stamp::prepare_arxiv_upload(arxiv);
+  pith::stamp::print_arxiv_outcome(outcome, print.json, print.verbose, std::cout, std::cerr);
+  return outcome.exit_code();
+}
+
 int stamp_command(int argc, char** argv) {
   pith::stamp::StampRunOptions opt;
   opt.registry = pith::resolver::ResolverOptions::from_environment();  // + the shared registry flags
@@ -53,6 +72,13 @@ int stamp_command(int argc, char** argv) {
                "update after the intact original bytes)");
   app.add_flag("--force", opt.force, "replace a stamp for a different Pith Number");
   app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
+  bool arxiv = false;
+  std::string compiler;
+  app.add_flag("--arxiv", arxiv,
+               "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
+               "rebuild it as arXiv does and check the PDF offline");
+  app.add_option("--compiler", compiler, "with --arxiv: pdflatex, latex, xelatex or lualatex (default: the paper's last build)")
+      ->check(CLI::IsMember({"pdflatex", "latex", "xelatex", "lualatex"}));
   app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)");
   pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", print.verbose, "say what was done");
@@ -64,6 +90,7 @@ int stamp_command(int argc, char** argv) {
     return rc == 0 ? 0 : pith::exit_code::usage_or_io;
   }
   opt.source_date_epoch = source_date_epoch();
+  if (arxiv) return arxiv_command(opt, compiler, print);
 
   const pith::stamp::StampRunOutcome outcome = pith::stamp::run_stamp(opt);
   pith::stamp::print_stamp_outcome(opt.input, outcome, print, std::cout, std::cerr);

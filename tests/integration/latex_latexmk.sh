@@ -30,9 +30,9 @@ cmp -s detached.json "$bundle" || fail "embedded pith-bundle.json differs from t
 [[ "$(exiftool -q -q -b -XMP-pith:KeyId paper.pdf)" == pith-v1-2026-05 ]] || fail "XMP pith:keyId"
 qpdf --check paper.pdf > /dev/null || fail "qpdf --check"
 
-# Re-running pith-stamp on the sources changes nothing.
+# Re-running pith-stamp on the sources (from the same mirror as the rc) changes nothing.
 sum_before=$(sha256sum pith.sty)
-"$PITH_BIN/pith-stamp" paper.tex --bundle "$bundle" > /dev/null
+"$PITH_BIN/pith-stamp" paper.tex --resolver "file://$PWD/registry" > /dev/null
 [[ "$(sha256sum pith.sty)" == "$sum_before" ]] || fail "pith.sty changed on a re-run"
 
 "$PITH_BIN/pith-check" --offline paper.pdf > check.out 2>&1 || { cat check.out; fail "pith-check --offline paper.pdf"; }

@@ -1,4 +1,6 @@
 #include "pith/tex/stamp.hpp"
+#include "pith/base/crypto.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/test_data.hpp"
 #include "support/latex_harness.hpp"
 
@@ -90,4 +92,80 @@ TEST_CASE("the record source is asked for the number found in the paper") {
   });
   REQUIRE(r);
   CHECK(asked == "JFLLIOJUI2M3KX3FLLGP4N2V65");
+}
+
+// verify_existing_sty: what pith-stamp keeps when the registry cannot be reached.
+namespace {
+pith::tex::TexNumber number_of(const fs::path& tex) {
+  auto n = pith::tex::find_pith_number(tex);
+  REQUIRE(n);
+  return *n;
+}
+}  // namespace
+
+TEST_CASE("a generated pith.sty is read back and its record verified again") {
+  const auto d = pith::test::fresh_temp_dir("existing");
+  pith::test::write_file(d / "paper.tex", paper);
+  const auto record = pith::test::fixture_record();
+  REQUIRE(pith::tex::stamp_tex(d / "paper.tex", record));
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
+
+  auto kept = pith::tex::verify_existing_sty(d / "paper.tex", number_of(d / "paper.tex"), trust);
+  REQUIRE(kept);
+  CHECK(kept->pith_number == record.pith_number);
+  CHECK(kept->document_bytes == record.document_bytes);
+
+  auto data = pith::tex::read_sty_data(pith::test::read_file(d / "pith.sty"), "pith.sty");
+  REQUIRE(data);
+  CHECK(data->values.at("canonicalRecord") == record.canonical_json);
+  CHECK(data->values.at("body") == "JFLLIOJUI2M3KX3FLLGP4N2V65");
+}
+
+TEST_CASE("a pith.sty kept offline must be generated, verified, consistent and the paper's") {
+  const auto d = pith::test::fresh_temp_dir("existing-bad");
+  pith::test::write_file(d / "paper.tex", paper);
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
+  const auto check = [&] { return pith::tex::verify_existing_sty(d / "paper.tex", number_of(d / "paper.tex"), trust); };
+
+  SECTION("none") {
+    auto r = check();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().kind == pith::ErrorKind::not_found);
+  }
+  SECTION("the plain package") {
+    pith::test::write_file(d / "pith.sty", pith::tex::plain_sty());
+    auto r = check();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().kind == pith::ErrorKind::malformed);
+  }
+  SECTION("a baked value that is not the embedded record's") {
+    const auto record = pith::test::fixture_record();
+    std::string sty = *pith::tex::generate_sty(record);
+    const std::string hash_hex = pith::to_hex(record.canonical_sha256);
+    const auto at = sty.find(hash_hex);
+    REQUIRE(at != std::string::npos);
+    sty[at] = sty[at] == '3' ? '4' : '3';  // still hex, another hash
+    pith::test::write_file(d / "pith.sty", sty);
+    auto r = check();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().kind == pith::ErrorKind::rejected);
+  }
+  SECTION("an embedded bundle that no longer verifies") {
+    const auto record = pith::test::fixture_record();
+    std::string sty = *pith::tex::generate_sty(record);
+    const auto at = sty.find("\\__pith_data_bundle:n {");
+    REQUIRE(at != std::string::npos);
+    const auto digit = at + std::string("\\__pith_data_bundle:n {").size() + 40;
+    sty[digit] = sty[digit] == '6' ? '7' : '6';
+    pith::test::write_file(d / "pith.sty", sty);
+    auto r = check();
+    REQUIRE_FALSE(r);
+  }
+  SECTION("another number's") {
+    REQUIRE(pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
+    pith::test::write_file(d / "paper.tex", "\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n");
+    auto r = check();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().kind == pith::ErrorKind::conflict);
+  }
 }

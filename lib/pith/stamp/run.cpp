@@ -3,6 +3,7 @@
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/mapped_file.hpp"
+#include "pith/check/file.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/stamp.hpp"
@@ -67,11 +68,18 @@ std::string link_base(const StampRunOptions& opt) { return pdf::meta::published_
 // resolver (which hands out only verified records). Verification uses only
 // the tool's trust store: the pinned key, the user's key directory and
 // --trust-key files; never a key shipped in the data.
-Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
+Result<registry::TrustStore> trust_store(const StampRunOptions& opt) {
   std::vector<std::string> warnings;
   registry::TrustStore trust = registry::TrustStore::with_defaults(&warnings);
   for (const auto& k : opt.trust_keys)
     if (auto ok = trust.add_key_file(k); !ok) return std::unexpected(ok.error());
+  return trust;
+}
+
+Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
+  auto trusted = trust_store(opt);
+  if (!trusted) return std::unexpected(trusted.error());
+  const registry::TrustStore& trust = *trusted;
   if (!opt.bundle.empty()) {
     auto bytes = read_whole_file(opt.bundle);
     if (!bytes) return fail(ErrorKind::io, opt.bundle, "cannot read the bundle file");
@@ -139,6 +147,42 @@ Outcome wrong_record(const StampRunOptions& opt, Outcome outcome, const std::str
   return outcome;
 }
 
+// The registry could not be reached (a network error, never a refused
+// record, and never with --bundle).
+bool registry_unreachable(const StampRunOptions& opt, const Error& e) {
+  return opt.bundle.empty() && e.kind == ErrorKind::network;
+}
+
+// Offline is not an error when what is already there still verifies: the
+// warning says so, unless the user asked for --offline.
+Outcome kept_offline(const StampRunOptions& opt, const Error& unreachable, std::string pith_number, std::string output,
+                     const std::string& what) {
+  Outcome o;
+  o.status = Status::already_stamped;
+  o.kept_offline = true;
+  o.pith_number = std::move(pith_number);
+  o.output = std::move(output);
+  o.message = o.output + ": kept; " + what + " of " + o.pith_number + " still verifies offline";
+  if (!opt.registry.offline)
+    o.warnings.push_back("the registry could not be reached (" + unreachable.describe() + "); " + o.message);
+  return o;
+}
+
+// pith-stamp paper.tex with the registry out of reach: keep a pith.sty
+// whose record still verifies for the paper's number, else say what to do.
+Outcome stamp_tex_offline(const StampRunOptions& opt, const tex::TexNumber& number, const Error& unreachable) {
+  const std::string sty = tex::sty_path_for(opt.input).string();
+  auto trust = trust_store(opt);
+  if (!trust) return refused(trust.error());
+  auto kept = tex::verify_existing_sty(opt.input, number, *trust);
+  if (kept) return kept_offline(opt, unreachable, kept->pith_number, sty, "its record");
+  Outcome o = refused(unreachable);
+  o.message = unreachable.describe() + "; and " + kept.error().describe() +
+              ". Connect to the registry and run 'pith-stamp " + opt.input + "' again, or give the paper's registry "
+              "bundle with --bundle FILE";
+  return o;
+}
+
 // pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
 // record (--bundle or the resolver), then write pith.sty (tex/stamp.hpp).
 Outcome stamp_tex_file(const StampRunOptions& opt) {
@@ -153,6 +197,8 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
 
   Outcome outcome;
   auto verification = obtain_record(opt, number, outcome);
+  if (!verification && registry_unreachable(opt, verification.error()))
+    return stamp_tex_offline(opt, *found, verification.error());
   if (!verification) return not_obtained(verification.error());
   outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
   if (!verification->record()) return unverified(opt, outcome, verification->report, number);
@@ -211,6 +257,17 @@ Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, con
   return write_atomically(target, opt.input, plan.original_length, plan.update, attrs);
 }
 
+// The number of the record the PDF carries when it verifies offline (as
+// pith-check --offline would say, in a child process) and is `number`'s.
+std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, const std::string& number) {
+  auto trust = trust_store(opt);
+  if (!trust) return std::nullopt;
+  const check::FileCheck checked = check::check_file(opt.input, *trust);
+  const Report& report = checked.report;
+  if (report.verdict() != Verdict::verified || !registry::same_number(number, report.pith_number)) return std::nullopt;
+  return report.pith_number;
+}
+
 Outcome stamp_pdf(const StampRunOptions& opt) {
   struct stat before {};
   if (::stat(opt.input.c_str(), &before) != 0)
@@ -241,6 +298,9 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
 
   Outcome outcome;
   auto verification = obtain_record(opt, *number, outcome);
+  if (!verification && registry_unreachable(opt, verification.error())) {
+    if (auto kept = pdf_verifies_offline(opt, *number)) return kept_offline(opt, verification.error(), *kept, opt.input, "its record");
+  }
   if (!verification) return not_obtained(verification.error());
   outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
   if (!verification->record()) return unverified(opt, outcome, verification->report, *number);
@@ -319,6 +379,8 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   if (!original_sha256.empty()) j["original_sha256"] = original_sha256;
   if (update_bytes) j["update_bytes"] = *update_bytes;
   if (!notes.empty()) j["notes"] = notes;
+  if (!warnings.empty()) j["warnings"] = warnings;
+  if (kept_offline) j["offline"] = true;
   if (!record_source.empty()) j["record_source"] = record_source;
   if (verification) j["verification"] = verification->to_json();
   return j;
@@ -337,6 +399,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     out << o.to_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
+  for (const auto& w : o.warnings) err << "pith-stamp: warning: " << w << "\n";
   if (!o.succeeded()) {
     err << "pith-stamp: " << o.message << "\n";
     if (o.verification && print.verbose) err << o.verification->to_text(false);

@@ -57,13 +57,18 @@ struct StampRunOutcome {
   std::string original_sha256;
   std::optional<std::uint64_t> update_bytes;
   std::vector<std::string> notes;  // remarks of the stamp plan (badge skipped, ...)
+  std::vector<std::string> warnings;  // printed even when quiet (e.g. the registry could not be reached)
+  // The registry could not be reached and what the paper (pith.sty) or the
+  // PDF already carries was kept because it still verifies offline.
+  bool kept_offline = false;
   std::string record_source;       // where the resolver found the record (URL or cache path)
   std::optional<Report> verification;  // the record's verification report
 
   [[nodiscard]] bool succeeded() const { return !failure.has_value(); }
   [[nodiscard]] int exit_code() const;
   // {input, status, exit_code, message, pith_number, output, original_length,
-  // original_sha256, update_bytes, notes, record_source, verification}
+  // original_sha256, update_bytes, notes, warnings, offline (kept offline),
+  // record_source, verification}
   // (empty members left out).
   [[nodiscard]] nlohmann::json to_json(const std::string& input) const;
 };

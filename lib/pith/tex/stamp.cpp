@@ -2,6 +2,8 @@
 
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/report.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/registry/trust_store.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -26,7 +28,47 @@ Result<std::optional<std::string>> read_existing(const fs::path& path) {
   return std::optional<std::string>{buffer.str()};
 }
 
+// The baked value `key` differs from the record's `expected`.
+bool differs(const StyData& data, std::string_view key, std::string_view expected) {
+  const auto it = data.values.find(key);
+  return it == data.values.end() || it->second != expected;
+}
+
 }  // namespace
+
+fs::path sty_path_for(const fs::path& tex) {
+  return (tex.parent_path().empty() ? fs::path(".") : tex.parent_path()) / "pith.sty";
+}
+
+Result<registry::VerifiedRecord> verify_existing_sty(const fs::path& tex, const TexNumber& number,
+                                                     const registry::TrustStore& trust) {
+  const fs::path path = sty_path_for(tex);
+  auto existing = read_existing(path);
+  if (!existing) return std::unexpected(existing.error());
+  if (!*existing) return fail(ErrorKind::not_found, path.string(), "does not exist");
+  auto data = read_sty_data(**existing, path.string());
+  if (!data) return std::unexpected(data.error());
+  auto verification = registry::verify_document(data->document_bytes, trust, path.string() + " (embedded bundle)");
+  if (!verification) return std::unexpected(verification.error());
+  if (!verification->record()) {
+    const Verdict verdict = verification->report.verdict();
+    return fail(verdict == Verdict::unverifiable ? ErrorKind::unverifiable : ErrorKind::rejected, path.string(),
+                std::string("its embedded record does not verify (") + to_string(verdict) + ")");
+  }
+  registry::VerifiedRecord record = *std::move(*verification).record();
+  if (!record_matches(number, record)) {
+    return fail(ErrorKind::conflict, path.string(), "carries the record of " + record.pith_number + ", but \\pithnumber at " +
+                                                        number.location() + " is " + number.number.to_string());
+  }
+  namespace meta = pdf::meta;
+  if (differs(*data, "body", number.number.body) || differs(*data, meta::xmp_canonical_record, record.canonical_json) ||
+      differs(*data, meta::xmp_canonical_sha256, record.canonical_sha256) ||
+      differs(*data, meta::xmp_receipt_signature, record.receipt_signature_b64) ||
+      differs(*data, meta::xmp_key_id, record.key_id) || differs(*data, meta::xmp_key_fingerprint, record.key_fingerprint)) {
+    return fail(ErrorKind::rejected, path.string(), "its baked values are not those of its embedded, verified record");
+  }
+  return record;
+}
 
 bool record_matches(const TexNumber& number, const registry::VerifiedRecord& record) {
   const auto full = registry::parse_pith_number(record.pith_number);
@@ -46,7 +88,7 @@ Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRe
   TexStampResult result;
   result.number = *number;
   result.pith_number = record.pith_number;
-  result.sty_path = (tex.parent_path().empty() ? fs::path(".") : tex.parent_path()) / "pith.sty";
+  result.sty_path = sty_path_for(tex);
   result.sty_bytes = text->size();
   auto existing = read_existing(result.sty_path);
   if (!existing) return std::unexpected(existing.error());

@@ -39,6 +39,18 @@ using TexRecordSource = std::function<Result<registry::VerifiedRecord>(const Tex
 [[nodiscard]] Result<TexStampResult> stamp_tex(const std::filesystem::path& tex, const TexRecordSource& obtain,
                                                const TexStampOptions& options = {});
 
+// The pith.sty beside `tex` read back and verified again with `trust` only:
+// its embedded document must verify, be the record of `number`, and every
+// baked value (canonical record, hash, receipt, key) must be that record's.
+// What pith-stamp keeps when the registry cannot be reached. Errors:
+// not_found (no pith.sty), malformed (not a generated one), rejected or
+// unverifiable (the record does not verify), conflict (another number's).
+[[nodiscard]] Result<registry::VerifiedRecord> verify_existing_sty(const std::filesystem::path& tex, const TexNumber& number,
+                                                                   const registry::TrustStore& trust);
+
+// The pith.sty that stamp_tex writes for `tex` (beside it).
+[[nodiscard]] std::filesystem::path sty_path_for(const std::filesystem::path& tex);
+
 // The record's (full) number matches the paper's \pithnumber
 // (PithNumber::matches: the body, and the year when the paper gives one).
 [[nodiscard]] bool record_matches(const TexNumber& number, const registry::VerifiedRecord& record);

@@ -11,6 +11,7 @@
 #include "pith/registry/verify.hpp"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -40,5 +41,17 @@ struct StyOptions {
 
 // The unverified package (no data block): what latex/pith.sty is.
 [[nodiscard]] std::string plain_sty();
+
+// The data block of a generated pith.sty read back: each value decoded from
+// hex, and the embedded registry document. It is data, not yet trusted: the
+// caller verifies the document (tex/stamp.hpp: verify_existing_sty).
+struct StyData {
+  std::map<std::string, std::string, std::less<>> values;  // body, year, resolver, canonicalRecord, ...
+  std::string document_bytes;                              // the bundle or state, byte for byte
+};
+// Errors (malformed, `name` in where): no data block (the plain package or
+// not pith's), a value that is not strict hex, or a document whose size is
+// not the one written beside it.
+[[nodiscard]] Result<StyData> read_sty_data(std::string_view sty_text, std::string_view name);
 
 }  // namespace pith::tex

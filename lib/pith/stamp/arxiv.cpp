@@ -1,0 +1,675 @@
+#include "pith/stamp/arxiv.hpp"
+
+#include "pith/base/exit_codes.hpp"
+#include "pith/check/file.hpp"
+#include "pith/registry/number.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/tex/source.hpp"
+#include "pith/tex/stamp.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <ostream>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <string_view>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace pith::stamp {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// ------------------------------------------------------------ small helpers
+
+// A directory of our own under $TMPDIR, removed with everything in it.
+class TempDir {
+ public:
+  static Result<TempDir> make(std::string_view purpose) {
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);
+    if (ec) base = "/tmp";
+    std::string pattern = (base / ("pith-" + std::string(purpose) + ".XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+      return fail(ErrorKind::io, pattern, std::string("cannot make a temporary directory: ") + std::strerror(errno));
+    return TempDir(pattern);
+  }
+  TempDir(TempDir&& other) noexcept : path_(std::exchange(other.path_, {})) {}
+  TempDir& operator=(TempDir&&) = delete;
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  explicit TempDir(fs::path p) : path_(std::move(p)) {}
+  fs::path path_;
+};
+
+std::optional<std::string> read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    lines.push_back(line);
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return lines;
+}
+
+std::string human_bytes(std::uint64_t n) {
+  if (n < 10 * 1024) return std::to_string(n) + " bytes";
+  return std::to_string((n + 512) / 1024) + " KB";
+}
+
+// ------------------------------------------------------------ running programs
+
+struct Program {
+  std::vector<std::string> argv;
+  fs::path cwd;
+  std::optional<std::vector<std::string>> env;  // empty: this process's environment
+};
+
+// Runs `p` with stdin, stdout and stderr on /dev/null (TeX in batchmode
+// writes its log; dvips and ps2pdf their errors only), killing it at
+// `deadline`. The exit status, or 128 + the signal.
+Result<int> run_program(const Program& p, Clock::time_point deadline) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  posix_spawn_file_actions_addchdir_np(&actions, p.cwd.c_str());
+  std::vector<char*> argv;
+  for (const auto& a : p.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  if (p.env) {
+    for (const auto& e : *p.env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+  }
+  pid_t pid = -1;
+  const int rc = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), p.env ? envp.data() : environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return fail(ErrorKind::io, p.argv[0], std::string("cannot run: ") + std::strerror(rc));
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return fail(ErrorKind::internal, p.argv[0], std::strerror(errno));
+    if (Clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return fail(ErrorKind::io, p.argv[0], "did not finish within the time limit");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
+// ------------------------------------------------------------ the compiler
+
+struct Engine {
+  const char* program;  // what runs the .tex
+  const char* output;   // its output's extension
+};
+
+Engine engine_of(ArxivCompiler c) {
+  switch (c) {
+    case ArxivCompiler::pdflatex: return {"pdflatex", ".pdf"};
+    case ArxivCompiler::latex: return {"latex", ".dvi"};
+    case ArxivCompiler::xelatex: return {"xelatex", ".pdf"};
+    case ArxivCompiler::lualatex: return {"lualatex", ".pdf"};
+  }
+  return {"pdflatex", ".pdf"};
+}
+
+// The engine of the paper's last build, from the first line of its log
+// ("This is XeTeX, ...", "This is pdfTeX, ... (preloaded format=latex ...)").
+ArxivCompiler compiler_of_last_build(const fs::path& tex) {
+  fs::path log = tex;
+  log.replace_extension(".log");
+  std::ifstream in(log);
+  std::string first;
+  if (!in || !std::getline(in, first)) return ArxivCompiler::pdflatex;
+  if (first.find("XeTeX") != std::string::npos) return ArxivCompiler::xelatex;
+  if (first.find("LuaTeX") != std::string::npos || first.find("LuaHBTeX") != std::string::npos) return ArxivCompiler::lualatex;
+  if (first.find("format=latex ") != std::string::npos || first.find("format=dvilualatex") != std::string::npos)
+    return ArxivCompiler::latex;
+  return ArxivCompiler::pdflatex;
+}
+
+// ------------------------------------------------------------ what the build read
+
+// What LaTeX writes and reads back: never part of an upload (arXiv deletes
+// .aux files anyway). .bbl and .ind are not here: arXiv needs them.
+bool is_generated_extension(const fs::path& file) {
+  static const std::set<std::string, std::less<>> generated = {
+      ".aux", ".toc", ".lof", ".lot", ".loa", ".lol", ".out", ".nav", ".snm", ".vrb", ".fls", ".log", ".fdb_latexmk",
+      ".bcf", ".blg", ".ilg", ".glg", ".brf", ".xdv", ".dvi", ".synctex", ".run.xml", ".idx", ".glo", ".tdo"};
+  const std::string name = file.filename().string();
+  if (name.ends_with(".synctex.gz") || name.ends_with(".run.xml")) return true;
+  return generated.contains(file.extension().string());
+}
+
+bool is_within(const fs::path& dir, const fs::path& file) {
+  const auto rel = file.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != ".." && !rel.is_absolute();
+}
+
+struct Recorded {
+  std::vector<fs::path> inputs;   // absolute, lexically normal, in order of first reading
+  std::set<fs::path> outputs;     // absolute, lexically normal
+};
+
+// The -recorder file: PWD, then INPUT and OUTPUT lines (relative to PWD).
+Recorded read_fls(std::string_view text) {
+  Recorded r;
+  fs::path pwd;
+  std::set<fs::path> seen;
+  for (std::string_view line : lines_of(text)) {
+    if (line.starts_with("PWD ")) {
+      pwd = fs::path(line.substr(4));
+      continue;
+    }
+    const bool input = line.starts_with("INPUT ");
+    if (!input && !line.starts_with("OUTPUT ")) continue;
+    fs::path file(line.substr(input ? 6 : 7));
+    if (file.is_relative()) file = pwd / file;
+    file = file.lexically_normal();
+    if (!input) r.outputs.insert(file);
+    else if (seen.insert(file).second) r.inputs.push_back(file);
+  }
+  return r;
+}
+
+// The first "! ..." line of a TeX log, and the files it says are missing.
+struct LogFindings {
+  std::string first_error;
+  std::vector<std::string> missing_files;
+  bool rerun = false;
+  bool no_bbl = false;
+  bool no_ind = false;
+};
+
+LogFindings read_log(std::string_view log, std::string_view stem) {
+  LogFindings f;
+  const std::string no_bbl = "No file " + std::string(stem) + ".bbl.";
+  const std::string no_ind = "No file " + std::string(stem) + ".ind.";
+  for (std::string_view line : lines_of(log)) {
+    if (line.starts_with("! ") && f.first_error.empty()) f.first_error = std::string(line.substr(2));
+    for (std::string_view marker : {std::string_view("! LaTeX Error: File `"), std::string_view("! I can't find file `")}) {
+      if (!line.starts_with(marker)) continue;
+      const auto rest = line.substr(marker.size());
+      const auto end = rest.find('\'');
+      if (end != std::string_view::npos) f.missing_files.emplace_back(rest.substr(0, end));
+    }
+    if (line.find("Rerun to get cross-references right.") != std::string_view::npos) f.rerun = true;
+    if (line.find(no_bbl) != std::string_view::npos) f.no_bbl = true;
+    if (line.find(no_ind) != std::string_view::npos) f.no_ind = true;
+  }
+  return f;
+}
+
+std::string engine_failed(const std::string& what, const LogFindings& log, int status) {
+  std::string m = what + " failed (exit " + std::to_string(status) + ")";
+  if (!log.first_error.empty()) m += ": " + log.first_error;
+  return m;
+}
+
+// ------------------------------------------------------------ the archive
+
+struct Member {
+  std::string name;  // relative, '/'-separated
+  fs::path source;   // the file's bytes, or empty when `content` is the content
+  std::string content;
+};
+
+Result<void> archive_failed(archive* a, const fs::path& where) {
+  return fail(ErrorKind::io, where.string(), archive_error_string(a) ? archive_error_string(a) : "libarchive failed");
+}
+
+using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
+
+Result<void> write_member(archive* a, const Member& m, std::int64_t mtime, const fs::path& where) {
+  std::string bytes = m.content;
+  if (!m.source.empty()) {
+    auto text = read_text(m.source);
+    if (!text) return fail(ErrorKind::io, m.source.string(), "cannot read");
+    bytes = std::move(*text);
+  }
+  std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(), archive_entry_free);
+  archive_entry_set_pathname(entry.get(), m.name.c_str());
+  archive_entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
+  archive_entry_set_filetype(entry.get(), AE_IFREG);
+  archive_entry_set_perm(entry.get(), 0644);
+  archive_entry_set_mtime(entry.get(), mtime, 0);
+  if (archive_write_header(a, entry.get()) != ARCHIVE_OK) return archive_failed(a, where);
+  if (!bytes.empty() && archive_write_data(a, bytes.data(), bytes.size()) < 0) return archive_failed(a, where);
+  return {};
+}
+
+std::int64_t mtime_of(const fs::path& file) {
+  struct stat st {};
+  return ::stat(file.c_str(), &st) == 0 ? static_cast<std::int64_t>(st.st_mtime) : 0;
+}
+
+// A gzip'd POSIX tar written beside its final name, then renamed over it.
+Result<void> write_archive(const fs::path& path, const std::vector<Member>& members, std::optional<std::int64_t> epoch) {
+  const fs::path partial = path.string() + ".partial";
+  ArchivePtr a(archive_write_new(), archive_write_free);
+  if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK || archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK)
+    return archive_failed(a.get(), path);
+  // No time in the gzip header: the same files give the same archive.
+  (void)archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
+  if (archive_write_open_filename(a.get(), partial.c_str()) != ARCHIVE_OK) return archive_failed(a.get(), path);
+  const std::int64_t newest = std::accumulate(members.begin(), members.end(), std::int64_t{0}, [](std::int64_t t, const Member& m) {
+    return m.source.empty() ? t : std::max(t, mtime_of(m.source));
+  });
+  for (const auto& m : members) {
+    // A written member (00README.json) gets the newest source's time.
+    const std::int64_t mtime = epoch ? *epoch : (m.source.empty() ? newest : mtime_of(m.source));
+    if (auto ok = write_member(a.get(), m, mtime, path); !ok) {
+      std::error_code ec;
+      fs::remove(partial, ec);
+      return ok;
+    }
+  }
+  if (archive_write_close(a.get()) != ARCHIVE_OK) return archive_failed(a.get(), path);
+  std::error_code ec;
+  fs::rename(partial, path, ec);
+  if (ec) return fail(ErrorKind::io, path.string(), "cannot write: " + ec.message());
+  return {};
+}
+
+// A member name that stays inside the directory it is unpacked into.
+bool is_safe_member_name(std::string_view name) {
+  if (name.empty() || name.starts_with('/')) return false;
+  const fs::path p(name);
+  return std::none_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
+}
+
+// Unpacks `path` into `dir`, refusing absolute names, `..` and links out.
+Result<void> extract_archive(const fs::path& path, const fs::path& dir) {
+  ArchivePtr in(archive_read_new(), archive_read_free);
+  archive_read_support_filter_all(in.get());
+  archive_read_support_format_all(in.get());
+  if (archive_read_open_filename(in.get(), path.c_str(), 64 * 1024) != ARCHIVE_OK) return archive_failed(in.get(), path);
+  ArchivePtr out(archive_write_disk_new(), archive_write_free);
+  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+                                                ARCHIVE_EXTRACT_TIME);
+  archive_entry* entry = nullptr;
+  for (;;) {
+    const int r = archive_read_next_header(in.get(), &entry);
+    if (r == ARCHIVE_EOF) break;
+    if (r != ARCHIVE_OK) return archive_failed(in.get(), path);
+    const std::string name = archive_entry_pathname(entry);
+    if (!is_safe_member_name(name)) return fail(ErrorKind::malformed, path.string(), "member '" + name + "' leaves the upload");
+    archive_entry_set_pathname(entry, (dir / name).c_str());
+    if (archive_write_header(out.get(), entry) != ARCHIVE_OK) return archive_failed(out.get(), path);
+    const void* buf = nullptr;
+    std::size_t size = 0;
+    la_int64_t offset = 0;
+    int d = ARCHIVE_OK;
+    while ((d = archive_read_data_block(in.get(), &buf, &size, &offset)) == ARCHIVE_OK) {
+      if (archive_write_data_block(out.get(), buf, size, offset) != ARCHIVE_OK) return archive_failed(out.get(), path);
+    }
+    if (d != ARCHIVE_EOF) return archive_failed(in.get(), path);
+    if (archive_write_finish_entry(out.get()) != ARCHIVE_OK) return archive_failed(out.get(), path);
+  }
+  return {};
+}
+
+std::string readme_json(ArxivCompiler c, const std::string& main_name) {
+  const nlohmann::json readme{{"process", {{"compiler", to_string(c)}}},
+                              {"sources", nlohmann::json::array({{{"filename", main_name}, {"usage", "toplevel"}}})}};
+  return readme.dump(2) + "\n";
+}
+
+// ------------------------------------------------------------ the job
+
+using Status = ArxivStatus;
+using Outcome = ArxivOutcome;
+
+void set_failure(Outcome& o, Status status, ErrorKind kind, std::string message) {
+  o.status = status;
+  o.failure = kind;
+  o.message = std::move(message);
+}
+
+struct Paper {
+  fs::path tex;  // absolute
+  fs::path dir;  // absolute
+  std::string stem;
+  std::string number;  // full form, from the verified pith.sty
+};
+
+// 2. the discovery build: the paper's own environment, output elsewhere.
+Result<Recorded> discovery_build(const Paper& paper, ArxivCompiler compiler, const fs::path& out_dir, LogFindings& log,
+                                 Clock::time_point deadline, Outcome& o) {
+  const Program p{{engine_of(compiler).program, "-interaction=batchmode", "-recorder", "-no-shell-escape",
+                   "-output-directory=" + out_dir.string(), paper.tex.filename().string()},
+                  paper.dir,
+                  std::nullopt};
+  auto status = run_program(p, deadline);
+  if (!status) return std::unexpected(status.error());
+  log = read_log(read_text(out_dir / (paper.stem + ".log")).value_or(""), paper.stem);
+  auto fls = read_text(out_dir / (paper.stem + ".fls"));
+  if (*status != 0 || !fls) {
+    for (const auto& f : log.missing_files) o.missing.push_back(f + ": LaTeX could not find it");
+    set_failure(o, o.missing.empty() ? Status::build_failed : Status::missing, ErrorKind::io,
+                engine_failed(paper.tex.filename().string() + " does not build here: " + p.argv[0], log, *status) +
+                    " (see " + paper.stem + ".log after a build of your own)");
+    return fail(ErrorKind::io, "", "");
+  }
+  return read_fls(*fls);
+}
+
+// The upload: what the build read inside the paper's directory, minus what
+// LaTeX itself wrote (and reads back) and anything under the scratch dir.
+std::vector<Member> upload_members(const Paper& paper, const Recorded& recorded, const fs::path& scratch,
+                                   const fs::path& archive) {
+  std::set<std::string> written;  // names the discovery build wrote, relative to its output dir
+  for (const auto& out : recorded.outputs)
+    if (is_within(scratch, out)) written.insert(out.filename().string());
+  std::vector<Member> members;
+  for (const auto& in : recorded.inputs) {
+    if (!is_within(paper.dir, in) || is_within(scratch, in) || in == archive) continue;
+    const fs::path rel = in.lexically_relative(paper.dir);
+    if (is_generated_extension(in) || (rel.has_parent_path() ? false : written.contains(rel.string()))) continue;
+    std::error_code ec;
+    if (!fs::is_regular_file(in, ec)) continue;
+    members.push_back(Member{rel.generic_string(), in, {}});
+  }
+  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.name < b.name; });
+  return members;
+}
+
+// What arXiv needs that the discovery build shows is not in the upload.
+std::vector<std::string> missing_from_upload(const Paper& paper, const std::vector<Member>& members, const LogFindings& log) {
+  std::vector<std::string> missing;
+  const auto has = [&](const std::string& name) {
+    return std::any_of(members.begin(), members.end(), [&](const Member& m) { return m.name == name; });
+  };
+  if (!has("pith.sty"))
+    missing.push_back("pith.sty: the build did not read the generated pith.sty beside the paper");
+  if (log.no_bbl)
+    missing.push_back(paper.stem + ".bbl: arXiv runs no BibTeX or Biber; run it (latexmk does) and upload the .bbl");
+  if (log.no_ind)
+    missing.push_back(paper.stem + ".ind: arXiv runs no makeindex; run it (latexmk does) and upload the .ind");
+  for (const auto& f : log.missing_files) missing.push_back(f + ": LaTeX could not find it");
+  return missing;
+}
+
+// The environment arXiv gives TeX: no TEXINPUTS, no personal texmf, no
+// variables of the author's; only PATH (to find TeX Live) and the dates.
+std::vector<std::string> scrubbed_environment(const fs::path& home) {
+  std::vector<std::string> env{"HOME=" + home.string(), "LC_ALL=C"};
+  for (const char* name : {"PATH", "SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE"})
+    if (const char* v = std::getenv(name)) env.push_back(std::string(name) + "=" + v);
+  return env;
+}
+
+// 4. arXiv's build of the unpacked upload in `dir`: the engine at least twice
+// and at most 5 times while the log asks for a rerun or the .aux changes.
+Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const fs::path& dir, const fs::path& home,
+                             Clock::time_point deadline, Outcome& o) {
+  const Engine engine = engine_of(compiler);
+  const std::string main_name = paper.tex.filename().string();
+  const auto env = scrubbed_environment(home);
+  std::optional<std::string> previous_aux;
+  for (o.latex_runs = 1; o.latex_runs <= 5; ++o.latex_runs) {
+    const Program p{{engine.program, "-interaction=batchmode", "-recorder", "-no-parse-first-line", "-no-shell-escape", main_name},
+                    dir, env};
+    auto status = run_program(p, deadline);
+    if (!status) return std::unexpected(status.error());
+    const LogFindings log = read_log(read_text(dir / (paper.stem + ".log")).value_or(""), paper.stem);
+    std::error_code ec;
+    if (*status != 0 || !fs::exists(dir / (paper.stem + engine.output), ec)) {
+      o.missing = log.missing_files;
+      for (auto& m : o.missing) m += ": not in the upload (and not in TeX Live)";
+      set_failure(o, o.missing.empty() ? Status::build_failed : Status::missing, ErrorKind::io,
+                  engine_failed("arXiv's build (" + std::string(engine.program) + " run " + std::to_string(o.latex_runs) + ")",
+                                log, *status));
+      return fail(ErrorKind::io, "", "");
+    }
+    auto aux = read_text(dir / (paper.stem + ".aux"));
+    const bool aux_changed = o.latex_runs > 1 && aux != previous_aux;
+    previous_aux = std::move(aux);
+    if (o.latex_runs >= 2 && !log.rerun && !aux_changed) break;
+  }
+  o.latex_runs = std::min(o.latex_runs, 5);
+  if (compiler != ArxivCompiler::latex) return dir / (paper.stem + ".pdf");
+  // latex → dvips -R2 (hyperdvi first, then without) → ps2pdf
+  const std::string dvi = paper.stem + ".dvi", ps = paper.stem + ".ps", pdf = paper.stem + ".pdf";
+  auto dvips = run_program({{"dvips", "-R2", "-q", "-z", dvi, "-o", ps}, dir, env}, deadline);
+  if (dvips && *dvips != 0) dvips = run_program({{"dvips", "-R2", "-q", dvi, "-o", ps}, dir, env}, deadline);
+  if (!dvips) return std::unexpected(dvips.error());
+  if (*dvips != 0) {
+    set_failure(o, Status::build_failed, ErrorKind::io, "arXiv's build: dvips failed (exit " + std::to_string(*dvips) + ")");
+    return fail(ErrorKind::io, "", "");
+  }
+  auto gs = run_program({{"ps2pdf", ps, pdf}, dir, env}, deadline);
+  if (!gs) return std::unexpected(gs.error());
+  if (*gs != 0) {
+    set_failure(o, Status::build_failed, ErrorKind::io, "arXiv's build: ps2pdf failed (exit " + std::to_string(*gs) + ")");
+    return fail(ErrorKind::io, "", "");
+  }
+  return dir / pdf;
+}
+
+const Check* first_failed(const Report& r) {
+  for (const auto& c : r.checks())
+    if (c.status == CheckStatus::fail) return &c;
+  return nullptr;
+}
+
+// 5. the rebuilt PDF, checked offline.
+void judge_pdf(const Paper& paper, const fs::path& pdf, const registry::TrustStore& trust, Outcome& o) {
+  check::FileCheck checked = check::check_file(pdf, trust);
+  Report report = checked.report;
+  report.input = "the PDF arXiv will build";
+  const Verdict verdict = report.verdict();
+  o.verification = report;
+  if (verdict == Verdict::verified && registry::same_number(paper.number, report.pith_number)) {
+    o.status = Status::verifies;
+    o.message = "what arXiv will build verifies as " + report.pith_number;
+    return;
+  }
+  std::string why;
+  ErrorKind kind = ErrorKind::rejected;
+  if (verdict == Verdict::verified) {
+    why = "it carries " + report.pith_number + ", not the paper's " + paper.number;
+    kind = ErrorKind::conflict;
+  } else if (verdict == Verdict::not_found) {
+    why = "it carries no Pith Number (is \\usepackage{pith} in the paper?)";
+    kind = ErrorKind::not_found;
+  } else if (verdict == Verdict::unverifiable) {
+    why = "nothing trusted signed its record";
+    kind = ErrorKind::unverifiable;
+  } else if (const Check* c = first_failed(report)) {
+    why = c->code + ": " + c->detail;
+  } else {
+    why = report.error.value_or(to_string(verdict));
+    kind = verdict == Verdict::error ? ErrorKind::malformed : ErrorKind::rejected;
+  }
+  set_failure(o, Status::not_verified, kind, "what arXiv will build does not verify: " + why);
+}
+
+Result<registry::TrustStore> trust_store(const ArxivOptions& opt) {
+  registry::TrustStore trust = registry::TrustStore::with_defaults();
+  for (const auto& k : opt.trust_keys)
+    if (auto ok = trust.add_key_file(k); !ok) return std::unexpected(ok.error());
+  return trust;
+}
+
+// 1. the paper, its number, and a pith.sty whose record verifies for it.
+std::optional<Paper> paper_with_verified_sty(const ArxivOptions& opt, const registry::TrustStore& trust, Outcome& o) {
+  std::error_code ec;
+  Paper paper;
+  paper.tex = fs::absolute(opt.tex, ec).lexically_normal();
+  paper.dir = paper.tex.parent_path();
+  paper.stem = paper.tex.stem().string();
+  auto found = tex::find_pith_number(paper.tex);
+  if (!found) {
+    const bool none = found.error().kind == ErrorKind::not_found;
+    set_failure(o, none ? Status::no_number : Status::error, found.error().kind, found.error().describe());
+    return std::nullopt;
+  }
+  o.pith_number = found->number.to_string();
+  auto record = tex::verify_existing_sty(paper.tex, *found, trust);
+  if (!record) {
+    o.missing.push_back("pith.sty with the verified record of " + o.pith_number + " (" + record.error().describe() + ")");
+    set_failure(o, Status::missing, record.error().kind == ErrorKind::not_found ? ErrorKind::io : record.error().kind,
+                "the upload needs " + o.missing.back() + "; run 'pith-stamp " + opt.tex.string() + "' first");
+    return std::nullopt;
+  }
+  paper.number = o.pith_number = record->pith_number;
+  return paper;
+}
+
+}  // namespace
+
+const char* to_string(ArxivCompiler c) { return engine_of(c).program; }
+
+std::optional<ArxivCompiler> arxiv_compiler_from_string(std::string_view name) {
+  for (auto c : {ArxivCompiler::pdflatex, ArxivCompiler::latex, ArxivCompiler::xelatex, ArxivCompiler::lualatex})
+    if (name == to_string(c)) return c;
+  return std::nullopt;
+}
+
+const char* to_string(ArxivStatus s) {
+  switch (s) {
+    case Status::verifies: return "verifies";
+    case Status::not_verified: return "not_verified";
+    case Status::missing: return "missing";
+    case Status::build_failed: return "build_failed";
+    case Status::no_number: return "no_number";
+    case Status::error: return "error";
+  }
+  return "error";
+}
+
+int ArxivOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
+
+nlohmann::json ArxivOutcome::to_json() const {
+  nlohmann::json j{{"status", to_string(status)}, {"exit_code", exit_code()},   {"message", message},
+                   {"compiler", to_string(compiler)}, {"files", files},        {"archive_bytes", archive_bytes},
+                   {"source_bytes", source_bytes},   {"latex_runs", latex_runs}, {"seconds", seconds}};
+  if (!pith_number.empty()) j["pith_number"] = pith_number;
+  if (!archive.empty()) j["archive"] = archive.string();
+  if (!missing.empty()) j["missing"] = missing;
+  if (verification) j["verification"] = verification->to_json();
+  return j;
+}
+
+ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
+  const auto started = Clock::now();
+  const auto deadline = started + opt.time_limit;
+  Outcome o;
+  const auto finish = [&]() -> Outcome {
+    o.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    return o;
+  };
+  const auto io_failure = [&](const Error& e) {
+    if (!o.failure) set_failure(o, Status::error, e.kind, e.describe());
+    return finish();
+  };
+  if (opt.tex.extension() != ".tex")
+    return io_failure(Error{ErrorKind::usage, opt.tex.string(), "--arxiv takes the paper's main .tex"});
+  auto trust = trust_store(opt);
+  if (!trust) return io_failure(trust.error());
+  auto paper = paper_with_verified_sty(opt, *trust, o);
+  if (!paper) return finish();
+  o.compiler = opt.compiler.value_or(compiler_of_last_build(paper->tex));
+
+  auto scratch = TempDir::make("arxiv");
+  if (!scratch) return io_failure(scratch.error());
+  const fs::path discovery = scratch->path() / "discovery", upload = scratch->path() / "upload",
+                 home = scratch->path() / "home";
+  for (const auto& d : {discovery, upload, home}) {
+    std::error_code ec;
+    if (!fs::create_directory(d, ec)) return io_failure(Error{ErrorKind::io, d.string(), "cannot make: " + ec.message()});
+  }
+  LogFindings log;
+  auto recorded = discovery_build(*paper, o.compiler, discovery, log, deadline, o);
+  if (!recorded) return io_failure(recorded.error());
+
+  o.archive = opt.archive.empty() ? paper->dir / (paper->stem + "-arxiv.tar.gz") : fs::absolute(opt.archive);
+  std::vector<Member> members = upload_members(*paper, *recorded, scratch->path(), o.archive);
+  o.missing = missing_from_upload(*paper, members, log);
+  if (!o.missing.empty()) {
+    std::string list;
+    for (const auto& m : o.missing) list += (list.empty() ? "" : "; ") + m;
+    set_failure(o, Status::missing, ErrorKind::io, "the upload lacks " + list);
+    o.archive.clear();
+    return finish();
+  }
+  if (o.compiler != ArxivCompiler::pdflatex)
+    members.insert(members.begin(), Member{"00README.json", {}, readme_json(o.compiler, paper->tex.filename().string())});
+  for (const auto& m : members) {
+    o.files.push_back(m.name);
+    std::error_code ec;
+    o.source_bytes += m.source.empty() ? m.content.size() : fs::file_size(m.source, ec);
+  }
+  if (auto ok = write_archive(o.archive, members, opt.source_date_epoch); !ok) return io_failure(ok.error());
+  std::error_code ec;
+  o.archive_bytes = fs::file_size(o.archive, ec);
+
+  if (auto ok = extract_archive(o.archive, upload); !ok) return io_failure(ok.error());
+  auto pdf = arxiv_build(*paper, o.compiler, upload, home, deadline, o);
+  if (!pdf) return io_failure(pdf.error());
+  judge_pdf(*paper, *pdf, *trust, o);
+  return finish();
+}
+
+void print_arxiv_outcome(const ArxivOutcome& o, bool json, bool verbose, std::ostream& out, std::ostream& err) {
+  if (json) {
+    out << o.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return;
+  }
+  if (!o.archive.empty()) {
+    err << "pith-stamp: " << o.archive.string() << ": " << o.files.size() << " files, " << human_bytes(o.archive_bytes)
+        << " (sources " << human_bytes(o.source_bytes) << "), for " << to_string(o.compiler) << "\n";
+    if (verbose)
+      for (const auto& f : o.files) err << "pith-stamp:   " << f << "\n";
+  }
+  for (const auto& m : o.missing)
+    if (o.message.find(m) == std::string::npos) err << "pith-stamp: missing: " << m << "\n";
+  err << "pith-stamp: " << o.message;
+  if (o.latex_runs > 0) err << " (" << to_string(o.compiler) << ", " << o.latex_runs << (o.latex_runs == 1 ? " run" : " runs");
+  if (o.latex_runs > 0) err << ", " << static_cast<int>(o.seconds * 10 + 0.5) / 10.0 << " s)";
+  err << "\n";
+  if (verbose && o.verification && !o.succeeded()) err << o.verification->to_text(false);
+}
+
+}  // namespace pith::stamp
