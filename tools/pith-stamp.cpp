@@ -59,7 +59,9 @@ int stamp_command(int argc, char** argv) {
   pith::stamp::StampPrintOptions print;
   CLI::App app{"Write a verified, signed Pith record into a PDF (one incremental update) or a LaTeX paper's pith.sty.\n"
                "Exit codes: 0 stamped/already stamped, 1 verification failed or conflicting number,\n"
-               "2 usage or I/O error, 3 no Pith Number, 4 nothing trusted to verify with.",
+               "2 usage or I/O error, 3 no Pith Number, 4 nothing trusted to verify with.\n"
+               "--arxiv: 0 what arXiv will build verifies, 1 it does not verify, 2 something missing or\n"
+               "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).",
                "pith-stamp"};
   app.set_version_flag("--version", std::string("pith-stamp ") + pith::version_string);
   app.add_option("file", opt.input, "the PDF (or .tex) to stamp")->required();

@@ -110,8 +110,8 @@ echo '\newcommand\shared{shared text}' > "$work/shared/macros.tex"
 sed -i 's|\\begin{document}|\\input{../shared/macros}\n\\begin{document}\\shared|' main.tex
 status=0; "$PITH_BIN/pith-stamp" --arxiv main.tex > outside.out 2>&1 || status=$?
 [[ $status == 2 ]] || { cat outside.out; fail "outside file: exit $status, not 2"; }
-grep -q 'missing: ../shared/macros.tex' outside.out || { cat outside.out; fail "outside file: not named"; }
-tar tzf main-arxiv.tar.gz | grep -q 'macros' && fail "a file from outside the tree is in the archive"
+grep -q "\.\./shared/macros.tex: read from outside the paper's directory" outside.out || { cat outside.out; fail "outside file: not named"; }
+[[ ! -e main-arxiv.tar.gz ]] || fail "outside file: an archive was written"
 echo "ok: a file from outside the paper's directory is named as missing"
 
 # latex -> dvips -R2 -> ps2pdf, on the sample paper (EPS-free).

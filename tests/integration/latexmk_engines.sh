@@ -85,7 +85,8 @@ echo "ok: offline with a valid pith.sty: kept, one warning"
 
 # Offline and no pith.sty: an error with the next step, and no PDF.
 rm -f pith.sty paper.pdf; echo '% edited again' >> paper.tex
-if latexmk -r latexmkrc -pdf -interaction=nonstopmode paper.tex > missing.out 2>&1; then fail "offline without pith.sty: latexmk succeeded"; fi
+status=0; latexmk -r latexmkrc -pdf -interaction=nonstopmode paper.tex > missing.out 2>&1 || status=$?
+[[ $status == 12 ]] || { cat missing.out; fail "offline without pith.sty: latexmk exit $status, not 12"; }
 grep -q "Connect to the registry and run 'pith-stamp paper.tex' again" missing.out || { cat missing.out; fail "offline without pith.sty: no next step"; }
 echo "ok: offline without pith.sty stops with the next step"
 

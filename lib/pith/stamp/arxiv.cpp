@@ -14,6 +14,7 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -189,6 +190,9 @@ bool is_within(const fs::path& dir, const fs::path& file) {
 struct Recorded {
   std::vector<fs::path> inputs;   // absolute, lexically normal, in order of first reading
   std::set<fs::path> outputs;     // absolute, lexically normal
+  // Inputs named by a relative path (the paper's own \input, \includegraphics),
+  // as written: TeX Live's files are named by absolute paths.
+  std::vector<std::pair<fs::path, std::string>> relative;
 };
 
 // The -recorder file: PWD, then INPUT and OUTPUT lines (relative to PWD).
@@ -203,11 +207,16 @@ Recorded read_fls(std::string_view text) {
     }
     const bool input = line.starts_with("INPUT ");
     if (!input && !line.starts_with("OUTPUT ")) continue;
-    fs::path file(line.substr(input ? 6 : 7));
-    if (file.is_relative()) file = pwd / file;
+    const std::string_view written = line.substr(input ? 6 : 7);
+    fs::path file(written);
+    const bool relative = file.is_relative();
+    if (relative) file = pwd / file;
     file = file.lexically_normal();
     if (!input) r.outputs.insert(file);
-    else if (seen.insert(file).second) r.inputs.push_back(file);
+    else if (seen.insert(file).second) {
+      r.inputs.push_back(file);
+      if (relative) r.relative.emplace_back(file, std::string(written));
+    }
   }
   return r;
 }
@@ -415,8 +424,12 @@ std::vector<Member> upload_members(const Paper& paper, const Recorded& recorded,
 }
 
 // What arXiv needs that the discovery build shows is not in the upload.
-std::vector<std::string> missing_from_upload(const Paper& paper, const std::vector<Member>& members, const LogFindings& log) {
+std::vector<std::string> missing_from_upload(const Paper& paper, const std::vector<Member>& members, const Recorded& recorded,
+                                             const LogFindings& log) {
   std::vector<std::string> missing;
+  for (const auto& [file, written] : recorded.relative)
+    if (!is_within(paper.dir, file))
+      missing.push_back(written + ": read from outside the paper's directory, so not in the upload; move it in");
   const auto has = [&](const std::string& name) {
     return std::any_of(members.begin(), members.end(), [&](const Member& m) { return m.name == name; });
   };
@@ -626,7 +639,7 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
 
   o.archive = opt.archive.empty() ? paper->dir / (paper->stem + "-arxiv.tar.gz") : fs::absolute(opt.archive);
   std::vector<Member> members = upload_members(*paper, *recorded, scratch->path(), o.archive);
-  o.missing = missing_from_upload(*paper, members, log);
+  o.missing = missing_from_upload(*paper, members, *recorded, log);
   if (!o.missing.empty()) {
     std::string list;
     for (const auto& m : o.missing) list += (list.empty() ? "" : "; ") + m;
@@ -667,7 +680,11 @@ void print_arxiv_outcome(const ArxivOutcome& o, bool json, bool verbose, std::os
     if (o.message.find(m) == std::string::npos) err << "pith-stamp: missing: " << m << "\n";
   err << "pith-stamp: " << o.message;
   if (o.latex_runs > 0) err << " (" << to_string(o.compiler) << ", " << o.latex_runs << (o.latex_runs == 1 ? " run" : " runs");
-  if (o.latex_runs > 0) err << ", " << static_cast<int>(o.seconds * 10 + 0.5) / 10.0 << " s)";
+  if (o.latex_runs > 0) {
+    std::array<char, 32> seconds{};
+    std::snprintf(seconds.data(), seconds.size(), "%.1f", o.seconds);
+    err << ", " << seconds.data() << " s)";
+  }
   err << "\n";
   if (verbose && o.verification && !o.succeeded()) err << o.verification->to_text(false);
 }
