@@ -4,7 +4,8 @@
 #     signature, state recomputed) against the pinned registry key;
 #  2. build the sample paper with latexmk and samples/latexmkrc
 #     (pith-stamp paper.tex before, pith-stamp paper.pdf after);
-#  3. check the resulting PDF offline.
+#  3. check the resulting PDF offline;
+#  4. make the arXiv upload and check what arXiv will build from it.
 # PITH_BIN = directory of the built tools.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,3 +24,6 @@ echo "   generated pith.sty: $(wc -c < pith.sty) bytes (upload it with the paper
 echo
 echo "== 3. pith-check --offline paper.pdf"
 "$PITH_BIN/pith-check" --offline paper.pdf
+echo
+echo "== 4. pith-stamp --arxiv paper.tex"
+"$PITH_BIN/pith-stamp" --arxiv paper.tex
