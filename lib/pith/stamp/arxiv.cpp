@@ -164,8 +164,7 @@ ArxivCompiler compiler_of_last_build(const fs::path& tex) {
   if (!in || !std::getline(in, first)) return ArxivCompiler::pdflatex;
   if (first.find("XeTeX") != std::string::npos) return ArxivCompiler::xelatex;
   if (first.find("LuaTeX") != std::string::npos || first.find("LuaHBTeX") != std::string::npos) return ArxivCompiler::lualatex;
-  if (first.find("format=latex ") != std::string::npos || first.find("format=dvilualatex") != std::string::npos)
-    return ArxivCompiler::latex;
+  if (first.find("format=latex ") != std::string::npos) return ArxivCompiler::latex;  // pdfTeX in DVI mode
   return ArxivCompiler::pdflatex;
 }
 
@@ -375,6 +374,11 @@ void set_failure(Outcome& o, Status status, ErrorKind kind, std::string message)
   o.message = std::move(message);
 }
 
+// The steps below record a verdict in the outcome themselves (a build that
+// fails, what is missing) and then return this, so the job stops there;
+// an Error that is not already recorded becomes the verdict (io_failure).
+std::unexpected<Error> recorded() { return std::unexpected(Error{ErrorKind::io, "", "recorded in the outcome"}); }
+
 struct Paper {
   fs::path tex;  // absolute
   fs::path dir;  // absolute
@@ -398,7 +402,7 @@ Result<Recorded> discovery_build(const Paper& paper, ArxivCompiler compiler, con
     set_failure(o, o.missing.empty() ? Status::build_failed : Status::missing, ErrorKind::io,
                 engine_failed(paper.tex.filename().string() + " does not build here: " + p.argv[0], log, *status) +
                     " (see " + paper.stem + ".log after a build of your own)");
-    return fail(ErrorKind::io, "", "");
+    return recorded();
   }
   return read_fls(*fls);
 }
@@ -473,7 +477,7 @@ Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const f
       set_failure(o, o.missing.empty() ? Status::build_failed : Status::missing, ErrorKind::io,
                   engine_failed("arXiv's build (" + std::string(engine.program) + " run " + std::to_string(o.latex_runs) + ")",
                                 log, *status));
-      return fail(ErrorKind::io, "", "");
+      return recorded();
     }
     auto aux = read_text(dir / (paper.stem + ".aux"));
     const bool aux_changed = o.latex_runs > 1 && aux != previous_aux;
@@ -489,13 +493,13 @@ Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const f
   if (!dvips) return std::unexpected(dvips.error());
   if (*dvips != 0) {
     set_failure(o, Status::build_failed, ErrorKind::io, "arXiv's build: dvips failed (exit " + std::to_string(*dvips) + ")");
-    return fail(ErrorKind::io, "", "");
+    return recorded();
   }
   auto gs = run_program({{"ps2pdf", ps, pdf}, dir, env}, deadline);
   if (!gs) return std::unexpected(gs.error());
   if (*gs != 0) {
     set_failure(o, Status::build_failed, ErrorKind::io, "arXiv's build: ps2pdf failed (exit " + std::to_string(*gs) + ")");
-    return fail(ErrorKind::io, "", "");
+    return recorded();
   }
   return dir / pdf;
 }
