@@ -6,7 +6,7 @@
 # from outside the tree); it rebuilds in isolation as arXiv does and
 # verifies offline; also for xelatex (00README.json) and latex+dvips. Then
 # what is missing is named, with exit 2: no .bbl, no pith.sty, a file from
-# outside the paper's directory. About 30 s.
+# outside the paper's directory. About 20 s.
 set -euo pipefail
 : "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
 fail() { echo "FAIL: $*" >&2; exit 1; }

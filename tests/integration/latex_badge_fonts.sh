@@ -9,7 +9,7 @@
 # badge: the paper builds, its PDF has exactly the bitmap (Type 3) fonts of
 # the same paper without pith, and the badge's fonts are Type 1.
 # TEXMFVAR is a fresh directory, so no font made earlier hides a problem.
-# About 10 s (METAFONT makes the paper's own EC fonts).
+# About 3-7 s (METAFONT makes the paper's own EC fonts).
 set -euo pipefail
 : "${PITH_SOURCE_DIR:?}"
 fail() { echo "FAIL: $*" >&2; exit 1; }

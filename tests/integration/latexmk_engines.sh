@@ -8,7 +8,7 @@
 # a user's own $success_cmd still runs; the fallback for a latexmk without
 # hook stacks works; with no registry reachable a valid pith.sty is kept
 # with one warning and the build goes on; a missing or wrong one stops it.
-# About 60 s on one core (lualatex is the slowest cell).
+# About 20-35 s on the shared 2-core machine (lualatex is the slowest cell).
 set -euo pipefail
 : "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
