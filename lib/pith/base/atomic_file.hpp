@@ -6,8 +6,13 @@
 // `.NAME.pith-XXXXXX` in the target's own directory (same filesystem, so
 // rename is atomic), is fsynced, renamed over the target, and the directory
 // is fsynced. A crash or kill at any point leaves either the old file or the
-// new one, never a mix; at worst a stray temporary file remains. Hard links
-// to the target are not updated (rename makes a new inode).
+// new one, never a mix; at worst a stray temporary file remains, which the
+// next write of the same target removes (a live writer holds a lock on its
+// temporary file; one nobody locks is a killed run's). Hard links to the
+// target are not updated (rename makes a new inode).
+//
+// A caller's check (WrittenCheck) runs on the written file before it is
+// renamed or, for an append, kept: pith-stamp re-reads the PDF it wrote.
 //
 // append_in_place() (pith-stamp --append, for huge files): the bytes are
 // written straight after the current end of the file, at a cost independent
@@ -21,6 +26,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +39,21 @@ struct FileAttributes {
   mode_t mode;
   std::optional<uid_t> owner;  // set: chown the new file (fails if not permitted)
   std::optional<gid_t> group;
+  // Set: copy this file's extended attributes (user.*, ACLs, ...) where the
+  // filesystem has them. A user.* attribute that cannot be copied is an
+  // error; others (security.*, needing privileges) are skipped.
+  std::optional<std::string> extended_attributes_from;
+};
+
+// What the caller checks on the written file (its path) before it replaces
+// the target or, for an append, is kept; an error undoes the write.
+using WrittenCheck = std::function<Result<void>(const std::string& written_path)>;
+
+// What a symbolic link at the target means.
+enum class AtTargetLink {
+  follow,   // replace the file the link names (the PDF a user named, wherever it lives)
+  replace,  // replace the link itself (an output path: never write through a link
+            // someone else may have planted, e.g. in a sticky /tmp)
 };
 
 // What reaches the disk before write_file_atomically returns. Writers of many
@@ -46,11 +67,21 @@ enum class Durability {
 
 // Replaces (or creates) `target` with the first `prefix_length` bytes of the
 // file `source` followed by `tail`, with `attributes`; fully durable. `source`
-// may be `target` itself. A symbolic link is followed and the file it names
-// is replaced (the PDF a user named, wherever it lives).
+// may be `target` itself. `check` (when set) runs on the flushed temporary
+// file before the rename. `link` says what a symbolic link at `target` means.
 [[nodiscard]] Result<void> write_atomically(const std::string& target, const std::string& source,
                                             std::uint64_t prefix_length, std::string_view tail,
-                                            const FileAttributes& attributes);
+                                            const FileAttributes& attributes, const WrittenCheck& check = {},
+                                            AtTargetLink link = AtTargetLink::follow);
+
+// The first `prefix_length` bytes of `source`, then `tail`, to the descriptor
+// `fd` (pith-stamp -o -: standard output).
+[[nodiscard]] Result<void> write_to_descriptor(int fd, const std::string& source, std::uint64_t prefix_length,
+                                               std::string_view tail);
+
+// Removes the temporary files `.NAME.pith-XXXXXX` beside `target` that a
+// killed run left: ours (same owner), regular, and locked by no live writer.
+void remove_stale_temporaries(const std::filesystem::path& target);
 
 // Replaces (or creates) `target` with `bytes`, mode 0644. A symbolic link at
 // `target` is itself replaced (pith's own files: never write through a link).
@@ -76,8 +107,12 @@ class StagedFile {
   [[nodiscard]] Result<void> append(std::string_view bytes);
   [[nodiscard]] Result<void> set_attributes(const FileAttributes& attributes);
   [[nodiscard]] Result<void> flush();   // fsync
-  [[nodiscard]] Result<void> close();   // done writing (commit comes later)
-  [[nodiscard]] Result<void> commit();  // close if open, rename over the target
+  // The temporary file's path (for a check of what was written).
+  [[nodiscard]] const std::string& temporary_path() const { return temp_path_; }
+  // Done writing (commit comes later). Releases the lock that marks the
+  // file as a live writer's: commit soon after.
+  [[nodiscard]] Result<void> close();
+  [[nodiscard]] Result<void> commit();  // rename over the target, then close (the lock is held until renamed)
 
  private:
   StagedFile() = default;
@@ -95,8 +130,9 @@ class StagedFile {
 void sync_file_system(const std::filesystem::path& path);
 
 // Appends `tail` to `target`, which must still be exactly `expected_length`
-// bytes long (else nothing is written). Truncates back on any error.
+// bytes long (else nothing is written). Truncates back on any error,
+// including `check` (when set) failing on the appended file.
 [[nodiscard]] Result<void> append_in_place(const std::string& target, std::uint64_t expected_length,
-                                           std::string_view tail);
+                                           std::string_view tail, const WrittenCheck& check = {});
 
 }  // namespace pith
