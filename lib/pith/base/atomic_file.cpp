@@ -1,5 +1,7 @@
 #include "pith/base/atomic_file.hpp"
 
+#include "pith/base/crypto.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -60,6 +62,25 @@ bool copy_prefix(int in, int out, std::uint64_t length) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     if (!write_all(out, buf, static_cast<std::size_t>(n))) return false;
+    in_off += n;
+    left -= static_cast<std::uint64_t>(n);
+  }
+  return true;
+}
+
+// The same copy, hashing what passes through: one read of the source
+// instead of a copy and then a second read to hash it.
+bool copy_prefix_hashing(int in, int out, std::uint64_t length, Sha256Stream& hash) {
+  std::vector<char> buf(std::size_t{1} << 20);
+  off_t in_off = 0;
+  std::uint64_t left = length;
+  ::posix_fadvise(in, 0, static_cast<off_t>(length), POSIX_FADV_SEQUENTIAL);
+  while (left > 0) {
+    const ssize_t n = ::pread(in, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size())), in_off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    hash.update(std::string_view(buf.data(), static_cast<std::size_t>(n)));
+    if (!write_all(out, buf.data(), static_cast<std::size_t>(n))) return false;
     in_off += n;
     left -= static_cast<std::uint64_t>(n);
   }
@@ -155,11 +176,14 @@ void StagedFile::release() {
   temp_path_.clear();
 }
 
-Result<void> StagedFile::copy_prefix_of(const std::string& source, std::uint64_t length) {
+Result<void> StagedFile::copy_prefix_of(const std::string& source, std::uint64_t length, std::string* sha256_hex) {
   Fd in;
   in.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
   if (in.fd < 0) return fail(ErrorKind::io, source, errno_text("cannot open"));
-  if (!copy_prefix(in.fd, fd_, length)) return fail(ErrorKind::io, target_.string(), errno_text("cannot copy the original bytes"));
+  Sha256Stream hash;
+  const bool copied = sha256_hex ? copy_prefix_hashing(in.fd, fd_, length, hash) : copy_prefix(in.fd, fd_, length);
+  if (!copied) return fail(ErrorKind::io, target_.string(), errno_text("cannot copy the original bytes"));
+  if (sha256_hex) *sha256_hex = to_hex(hash.finish());
   written_ = length;
   return {};
 }
@@ -244,9 +268,10 @@ void sync_file_system(const fs::path& path) {
   if (d.fd >= 0) ::syncfs(d.fd);
 }
 
-Result<void> write_atomically(const std::string& target_path, const std::string& source, std::uint64_t prefix_length,
-                              std::string_view tail, const FileAttributes& attributes, const WrittenCheck& check,
-                              AtTargetLink link) {
+namespace {
+
+// The temporary file beside the target a write replaces (a link followed or not).
+Result<StagedFile> stage_beside(const std::string& target_path, AtTargetLink link) {
   fs::path target(target_path);
   std::error_code ec;
   if (link == AtTargetLink::follow && fs::is_symlink(target, ec)) target = fs::canonical(target, ec);
@@ -256,7 +281,31 @@ Result<void> write_atomically(const std::string& target_path, const std::string&
     return fail(ErrorKind::io, target_path, staged.error().message +
                                  " (for a directory you cannot write: -o OUT elsewhere, or --append)");
   }
+  return staged;
+}
+
+}  // namespace
+
+Result<void> write_atomically(const std::string& target_path, const std::string& source, std::uint64_t prefix_length,
+                              std::string_view tail, const FileAttributes& attributes, const WrittenCheck& check,
+                              AtTargetLink link) {
+  auto staged = stage_beside(target_path, link);
+  if (!staged) return std::unexpected(staged.error());
   return fill_and_commit(*staged, source, prefix_length, tail, attributes, Durability::file_and_directory, check);
+}
+
+Result<AtomicRewrite> AtomicRewrite::begin(const std::string& target, const std::string& source,
+                                           std::uint64_t prefix_length, AtTargetLink link) {
+  auto staged = stage_beside(target, link);
+  if (!staged) return std::unexpected(staged.error());
+  std::string sha256;
+  if (auto ok = staged->copy_prefix_of(source, prefix_length, &sha256); !ok) return std::unexpected(ok.error());
+  return AtomicRewrite(std::move(*staged), std::move(sha256));
+}
+
+Result<void> AtomicRewrite::finish(std::string_view tail, const FileAttributes& attributes, const WrittenCheck& check) {
+  // The prefix is in place: fill_and_commit appends the tail after it.
+  return fill_and_commit(staged_, {}, 0, tail, attributes, Durability::file_and_directory, check);
 }
 
 Result<void> write_to_descriptor(int fd, const std::string& source, std::uint64_t prefix_length, std::string_view tail) {

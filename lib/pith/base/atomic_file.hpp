@@ -101,8 +101,10 @@ class StagedFile {
   ~StagedFile();
 
   [[nodiscard]] const std::filesystem::path& target() const { return target_; }
-  // The first `length` bytes of the file `source`, at the start of this one.
-  [[nodiscard]] Result<void> copy_prefix_of(const std::string& source, std::uint64_t length);
+  // The first `length` bytes of the file `source`, at the start of this one;
+  // with `sha256_hex`, also their SHA-256 (lower-case hex), in the same pass.
+  [[nodiscard]] Result<void> copy_prefix_of(const std::string& source, std::uint64_t length,
+                                            std::string* sha256_hex = nullptr);
   // `bytes` after what is already written.
   [[nodiscard]] Result<void> append(std::string_view bytes);
   [[nodiscard]] Result<void> set_attributes(const FileAttributes& attributes);
@@ -122,6 +124,27 @@ class StagedFile {
   std::string temp_path_;
   int fd_ = -1;
   std::uint64_t written_ = 0;
+};
+
+// write_atomically in two steps, for a caller that needs the prefix's
+// SHA-256 before it knows the tail (pith-stamp writes the original's hash
+// into the update): begin() copies the prefix beside the target and hashes
+// it in the same pass over the source; finish() appends the tail, sets the
+// attributes, flushes, runs the check and renames. Abandoned (destroyed
+// unfinished), the temporary file is removed and the target is untouched.
+class AtomicRewrite {
+ public:
+  [[nodiscard]] static Result<AtomicRewrite> begin(const std::string& target, const std::string& source,
+                                                   std::uint64_t prefix_length, AtTargetLink link = AtTargetLink::follow);
+  [[nodiscard]] const std::string& prefix_sha256_hex() const { return prefix_sha256_; }
+  [[nodiscard]] Result<void> finish(std::string_view tail, const FileAttributes& attributes,
+                                    const WrittenCheck& check = {});
+
+ private:
+  AtomicRewrite(StagedFile staged, std::string prefix_sha256)
+      : staged_(std::move(staged)), prefix_sha256_(std::move(prefix_sha256)) {}
+  StagedFile staged_;
+  std::string prefix_sha256_;
 };
 
 // fsync of a directory, making the renames in it durable.

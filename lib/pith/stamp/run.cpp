@@ -382,10 +382,27 @@ Result<void> check_in_memory(const std::string& input, const MappedFile& file, c
 
 bool writes_to_stdout(const StampRunOptions& opt) { return opt.output == "-"; }
 
-// Writes the plan's update: appended in place, a new file renamed over the
-// target, or (-o -) the stamped bytes on standard output. Each is checked
-// before it is kept.
-Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const IsolatedPlan& planned) {
+bool in_place(const StampRunOptions& opt) { return opt.output.empty() || same_path(opt.output, opt.input); }
+
+// Whether the stamp copies the original (in place or -o OUT) rather than
+// appending to it or writing it to standard output.
+bool copies_the_original(const StampRunOptions& opt) { return !opt.append && !writes_to_stdout(opt); }
+
+// The copy of the original beside the target, hashed in the same pass (the
+// hash goes into the update). In place, a link is followed to the PDF the
+// user named (and we read); an -o path that is a link is replaced, never
+// written through.
+Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const MappedFile& file) {
+  const std::string target = in_place(opt) ? opt.input : opt.output;
+  return AtomicRewrite::begin(target, opt.input, file.bytes().size(),
+                              in_place(opt) ? AtTargetLink::follow : AtTargetLink::replace);
+}
+
+// Writes the plan's update: after the copy of the original (renamed over
+// the target), appended in place, or (-o -) with the original on standard
+// output. Each is checked before it is kept.
+Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const IsolatedPlan& planned,
+                         std::optional<AtomicRewrite>& copy) {
   const pdf::StampPlan& plan = planned.plan;
   if (writes_to_stdout(opt)) {
     if (auto ok = check_in_memory(opt.input, file, planned); !ok) return ok;
@@ -393,25 +410,19 @@ Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, con
     return write_to_descriptor(STDOUT_FILENO, opt.input, plan.original_length, plan.update);
   }
   if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, planned));
-  const bool in_place = opt.output.empty() || same_path(opt.output, opt.input);
-  const std::string target = in_place ? opt.input : opt.output;
   FileAttributes attrs{file.mode()};
-  if (in_place) {
+  if (in_place(opt)) {
     attrs.owner = file.owner();
     attrs.group = file.group();
     attrs.extended_attributes_from = opt.input;
   }
-  // In place, a link is followed to the PDF the user named (and we read);
-  // an -o path that is a link is replaced, never written through.
-  return write_atomically(target, opt.input, plan.original_length, plan.update, attrs, written_check(target, planned),
-                          in_place ? AtTargetLink::follow : AtTargetLink::replace);
+  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, planned));
 }
 
 // In place (not --append) replaces the file: a read-only one is refused as
 // --append's open for writing would be.
 std::optional<Outcome> refuse_read_only(const StampRunOptions& opt, const struct stat& st) {
-  const bool in_place = !writes_to_stdout(opt) && (opt.output.empty() || same_path(opt.output, opt.input));
-  if (!in_place || opt.append) return std::nullopt;
+  if (writes_to_stdout(opt) || !in_place(opt) || opt.append) return std::nullopt;
   if ((st.st_mode & 0222) != 0 && ::access(opt.input.c_str(), W_OK) == 0) return std::nullopt;
   return failure(Status::error, ErrorKind::io,
                  opt.input + ": the file is read-only; nothing written (make it writable with `chmod u+w`, "
@@ -449,8 +460,25 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   so.force = opt.force;
   so.badge = opt.badge;
   so.source_date_epoch = opt.source_date_epoch;
-  so.original_sha256 = file->sha256_hex();
-  auto planned = plan_isolated(opt, *file, record, so);
+  // One pass over the original: copied beside the target and hashed
+  // together. Whether there is anything to write (conflict, already
+  // stamped) does not depend on the hash: asked first, so a no-op costs no copy.
+  std::optional<AtomicRewrite> copy;
+  std::optional<Result<IsolatedPlan>> decided;
+  if (copies_the_original(opt)) {
+    so.original_sha256 = std::string(64, '0');  // not written: replanned with the real hash
+    decided = plan_isolated(opt, *file, record, so);
+    if (*decided && (*decided)->plan.outcome == pdf::StampOutcome::stamped) {
+      auto begun = begin_copy(opt, *file);
+      if (!begun) return failure(Status::error, begun.error().kind, begun.error().describe());
+      so.original_sha256 = begun->prefix_sha256_hex();
+      copy.emplace(std::move(*begun));
+      decided.reset();
+    }
+  } else {
+    so.original_sha256 = file->sha256_hex();
+  }
+  auto planned = decided ? std::move(*decided) : plan_isolated(opt, *file, record, so);
   if (!planned) return refused(planned.error());
   const pdf::StampPlan& plan = planned->plan;
   outcome.notes = plan.notes;
@@ -469,7 +497,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       if (writes_to_stdout(opt)) {
         if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->bytes().size(), {}); !ok)
           return failure(Status::error, ok.error().kind, ok.error().describe());
-      } else if (!opt.output.empty() && !same_path(opt.output, opt.input)) {
+      } else if (!in_place(opt)) {
         auto ok = write_atomically(opt.output, opt.input, file->bytes().size(), {}, FileAttributes{file->mode()}, {},
                                    AtTargetLink::replace);
         if (!ok) return failure(Status::error, ok.error().kind, ok.error().describe());
@@ -486,7 +514,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     return failure(Status::error, ErrorKind::io,
                    opt.input + ": the file changed while pith-stamp read it; nothing written");
   }
-  if (auto written = write_stamp(opt, *file, *planned); !written) {
+  if (auto written = write_stamp(opt, *file, *planned, copy); !written) {
     outcome.status = Status::error;
     outcome.failure = written.error().kind;
     outcome.message = written.error().describe();
