@@ -318,7 +318,8 @@ Result<void> write_to_descriptor(int fd, const std::string& source, std::uint64_
 }
 
 Result<void> write_file_atomically(const fs::path& target, std::string_view bytes, Durability durability) {
-  remove_stale_temporaries(target);
+  // No sweep for stale temporaries here: the cache writes thousands of small
+  // files into one directory, and a sweep reads the whole directory.
   auto staged = StagedFile::beside(target);
   if (!staged) return std::unexpected(staged.error());
   return fill_and_commit(*staged, {}, 0, bytes, FileAttributes{0644}, durability);

@@ -7,8 +7,9 @@
 // rename is atomic), is fsynced, renamed over the target, and the directory
 // is fsynced. A crash or kill at any point leaves either the old file or the
 // new one, never a mix; at worst a stray temporary file remains, which the
-// next write of the same target removes (a live writer holds a lock on its
-// temporary file; one nobody locks is a killed run's). Hard links to the
+// next write_atomically / AtomicRewrite of the same target (the PDFs, large
+// copies) removes: a live writer holds a lock on its temporary file; one
+// nobody locks is a killed run's. Hard links to the
 // target are not updated (rename makes a new inode).
 //
 // A caller's check (WrittenCheck) runs on the written file before it is
