@@ -10,7 +10,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto reader = pith::pdf::Reader::open(bytes, "fuzz.pdf");
+  // As pith-check opens it: a damaged cross-reference section is rebuilt by
+  // scanning (the first byte chooses, so the strict path is fuzzed too).
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = size > 0 && (data[0] & 1) != 0;
+  auto reader = pith::pdf::Reader::open(bytes, "fuzz.pdf", limits);
   if (!reader) return 0;
   const auto metadata = pith::pdf::read_pdf_metadata(*reader);
   if (auto extraction = pith::pdf::extract_pith_numbers(metadata)) {
@@ -19,5 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (auto page = reader->first_page()) (void)reader->page_annotations(*page);
   (void)reader->embedded_files();
+  (void)reader->page_count();
   return 0;
 }

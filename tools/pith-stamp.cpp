@@ -68,7 +68,8 @@ int stamp_command(int argc, char** argv) {
   app.add_option("--pith", opt.pith, "the Pith Number (default: from the PDF's metadata or the .tex beside it)");
   app.add_option("--bundle", opt.bundle,
                  "registry bundle or state file to stamp with, instead of asking the resolver (fully verified)");
-  app.add_option("-o,--output", opt.output, "write a stamped copy here instead of updating FILE in place");
+  app.add_option("-o,--output", opt.output,
+                 "write a stamped copy here instead of updating FILE in place (- for standard output)");
   app.add_flag("--append", opt.append,
                "append the update to FILE directly (cost independent of size; a crash can leave a partial "
                "update after the intact original bytes)");
@@ -93,6 +94,10 @@ int stamp_command(int argc, char** argv) {
   }
   opt.source_date_epoch = source_date_epoch();
   if (arxiv) return arxiv_command(opt, compiler, print);
+  if (opt.output == "-" && print.json) {
+    std::cerr << "pith-stamp: -o - writes the PDF to standard output; it cannot be combined with --json\n";
+    return pith::exit_code::usage_or_io;
+  }
 
   const pith::stamp::StampRunOutcome outcome = pith::stamp::run_stamp(opt);
   pith::stamp::print_stamp_outcome(opt.input, outcome, print, std::cout, std::cerr);

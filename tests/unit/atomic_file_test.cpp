@@ -1,4 +1,5 @@
 #include "pith/base/atomic_file.hpp"
+#include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "support/pdf_samples.hpp"
 
@@ -186,4 +187,61 @@ TEST_CASE("mapped file: bytes, mode and empty files") {
   CHECK(missing.error().where == (dir / "missing").string());
   auto d = pith::MappedFile::open(dir.string());
   REQUIRE_FALSE(d);
+}
+
+TEST_CASE("atomic rewrite: the prefix copied and hashed in one pass, then the tail; a failed check replaces nothing") {
+  const fs::path dir = pith::test::scratch_dir("rewrite");
+  const fs::path f = dir / "paper.pdf";
+  write_file(f, "ORIGINAL-BYTES");
+  {
+    auto copy = pith::AtomicRewrite::begin(f.string(), f.string(), 8);
+    REQUIRE(copy);
+    CHECK(copy->prefix_sha256_hex() == pith::sha256_hex("ORIGINAL"));
+    std::string checked;
+    auto refuse = [&](const std::string& written) -> pith::Result<void> {
+      checked = read_file(written);
+      return pith::fail(pith::ErrorKind::internal, written, "the written file is wrong");
+    };
+    CHECK_FALSE(copy->finish("+TAIL", pith::FileAttributes{0644}, refuse));
+    CHECK(checked == "ORIGINAL+TAIL");  // the check saw the written bytes
+  }
+  CHECK(read_file(f) == "ORIGINAL-BYTES");
+  CHECK_FALSE(temp_files_left(dir));
+
+  auto copy = pith::AtomicRewrite::begin(f.string(), f.string(), 8);
+  REQUIRE(copy);
+  REQUIRE(copy->finish("+TAIL", pith::FileAttributes{0644}, [](const std::string&) -> pith::Result<void> { return {}; }));
+  CHECK(read_file(f) == "ORIGINAL+TAIL");
+  {
+    auto abandoned = pith::AtomicRewrite::begin(f.string(), f.string(), 8);
+    REQUIRE(abandoned);
+  }
+  CHECK_FALSE(temp_files_left(dir));
+}
+
+TEST_CASE("atomic write: an output link is replaced, never written through, when asked") {
+  const fs::path dir = pith::test::scratch_dir("outlink");
+  const fs::path victim = dir / "victim";
+  const fs::path src = dir / "src.pdf";
+  write_file(victim, "someone else's");
+  write_file(src, "SOURCE");
+  const fs::path link = dir / "out.pdf";
+  fs::create_symlink(victim, link);
+  REQUIRE(pith::write_atomically(link.string(), src.string(), 6, "!", pith::FileAttributes{0644}, {},
+                                 pith::AtTargetLink::replace));
+  CHECK_FALSE(fs::is_symlink(link));
+  CHECK(read_file(link) == "SOURCE!");
+  CHECK(read_file(victim) == "someone else's");
+}
+
+TEST_CASE("atomic write: a killed run's temporary file is removed, a live writer's kept") {
+  const fs::path dir = pith::test::scratch_dir("stale");
+  const fs::path f = dir / "paper.pdf";
+  write_file(f, "ORIGINAL");
+  write_file(dir / ".paper.pdf.pith-AbC123", "stale copy");
+  auto live = pith::StagedFile::beside(f);  // holds its lock
+  REQUIRE(live);
+  pith::remove_stale_temporaries(f);
+  CHECK_FALSE(fs::exists(dir / ".paper.pdf.pith-AbC123"));
+  CHECK(fs::exists(live->temporary_path()));
 }

@@ -175,6 +175,23 @@ TEST_CASE("values that are not numbers are problems, quoted safely", "[extract]"
   CHECK(extraction->problems[2] == "embedded pith-bundle.json is not a JSON object");
 }
 
+TEST_CASE("a hostile embedded bundle is refused by the strict, bounded parser", "[extract]") {
+  // A lenient parse of 16 MiB of `[` took over a gigabyte; the strict parser
+  // stops at its depth bound.
+  pdf::PdfMetadata metadata;
+  metadata.embedded_bundle = std::string(std::size_t{4} << 20, '[');
+  const auto extraction = pdf::extract_pith_numbers(metadata);
+  REQUIRE(extraction);
+  CHECK_FALSE(extraction->found());
+  REQUIRE(extraction->problems.size() == 1);
+  CHECK(extraction->problems[0] == "embedded pith-bundle.json is not a JSON object");
+  // Duplicate keys may name two numbers: not a bundle either.
+  metadata.embedded_bundle = R"({"pith_number":"a","pith_number":"b"})";
+  const auto duplicate = pdf::extract_pith_numbers(metadata);
+  REQUIRE(duplicate);
+  CHECK(duplicate->problems.at(0) == "embedded pith-bundle.json is not a JSON object");
+}
+
 TEST_CASE("a PDF without pith metadata yields nothing", "[extract]") {
   pdf::PdfMetadata metadata;
   metadata.info_title = "A paper";

@@ -104,3 +104,53 @@ TEST_CASE("update: a file without a final end-of-line gets one before the update
   REQUIRE(after);
   CHECK(after->object(ObjectId{base->size(), 0}));
 }
+
+TEST_CASE("update: a file with bytes before %PDF- gets offsets counted from the header, and passes the written check") {
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
+  REQUIRE(path);
+  const std::string original = "\n" + pith::test::read_file(*path);
+  auto base = Reader::open(original, "shifted.pdf");
+  REQUIRE(base);
+  REQUIRE(base->offset_base() == 1);
+  const auto pages = base->page_count();
+  REQUIRE(pages);
+  std::vector<UpdateObject> objects{UpdateObject{ObjectId{base->size(), 0}, dict_with("K", "v"), std::nullopt}};
+  auto update = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
+  REQUIRE(update);
+  const std::string written = original + *update;
+  CHECK(pith::pdf::check_written_update(written, "shifted.pdf", original.size(), *pages));
+  // The entry names the object's offset from the header, not from byte 0.
+  const std::size_t object_at = written.find(std::to_string(base->size()) + " 0 obj", original.size());
+  char entry[32];
+  std::snprintf(entry, sizeof entry, "%010zu 00000 n", object_at - 1);
+  CHECK(update->find(entry) != std::string::npos);
+
+  SECTION("the written check refuses what readers would call damaged") {
+    // Offsets counted from byte 0 (the bug this check stops): off by one.
+    std::string off_by_one = written;
+    off_by_one.insert(original.size() + 1, " ");
+    auto bad = pith::pdf::check_written_update(off_by_one, "bad.pdf", original.size(), *pages);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("the written") != std::string::npos);
+    // A different page count.
+    CHECK_FALSE(pith::pdf::check_written_update(written, "shifted.pdf", original.size(), *pages + 1));
+    // No new section after the original.
+    CHECK_FALSE(pith::pdf::check_written_update(original, "shifted.pdf", original.size(), *pages));
+  }
+}
+
+TEST_CASE("update: a reader that rebuilt damaged cross-reference data gets no update, but the repair command") {
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
+  REQUIRE(path);
+  std::string damaged = pith::test::read_file(*path);
+  damaged.replace(damaged.rfind("startxref"), std::string::npos, "startxref\n-1\n%%EOF\n");
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  auto base = Reader::open(damaged, "damaged.pdf", limits);
+  REQUIRE(base);
+  REQUIRE(base->recovered());
+  std::vector<UpdateObject> objects{UpdateObject{ObjectId{base->size(), 0}, dict_with("K", "v"), std::nullopt}};
+  auto update = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
+  REQUIRE_FALSE(update);
+  CHECK(update.error().message.find("qpdf damaged.pdf repaired.pdf") != std::string::npos);
+}

@@ -3,10 +3,13 @@
 // whose 0.9.x parsers have a long CVE list and no fuzzing: pith-check runs
 // each PDF check in a forked child with CPU-time, memory and wall-clock
 // limits, so a crash, a hang or a limit becomes that file's verdict `error`
-// with the reason, never a crash or a hang of pith-check.
+// with the reason, never a crash or a hang of pith-check. The child runner
+// itself is base/child_process.hpp (pith-stamp uses it too); this is the
+// FileCheck on top of it: the report sent over the pipe, errors as verdicts.
 //
 // fork() without exec: call this from a single-threaded process (pith-check
 // is; parallel workers should be processes, not threads).
+#include "pith/base/child_process.hpp"
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
 #include "pith/check/carried.hpp"
@@ -27,6 +30,8 @@ struct IsolationLimits {
   std::uint64_t memory_bytes = std::uint64_t{3} << 30;  // RLIMIT_AS: the mapped file counts too
   std::uint32_t wall_seconds = 60;                       // then SIGKILL
   std::size_t max_report_bytes = std::size_t{64} << 20;  // what the child may send back
+
+  [[nodiscard]] ChildLimits child_limits() const { return {cpu_seconds, memory_bytes, wall_seconds, max_report_bytes}; }
 };
 
 // Runs `check` in a child process under `limits` and returns its result. A
@@ -46,35 +51,25 @@ class IsolatedChild {
   // exception: the child is then already finished with an error report.
   [[nodiscard]] static IsolatedChild start(std::string input_name, const std::function<FileCheck()>& check,
                                            const IsolationLimits& limits = {});
-  IsolatedChild(IsolatedChild&& other) noexcept;
-  IsolatedChild& operator=(IsolatedChild&& other) noexcept;
-  IsolatedChild(const IsolatedChild&) = delete;
-  IsolatedChild& operator=(const IsolatedChild&) = delete;
-  ~IsolatedChild();  // kills and reaps a child still running
+  // Moving keeps the child; destroying kills and reaps a child still running.
 
   // The read end of the child's report pipe; -1 once nothing more is read.
-  [[nodiscard]] int fd() const { return fd_; }
-  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  [[nodiscard]] int fd() const { return child_.fd(); }
+  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const { return child_.deadline(); }
   // Reads what the child has written (call when fd() is readable). True
   // once there is nothing more to read: end of file, or a report too large.
-  bool read_available();
+  bool read_available() { return child_.read_available(); }
   // Waits for the child (killing it first if it is still running past its
   // deadline or sent too much) and judges its exit: the child's report, or an
   // error report naming the crash or the limit.
   [[nodiscard]] FileCheck finish();
 
  private:
-  IsolatedChild() = default;
-  void release();
+  IsolatedChild(std::string input_name, ChildProcess child)
+      : input_name_(std::move(input_name)), child_(std::move(child)) {}
 
   std::string input_name_;
-  IsolationLimits limits_;
-  pid_t pid_ = -1;
-  int fd_ = -1;
-  std::chrono::steady_clock::time_point deadline_{};
-  std::string data_;
-  bool too_large_ = false;
-  std::optional<FileCheck> early_;  // set when the child could not be started
+  ChildProcess child_;
 };
 
 // The lossless form of a Report sent from the child (Report::to_json is for

@@ -2,6 +2,7 @@
 
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
+#include "pith/signed_json/strict.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -11,8 +12,9 @@
 namespace pith::pdf {
 namespace {
 
-// The embedded bundle is verified strictly elsewhere; here it is only asked
-// which number it names, so a lenient parse with a size bound is enough.
+// The embedded bundle is verified elsewhere; here it is only asked which
+// number it names. Still with the strict parser and its bounds (size, depth):
+// a lenient parse of 16 MiB of `[` takes over a gigabyte.
 constexpr std::size_t max_embedded_bundle_bytes = std::size_t{16} * 1024 * 1024;
 // Values longer than this are not quoted whole in messages.
 constexpr std::size_t max_quoted_chars = 80;
@@ -122,13 +124,15 @@ void collect_from_bundle(std::string_view bundle, Collector& collect, PdfExtract
     out.problems.push_back(where + " is larger than " + std::to_string(max_embedded_bundle_bytes) + " bytes");
     return;
   }
-  const auto json = nlohmann::json::parse(bundle, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) {
+  signed_json::StrictJsonLimits limits;
+  limits.max_bytes = max_embedded_bundle_bytes;
+  const auto parsed = signed_json::parse_strict(bundle, limits);
+  if (!parsed || !parsed->is_object()) {
     out.problems.push_back(where + " is not a JSON object");
     return;
   }
-  const auto it = json.find("pith_number");
-  if (it == json.end() || !it->is_string()) {
+  const auto it = parsed->find("pith_number");
+  if (it == parsed->end() || !it->is_string()) {
     out.problems.push_back(where + " has no pith_number");
     return;
   }

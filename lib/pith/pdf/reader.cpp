@@ -193,6 +193,84 @@ std::string hex_digits_before_eod(std::string_view raw) {
   return digits;
 }
 
+// Whether the arrays and dictionaries of the value starting at `p` nest more
+// than `max` deep. Scans that one value only. PoDoFo's parser recurses once
+// per level: 100,000 nested `<<` overflow its stack (SIGSEGV), so this runs
+// before every value is handed to it.
+bool nests_deeper_than(std::string_view s, std::size_t p, int max) {
+  int depth = 0;
+  auto value_done = [&] { return depth == 0; };
+  while (p < s.size()) {
+    const char c = s[p];
+    if (is_ws(c)) {
+      ++p;
+    } else if (c == '%') {  // a comment, to the end of the line
+      while (p < s.size() && s[p] != '\n' && s[p] != '\r') ++p;
+    } else if (c == '(') {  // a literal string: balanced parentheses, backslash escapes
+      int parens = 0;
+      for (; p < s.size(); ++p) {
+        if (s[p] == '\\') {
+          ++p;
+        } else if (s[p] == '(') {
+          ++parens;
+        } else if (s[p] == ')' && --parens == 0) {
+          ++p;
+          break;
+        }
+      }
+      if (value_done()) return false;
+    } else if (c == '<' && p + 1 < s.size() && s[p + 1] == '<') {
+      if (++depth > max) return true;
+      p += 2;
+    } else if (c == '[') {
+      if (++depth > max) return true;
+      ++p;
+    } else if (c == '>' && p + 1 < s.size() && s[p + 1] == '>') {
+      p += 2;
+      if (--depth <= 0) return false;
+    } else if (c == ']') {
+      ++p;
+      if (--depth <= 0) return false;
+    } else if (c == '<') {  // a hex string
+      while (p < s.size() && s[p] != '>') ++p;
+      ++p;
+      if (value_done()) return false;
+    } else {
+      if (value_done()) return false;  // a number, name, keyword: no nesting
+      ++p;
+    }
+  }
+  return false;
+}
+
+// Where the text "N G obj" that ends just before `obj_at` begins, if it does.
+std::optional<std::pair<std::size_t, ObjectId>> object_header_before(std::string_view s, std::size_t obj_at) {
+  auto digits_before = [&](std::size_t end, std::size_t& begin) {
+    begin = end;
+    while (begin > 0 && s[begin - 1] >= '0' && s[begin - 1] <= '9' && end - begin < 10) --begin;
+    return begin < end;
+  };
+  std::size_t p = obj_at;
+  if (p == 0 || !is_ws(s[p - 1])) return std::nullopt;
+  while (p > 0 && is_ws(s[p - 1])) --p;
+  std::size_t gen_begin = 0;
+  if (!digits_before(p, gen_begin)) return std::nullopt;
+  std::size_t q = gen_begin;
+  if (q == 0 || !is_ws(s[q - 1])) return std::nullopt;
+  while (q > 0 && is_ws(s[q - 1])) --q;
+  std::size_t num_begin = 0;
+  if (!digits_before(q, num_begin)) return std::nullopt;
+  if (num_begin > 0 && !is_ws(s[num_begin - 1]) && s[num_begin - 1] != '>' && s[num_begin - 1] != ']' &&
+      s[num_begin - 1] != ')')
+    return std::nullopt;
+  std::uint32_t num = 0;
+  std::uint32_t gen = 0;
+  if (std::from_chars(s.data() + num_begin, s.data() + q, num).ec != std::errc{} ||
+      std::from_chars(s.data() + gen_begin, s.data() + p, gen).ec != std::errc{} || gen > 65535)
+    return std::nullopt;
+  return std::pair{num_begin, ObjectId{num, static_cast<std::uint16_t>(gen)}};
+}
+
 }  // namespace
 
 std::string to_string(ObjectId id) {
@@ -232,17 +310,24 @@ XrefEntry Reader::entry(std::uint32_t number) const {
   return {};
 }
 
-Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimits limits) {
-  PoDoFo::PdfError::EnableLogging(false);
-  PoDoFo::PdfError::EnableDebug(false);
+std::optional<std::uint64_t> Reader::position(std::uint64_t file_offset) const {
+  if (file_offset >= bytes_.size() || base_ >= bytes_.size() - file_offset) return std::nullopt;
+  return base_ + file_offset;
+}
+
+Result<Reader> Reader::open_with_base(std::string_view bytes, const std::string& name, const ReaderLimits& limits,
+                                      std::uint64_t base) {
   Reader r;
   r.bytes_ = bytes;
-  r.name_ = std::move(name);
+  r.name_ = name;
   r.limits_ = limits;
-  if (bytes.substr(0, 1024).find("%PDF-") == std::string_view::npos)
-    return fail(ErrorKind::malformed, r.name_, "not a PDF file (no %PDF- header)");
+  r.base_ = base;
   try {
     if (auto ok = r.read_xref_chain(); !ok) return std::unexpected(ok.error());
+    // Cross-reference data that does not lead to the catalog is damaged
+    // (offsets that point elsewhere), even when it parses.
+    if (auto catalog = r.catalog(); !catalog)
+      return fail(ErrorKind::malformed, r.name_, "the cross-reference data does not lead to the catalog: " + catalog.error().message);
   } catch (const PoDoFo::PdfError& e) {
     return fail(ErrorKind::malformed, r.name_, "damaged cross-reference data: " + podofo_message(e));
   } catch (const std::bad_alloc&) {
@@ -250,12 +335,133 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
   } catch (const std::exception& e) {
     return fail(ErrorKind::malformed, r.name_, std::string("damaged cross-reference data: ") + e.what());
   }
-  if (r.encrypted_ && !limits.allow_encrypted)
-    return fail(ErrorKind::usage, r.name_,
+  return r;
+}
+
+Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimits limits) {
+  PoDoFo::PdfError::EnableLogging(false);
+  PoDoFo::PdfError::EnableDebug(false);
+  const std::size_t header = bytes.substr(0, 1024).find("%PDF-");
+  if (header == std::string_view::npos) return fail(ErrorKind::malformed, name, "not a PDF file (no %PDF- header)");
+  // Offsets count from the header; a writer that prepended bytes without
+  // shifting them counts from byte 0.
+  auto r = open_with_base(bytes, name, limits, header);
+  if (!r && header > 0) {
+    if (auto from_zero = open_with_base(bytes, name, limits, 0)) r = std::move(from_zero);
+  }
+  if (!r && limits.recover_damaged_xref) {
+    Reader scanned;
+    scanned.bytes_ = bytes;
+    scanned.name_ = name;
+    scanned.limits_ = limits;
+    scanned.base_ = header;
+    scanned.recovery_reason_ = r.error().message;
+    try {
+      if (auto ok = scanned.recover_by_scanning(); ok) r = std::move(scanned);
+    } catch (const std::exception&) {
+      // not recoverable: the original error stands
+    }
+  }
+  if (!r) return r;
+  if (r->encrypted_ && !limits.allow_encrypted)
+    return fail(ErrorKind::usage, name,
                 "the PDF is encrypted; pith does not modify encrypted files. Decrypt it first "
                 "(e.g. `qpdf --decrypt in.pdf out.pdf`, adding --password=... if it has one), "
                 "then run pith on the decrypted copy");
   return r;
+}
+
+Result<void> Reader::take_trailer_keys() {
+  const PdfObject* root = key(trailer_, "Root");
+  if (!root || !root->IsReference()) return fail(ErrorKind::malformed, name_, "the trailer has no /Root reference");
+  root_ = reference_of(*root);
+  if (const PdfObject* info = key(trailer_, "Info"); info && info->IsReference()) info_ = reference_of(*info);
+  if (const PdfObject* id = key(trailer_, "ID"); id && id->IsArray() && id->GetArray().size() == 2) {
+    const auto& a = id->GetArray();
+    if ((a[0].IsString() || a[0].IsHexString()) && (a[1].IsString() || a[1].IsHexString()))
+      file_id_ = std::pair{string_bytes(a[0].GetString()), string_bytes(a[1].GetString())};
+  }
+  encrypted_ = key(trailer_, "Encrypt") != nullptr;
+  return {};
+}
+
+// Rebuilds the cross-reference data from the objects themselves: every
+// `N G obj` in the file (a later one wins, as a later update would), the
+// members of every object stream found, and the last trailer (or
+// cross-reference stream dictionary) naming a /Root.
+Result<void> Reader::recover_by_scanning() {
+  const std::string_view s = bytes_;
+  for (std::size_t pos = s.find("obj"); pos != std::string_view::npos; pos = s.find("obj", pos + 3)) {
+    const std::size_t after = pos + 3;
+    if (after < s.size() && !is_ws(s[after]) && s[after] != '<' && s[after] != '[' && s[after] != '/' && s[after] != '(')
+      continue;
+    auto header = object_header_before(s, pos);
+    if (!header || header->second.number == 0 || header->second.number > limits_.max_objects) continue;
+    XrefEntry e;
+    e.kind = XrefEntry::Kind::in_file;
+    e.generation = header->second.generation;
+    e.offset = header->first;
+    highest_number_ = std::max(highest_number_, header->second.number);
+    xref_[header->second.number] = Slot{e, 0};  // a later definition replaces an earlier one
+  }
+  if (xref_.empty()) return fail(ErrorKind::malformed, name_, "no objects found");
+
+  // The trailer: the last `trailer` dictionary with a /Root, else the last
+  // cross-reference stream with one.
+  bool found_trailer = false;
+  for (std::size_t pos = s.rfind("trailer"); pos != std::string_view::npos && !found_trailer;
+       pos = pos == 0 ? std::string_view::npos : s.rfind("trailer", pos - 1)) {
+    if (auto ok = check_nesting(s, pos + 7, at(pos)); !ok) continue;
+    try {
+      Tokenizer tok(s, pos + 7);
+      PoDoFo::PdfVariant v = tok.variant();
+      if (v.IsDictionary() && key(v.GetDictionary(), "Root")) {
+        trailer_ = v.GetDictionary();
+        found_trailer = true;
+      }
+    } catch (const PoDoFo::PdfError&) {
+    }
+  }
+  // Objects in object streams, and xref stream dictionaries (for a trailer).
+  std::vector<std::pair<std::uint32_t, XrefEntry>> found(xref_.size());
+  std::size_t n = 0;
+  for (const auto& [number, slot] : xref_) found[n++] = {number, slot.entry};
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.offset > b.second.offset; });
+  for (const auto& [number, e] : found) {
+    const std::string_view head = s.substr(static_cast<std::size_t>(e.offset), 512);
+    const bool objstm = head.find("/ObjStm") != std::string_view::npos;
+    const bool xrefstm = !found_trailer && head.find("/XRef") != std::string_view::npos;
+    if (!objstm && !xrefstm) continue;
+    auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, false, 0);
+    if (!parsed || !parsed->value.IsDictionary()) continue;
+    const PdfObject* type = key(parsed->value.GetDictionary(), "Type");
+    if (xrefstm && type && type->IsName() && type->GetName().GetName() == "XRef" &&
+        key(parsed->value.GetDictionary(), "Root")) {
+      trailer_ = parsed->value.GetDictionary();
+      found_trailer = true;
+    }
+    if (!objstm) continue;
+    auto os = object_stream(number, 0);
+    if (!os) continue;
+    std::uint32_t index = 0;
+    for (const auto& [member, offset] : (*os)->offsets) {
+      (void)offset;
+      if (member != 0 && member <= limits_.max_objects && !xref_.contains(member)) {
+        XrefEntry m;
+        m.kind = XrefEntry::Kind::in_object_stream;
+        m.stream_number = number;
+        m.index = index;
+        xref_[member] = Slot{m, 0};
+        highest_number_ = std::max(highest_number_, member);
+      }
+      ++index;
+    }
+  }
+  if (!found_trailer) return fail(ErrorKind::malformed, name_, "no trailer naming a /Root found");
+  if (auto ok = take_trailer_keys(); !ok) return ok;
+  size_ = highest_number_ + 1;
+  recovered_ = true;
+  return {};
 }
 
 Result<std::uint64_t> Reader::find_startxref() const {
@@ -267,7 +473,7 @@ Result<std::uint64_t> Reader::find_startxref() const {
   std::size_t p = pos + 9;
   auto offset = read_uint<std::uint64_t>(end, p);
   if (!offset) return fail(ErrorKind::malformed, name_, "startxref is not followed by a number " + at(bytes_.size() - tail + pos));
-  if (*offset >= bytes_.size())
+  if (!position(*offset))
     return fail(ErrorKind::malformed, name_, "startxref points past the end of the file (" + std::to_string(*offset) + ")");
   return *offset;
 }
@@ -277,7 +483,7 @@ Result<void> Reader::read_xref_chain() {
   if (!start) return std::unexpected(start.error());
   startxref_ = *start;
   std::set<std::uint64_t> visited;
-  std::optional<std::uint64_t> next = startxref_;
+  std::optional<std::uint64_t> next = position(startxref_);
   std::size_t section = 0;
   while (next) {
     if (!visited.insert(*next).second) break;  // a /Prev loop: every section is already read
@@ -290,16 +496,7 @@ Result<void> Reader::read_xref_chain() {
     ++section;
   }
 
-  const PdfObject* root = key(trailer_, "Root");
-  if (!root || !root->IsReference()) return fail(ErrorKind::malformed, name_, "the trailer has no /Root reference");
-  root_ = reference_of(*root);
-  if (const PdfObject* info = key(trailer_, "Info"); info && info->IsReference()) info_ = reference_of(*info);
-  if (const PdfObject* id = key(trailer_, "ID"); id && id->IsArray() && id->GetArray().size() == 2) {
-    const auto& a = id->GetArray();
-    if ((a[0].IsString() || a[0].IsHexString()) && (a[1].IsString() || a[1].IsHexString()))
-      file_id_ = std::pair{string_bytes(a[0].GetString()), string_bytes(a[1].GetString())};
-  }
-  encrypted_ = key(trailer_, "Encrypt") != nullptr;
+  if (auto ok = take_trailer_keys(); !ok) return ok;
   std::int64_t declared = number_of(key(trailer_, "Size")).value_or(0);
   if (declared < 0 || declared > static_cast<std::int64_t>(limits_.max_objects) + 1)
     return fail(ErrorKind::malformed, name_, "trailer /Size out of range: " + std::to_string(declared));
@@ -323,9 +520,9 @@ Result<std::optional<std::uint64_t>> Reader::read_section(std::uint64_t offset, 
   const PdfObject* prev = key(*trailer, "Prev");
   if (!prev) return std::optional<std::uint64_t>{};
   auto prev_offset = number_of(prev);
-  if (!prev_offset || *prev_offset < 0 || static_cast<std::uint64_t>(*prev_offset) >= bytes_.size())
-    return fail(ErrorKind::malformed, name_, "invalid /Prev in the cross-reference section " + at(offset));
-  return std::optional<std::uint64_t>{static_cast<std::uint64_t>(*prev_offset)};
+  const auto prev_at = prev_offset && *prev_offset >= 0 ? position(static_cast<std::uint64_t>(*prev_offset)) : std::nullopt;
+  if (!prev_at) return fail(ErrorKind::malformed, name_, "invalid /Prev in the cross-reference section " + at(offset));
+  return prev_at;
 }
 
 void Reader::set_entry(std::uint32_t number, const XrefEntry& e, std::size_t section, bool may_replace_free) {
@@ -348,7 +545,8 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
     auto first = read_uint<std::uint64_t>(bytes_, p);
     auto count = read_uint<std::uint64_t>(bytes_, p);
     if (!first || !count) return malformed(sub_at);
-    if (*first + *count > limits_.max_objects + 1ull)
+    // Compared without a sum that could wrap (a 20-digit first number).
+    if (*first > limits_.max_objects || *count > limits_.max_objects + 1ull - *first)
       return fail(ErrorKind::malformed, name_, "cross-reference subsection beyond the object limit " + at(sub_at));
     // Each entry takes 20 bytes in the file: the count cannot exceed what is left.
     if (*count > (bytes_.size() - p) / 18 + 1) return malformed(sub_at);
@@ -365,11 +563,12 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
       XrefEntry e;
       e.generation = static_cast<std::uint16_t>(*gen);
       if (in_use) {
-        if (*off >= bytes_.size())
+        const auto object_at = position(*off);
+        if (!object_at)
           return fail(ErrorKind::malformed, name_, "object " + std::to_string(num) + " has an offset past the end of the file " +
                                  at(entry_at));
         e.kind = XrefEntry::Kind::in_file;
-        e.offset = *off;
+        e.offset = *object_at;
       } else {
         e.kind = XrefEntry::Kind::free;
       }
@@ -377,6 +576,7 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
     }
   }
   const std::size_t trailer_at = p;
+  if (auto ok = check_nesting(bytes_, p + 7, at(trailer_at)); !ok) return std::unexpected(ok.error());
   Tokenizer tok(bytes_, p + 7);
   PoDoFo::PdfVariant v = tok.variant();
   if (!v.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer is not a dictionary " + at(trailer_at));
@@ -384,9 +584,9 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
   // Hybrid file: an xref stream holds the objects that live in object streams.
   if (const PdfObject* stm = key(trailer, "XRefStm")) {
     auto stm_offset = number_of(stm);
-    if (!stm_offset || *stm_offset < 0 || static_cast<std::uint64_t>(*stm_offset) >= bytes_.size())
-      return fail(ErrorKind::malformed, name_, "invalid /XRefStm " + at(trailer_at));
-    auto hybrid = read_xref_stream(static_cast<std::uint64_t>(*stm_offset), section, true);
+    const auto stm_at = stm_offset && *stm_offset >= 0 ? position(static_cast<std::uint64_t>(*stm_offset)) : std::nullopt;
+    if (!stm_at) return fail(ErrorKind::malformed, name_, "invalid /XRefStm " + at(trailer_at));
+    auto hybrid = read_xref_stream(*stm_at, section, true);
     if (!hybrid) return std::unexpected(hybrid.error());
   }
   return trailer;
@@ -442,7 +642,7 @@ Result<PdfDictionary> Reader::read_xref_stream(std::uint64_t offset, std::size_t
   };
   std::size_t pos = 0;
   for (const auto& [first, count] : ranges) {
-    if (first + count > limits_.max_objects + 1ull)
+    if (first > limits_.max_objects || count > limits_.max_objects + 1ull - first)
       return fail(ErrorKind::malformed, name_, "cross-reference stream entries beyond the object limit " + at(offset));
     if (count > (data->size() - pos) / row)
       return fail(ErrorKind::malformed, name_, "cross-reference stream data too short for its /Index " + at(offset));
@@ -454,12 +654,14 @@ Result<PdfDictionary> Reader::read_xref_stream(std::uint64_t offset, std::size_t
       XrefEntry e;
       switch (type_field) {
         case 0: e.kind = XrefEntry::Kind::free; break;
-        case 1:
-          if (f2 >= bytes_.size()) continue;  // an offset past the end is a null object
+        case 1: {
+          const auto object_at = position(f2);
+          if (!object_at) continue;  // an offset past the end is a null object
           e.kind = XrefEntry::Kind::in_file;
-          e.offset = f2;
+          e.offset = *object_at;
           e.generation = static_cast<std::uint16_t>(std::min<std::uint64_t>(f3, 65535));
           break;
+        }
         case 2:
           if (f2 > limits_.max_objects) continue;
           e.kind = XrefEntry::Kind::in_object_stream;
@@ -491,6 +693,7 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     };
     if (!parse_num(n, num) || !parse_num(g, gen) || obj != "obj" || gen > 65535)
       return fail(ErrorKind::malformed, name_, "expected `N G obj` " + at(offset));
+    if (auto ok = check_nesting(bytes_, tok.tell(), at(offset)); !ok) return std::unexpected(ok.error());
     out.id = ObjectId{num, static_cast<std::uint16_t>(gen)};
     if (expected && expected->number != num)
       return fail(ErrorKind::malformed, name_, "the cross-reference data points to object " + std::to_string(num) + " instead of " +
@@ -513,6 +716,8 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     const PdfObject* len_obj = key(out.value.GetDictionary(), "Length");
     std::optional<std::int64_t> len;
     if (len_obj && len_obj->IsReference()) {
+      // `depth` is carried through object streams: a /Length inside the
+      // object stream it measures ends here, not in a stack overflow.
       if (depth > 2) return fail(ErrorKind::malformed, name_, "indirect /Length nested too deep " + at(offset));
       auto resolved = object_at_depth(*reference_of(*len_obj), depth + 1);
       if (!resolved) return std::unexpected(resolved.error());
@@ -571,13 +776,20 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
   return out;
 }
 
-Result<std::shared_ptr<const Reader::ObjectStream>> Reader::object_stream(std::uint32_t stream_number) const {
+Result<void> Reader::check_nesting(std::string_view data, std::uint64_t position, const std::string& where) const {
+  if (nests_deeper_than(data, static_cast<std::size_t>(position), limits_.max_nesting))
+    return fail(ErrorKind::malformed, name_, "arrays or dictionaries nested more than " + std::to_string(limits_.max_nesting) +
+                                                 " deep " + where);
+  return {};
+}
+
+Result<std::shared_ptr<const Reader::ObjectStream>> Reader::object_stream(std::uint32_t stream_number, int depth) const {
   const std::uint32_t number = stream_number;
   if (auto it = object_streams_.find(number); it != object_streams_.end()) return it->second;
   const XrefEntry e = entry(number);
   if (e.kind != XrefEntry::Kind::in_file)
     return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " is not an object in the file");
-  auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, true, 0);
+  auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, true, depth);
   if (!parsed) return std::unexpected(parsed.error());
   if (!parsed->has_stream) return fail(ErrorKind::malformed, name_, "object " + std::to_string(number) + " is not a stream " + at(e.offset));
   const PdfDictionary& dict = parsed->value.GetDictionary();
@@ -600,8 +812,17 @@ Result<std::shared_ptr<const Reader::ObjectStream>> Reader::object_stream(std::u
     if (!num || !off) return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " has a malformed header " + at(e.offset));
     os->offsets.emplace_back(*num, *off);
   }
-  if (object_streams_.size() >= limits_.max_cached_object_streams) object_streams_.erase(object_streams_.begin());
-  object_streams_.emplace(number, os);
+  // Bounded by count and by total decoded bytes (16 bombs of 256 MiB each
+  // were once kept at once); one larger than the whole budget is not kept.
+  while (!object_streams_.empty() && (object_streams_.size() >= limits_.max_cached_object_streams ||
+                                      cached_bytes_ + os->data.size() > limits_.max_cached_bytes)) {
+    cached_bytes_ -= object_streams_.begin()->second->data.size();
+    object_streams_.erase(object_streams_.begin());
+  }
+  if (os->data.size() <= limits_.max_cached_bytes) {
+    object_streams_.emplace(number, os);
+    cached_bytes_ += os->data.size();
+  }
   return std::shared_ptr<const ObjectStream>(os);
 }
 
@@ -620,7 +841,7 @@ Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
     }
     case XrefEntry::Kind::in_object_stream: {
       if (id.generation != 0) return PdfObject();
-      auto os = object_stream(e.stream_number);
+      auto os = object_stream(e.stream_number, depth + 1);
       if (!os) return std::unexpected(os.error());
       const auto& offsets = (*os)->offsets;
       std::optional<std::uint64_t> off;
@@ -629,7 +850,8 @@ Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
         for (const auto& [num, o] : offsets)
           if (num == id.number) off = o;
       const std::string where = "object " + std::to_string(id.number) + " in object stream " + std::to_string(e.stream_number);
-      if (!off || (*os)->first + *off >= (*os)->data.size()) return fail(ErrorKind::malformed, name_, where + " not found");
+      if (!off || *off >= (*os)->data.size() - (*os)->first) return fail(ErrorKind::malformed, name_, where + " not found");
+      if (auto ok = check_nesting((*os)->data, (*os)->first + *off, "in " + where); !ok) return std::unexpected(ok.error());
       try {
         Tokenizer tok((*os)->data, (*os)->first + *off);
         return PdfObject(tok.variant());
@@ -778,6 +1000,19 @@ Result<std::optional<std::string>> Reader::embedded_file(std::string_view wanted
   for (const auto& e : *files)
     if (e.key_utf8 == wanted) return file_spec_contents(e.value);
   return std::optional<std::string>{};
+}
+
+Result<std::uint64_t> Reader::page_count() const {
+  auto cat = catalog();
+  if (!cat) return std::unexpected(cat.error());
+  auto pages = resolve_key(*cat, "Pages");
+  if (!pages) return std::unexpected(pages.error());
+  if (!*pages || !(*pages)->IsDictionary()) return fail(ErrorKind::malformed, name_, "the catalog has no /Pages dictionary");
+  auto count = resolve_key((*pages)->GetDictionary(), "Count");
+  if (!count) return std::unexpected(count.error());
+  if (!*count || !(*count)->IsNumber() || (*count)->GetNumber() < 0)
+    return fail(ErrorKind::malformed, name_, "the page tree has no valid /Count");
+  return static_cast<std::uint64_t>((*count)->GetNumber());
 }
 
 Result<Page> Reader::first_page() const {

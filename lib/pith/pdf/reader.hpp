@@ -10,8 +10,16 @@
 // section is just one more section of the chain), objects inside object
 // streams (only the object stream holding the object is inflated, then kept).
 // PoDoFo supplies the pieces: its tokenizer parses objects, its filters decode
-// streams. Nothing is repaired: a damaged cross-reference section is an Error
-// naming the byte offset. Encrypted files are refused with advice.
+// streams. A damaged cross-reference section is an Error naming the byte
+// offset, unless ReaderLimits::recover_damaged_xref asks for the objects to be
+// found by scanning the file (as qpdf and poppler do; for reading only: an
+// update must not be written on top of a guess). Encrypted files are refused
+// with advice.
+//
+// Bytes before `%PDF-` (up to 1,024 of them; readers accept them): offsets in
+// the file count from the header (ISO 32000-2 7.5.2, what poppler and qpdf
+// do), falling back to counting from byte 0 when that is what the file's
+// writer did. offset_base() says which; an update must write offsets the same way.
 //
 // Every PDF is hostile input: sizes, counts, depths and reference chains are
 // bounded by ReaderLimits.
@@ -46,9 +54,12 @@ struct ReaderLimits {
   std::uint32_t max_objects = 8'388'607;        // the PDF limit on object numbers
   std::size_t max_stream_bytes = 256u << 20;    // one decoded stream
   std::size_t max_cached_object_streams = 16;   // inflated object streams kept
+  std::size_t max_cached_bytes = 64u << 20;     // ... and their total decoded size
   int max_depth = 64;                           // page tree, name trees, reference chains
+  int max_nesting = 256;                        // arrays/dictionaries inside each other in one object
   std::size_t max_tree_nodes = 100'000;         // nodes visited in one tree walk
   bool allow_encrypted = false;                 // true: open anyway (structure only)
+  bool recover_damaged_xref = false;            // true: rebuild a damaged xref by scanning for objects
 };
 
 // Where an object lives, from the cross-reference data.
@@ -56,7 +67,7 @@ struct XrefEntry {
   enum class Kind : std::uint8_t { absent, free, in_file, in_object_stream };
   Kind kind = Kind::absent;
   std::uint16_t generation = 0;
-  std::uint64_t offset = 0;         // in_file: byte offset of "N G obj"
+  std::uint64_t offset = 0;         // in_file: position of "N G obj" in the bytes (offset_base() added)
   std::uint32_t stream_number = 0;  // in_object_stream: the object stream
   std::uint32_t index = 0;          //                    index inside it
 };
@@ -92,16 +103,25 @@ class Reader {
   // The newest section's trailer (keys missing there are filled from older
   // sections: /Root, /Info, /ID, /Encrypt). For xref streams: the stream dict.
   [[nodiscard]] const PoDoFo::PdfDictionary& trailer() const { return trailer_; }
-  // Offset of the newest cross-reference section (what an update's /Prev names).
+  // Offset of the newest cross-reference section as the file writes it
+  // (counted from offset_base(); what an update's /Prev names).
   [[nodiscard]] std::uint64_t startxref() const { return startxref_; }
+  // Where offset 0 of the file's offsets is in bytes(): the position of
+  // `%PDF-` when bytes precede it and the offsets count from it, else 0.
+  [[nodiscard]] std::uint64_t offset_base() const { return base_; }
+  // True when the cross-reference data was damaged and the objects were
+  // found by scanning (recover_damaged_xref): readable, not to be updated.
+  [[nodiscard]] bool recovered() const { return recovered_; }
+  // Why recovery was needed (the error reading the cross-reference data).
+  [[nodiscard]] const std::string& recovery_reason() const { return recovery_reason_; }
   // Trailer /Size: one more than the highest object number in use.
   [[nodiscard]] std::uint32_t size() const { return size_; }
   [[nodiscard]] bool uses_xref_streams() const { return uses_xref_streams_; }
   [[nodiscard]] bool is_encrypted() const { return encrypted_; }
   [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
-  // Offsets of the cross-reference sections read, newest first (the /Prev
-  // chain). Sections at or after a byte length L are revisions added after
-  // the first L bytes (how pith-check counts updates after a stamp).
+  // Positions in bytes() of the cross-reference sections read, newest first
+  // (the /Prev chain). Sections at or after a byte length L are revisions
+  // added after the first L bytes (how pith-check counts updates after a stamp).
   [[nodiscard]] const std::vector<std::uint64_t>& section_offsets() const { return section_offsets_; }
   [[nodiscard]] std::optional<ObjectId> root_id() const { return root_; }
   [[nodiscard]] std::optional<ObjectId> info_id() const { return info_; }
@@ -135,6 +155,8 @@ class Reader {
   [[nodiscard]] Result<std::optional<std::string>> embedded_file(std::string_view name) const;
   // The decoded /EF stream of a file specification (dict or reference).
   [[nodiscard]] Result<std::optional<std::string>> file_spec_contents(const PoDoFo::PdfObject& spec) const;
+  // The page tree root's /Count (what viewers show as the number of pages).
+  [[nodiscard]] Result<std::uint64_t> page_count() const;
   // Page 1: walks /Pages down the first kids.
   [[nodiscard]] Result<Page> first_page() const;
   // Page 1's /Annots, each resolved (reference → dictionary), with its id
@@ -147,7 +169,13 @@ class Reader {
   struct Parsed;        // one parsed indirect object
   Reader() = default;
 
+  [[nodiscard]] static Result<Reader> open_with_base(std::string_view bytes, const std::string& name,
+                                                     const ReaderLimits& limits, std::uint64_t base);
   [[nodiscard]] Result<void> read_xref_chain();
+  [[nodiscard]] Result<void> recover_by_scanning();
+  [[nodiscard]] Result<void> take_trailer_keys();
+  // A file offset (counted from base_) as a position in bytes_, or nullopt past the end.
+  [[nodiscard]] std::optional<std::uint64_t> position(std::uint64_t file_offset) const;
   [[nodiscard]] Result<std::uint64_t> find_startxref() const;
   [[nodiscard]] Result<std::optional<std::uint64_t>> read_section(std::uint64_t offset, std::size_t section,
                                                                   bool newest);
@@ -159,7 +187,8 @@ class Reader {
                                         bool with_stream, int depth) const;
   [[nodiscard]] Result<std::string> decode(const PoDoFo::PdfDictionary& dict, std::string_view raw,
                                            const std::string& where) const;
-  [[nodiscard]] Result<std::shared_ptr<const ObjectStream>> object_stream(std::uint32_t number) const;
+  [[nodiscard]] Result<std::shared_ptr<const ObjectStream>> object_stream(std::uint32_t number, int depth) const;
+  [[nodiscard]] Result<void> check_nesting(std::string_view data, std::uint64_t position, const std::string& where) const;
   [[nodiscard]] Result<PoDoFo::PdfObject> object_at_depth(ObjectId id, int depth) const;
   [[nodiscard]] Result<void> walk_name_tree(const PoDoFo::PdfObject& node, int depth, std::size_t& visited,
                                             std::vector<NameTreeEntry>& out) const;
@@ -170,6 +199,9 @@ class Reader {
   ReaderLimits limits_;
   PoDoFo::PdfDictionary trailer_;
   std::uint64_t startxref_ = 0;
+  std::uint64_t base_ = 0;
+  bool recovered_ = false;
+  std::string recovery_reason_;
   std::uint32_t size_ = 0;
   bool uses_xref_streams_ = false;
   bool encrypted_ = false;
@@ -184,6 +216,7 @@ class Reader {
   std::unordered_map<std::uint32_t, Slot> xref_;  // sparse: hostile /Index values cost nothing
   std::uint32_t highest_number_ = 0;
   mutable std::map<std::uint32_t, std::shared_ptr<const ObjectStream>> object_streams_;
+  mutable std::size_t cached_bytes_ = 0;
 };
 
 // Helpers on PoDoFo values, shared with the writer and the stamper.

@@ -36,6 +36,17 @@ struct UpdateTrailer {
 [[nodiscard]] Result<std::string> build_incremental_update(const Reader& base, const std::vector<UpdateObject>& objects,
                                                            const UpdateTrailer& trailer);
 
+// The check a written update must pass before it replaces or extends
+// anything (pith-stamp runs it on the file re-read from disk): `written`
+// reads with the reader (no recovery), its newest cross-reference section
+// starts after the first `original_length` bytes exactly where startxref
+// says, every entry of that section points exactly at its `N G obj`, the
+// trailer's /Root resolves to a catalog and, when `expected_pages` is set,
+// the page tree counts that many pages. The error names `name` and what is wrong.
+[[nodiscard]] Result<void> check_written_update(std::string_view written, const std::string& name,
+                                                std::uint64_t original_length,
+                                                std::optional<std::uint64_t> expected_pages);
+
 // Hands out object numbers above the file's /Size, in order.
 class ObjectNumbers {
  public:

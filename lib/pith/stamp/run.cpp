@@ -1,12 +1,14 @@
 #include "pith/stamp/run.hpp"
 
 #include "pith/base/atomic_file.hpp"
+#include "pith/base/child_process.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/check/file.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/stamp.hpp"
+#include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/registry/number.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -19,9 +21,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace pith::stamp {
 namespace {
@@ -245,16 +250,229 @@ bool same_file_state(const std::string& path, const struct stat& before) {
 
 bool same_path(const std::string& a, const std::string& b) { return fs::absolute(a) == fs::absolute(b); }
 
-// Writes the plan's update: appended in place, or a new file renamed over the target.
-Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const pdf::StampPlan& plan) {
-  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update);
-  const std::string target = opt.output.empty() ? opt.input : opt.output;
+// ---- PoDoFo parses the PDF only in child processes (base/child_process.hpp)
+// under limits: a hostile PDF that crashes, hangs or blows up the parser is a
+// refusal, never a crash of pith-stamp. The children send back plain values;
+// the parent keeps every write.
+
+std::string to_wire(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+nlohmann::json error_to_wire(const Error& e) {
+  return {{"error", {{"kind", static_cast<int>(e.kind)}, {"where", e.where}, {"message", e.message}}}};
+}
+
+// An error sent by a child, or nullopt when `wire` holds none.
+std::optional<Error> error_from_wire(const nlohmann::json& wire) {
+  if (!wire.is_object() || !wire.contains("error")) return std::nullopt;
+  const auto& e = wire["error"];
+  Error error{ErrorKind::internal, "", "malformed error from the child process"};
+  if (e.is_object() && e.value("kind", -1) >= 0 && e.value("kind", -1) <= static_cast<int>(ErrorKind::internal) &&
+      e.contains("where") && e["where"].is_string() && e.contains("message") && e["message"].is_string()) {
+    error = Error{static_cast<ErrorKind>(e["kind"].get<int>()), e["where"].get<std::string>(), e["message"].get<std::string>()};
+  }
+  return error;
+}
+
+// The child's limits: the mapped PDF counts against the memory limit.
+ChildLimits child_limits(std::uint64_t file_bytes) {
+  ChildLimits limits;
+  limits.memory_bytes = (std::uint64_t{1} << 30) + file_bytes;
+  return limits;
+}
+
+// A child's result as JSON, or why there is none (the crash or limit, named for `input`).
+Result<nlohmann::json> run_reading_child(const std::string& subject, const std::string& input, std::uint64_t file_bytes,
+                                         const std::function<nlohmann::json()>& work) {
+  auto sent = run_in_child(subject, [&work] { return to_wire(work()); }, child_limits(file_bytes));
+  if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
+  auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
+  if (wire.is_discarded()) return fail(ErrorKind::internal, input, subject + " sent back no complete result");
+  if (auto error = error_from_wire(wire)) return std::unexpected(*error);
+  return wire;
+}
+
+// The reader pith-stamp writes with: a file whose cross-reference data had
+// to be rebuilt by scanning is refused with the command that repairs it.
+Result<pdf::Reader> open_for_stamping(const std::string& input, std::string_view bytes) {
+  pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  auto reader = pdf::Reader::open(bytes, input, limits);
+  if (reader && reader->recovered()) {
+    return fail(ErrorKind::malformed, input,
+                "damaged cross-reference data (" + reader->recovery_reason() +
+                    "); readers repair it as they open the file, but an update must not be written on top of "
+                    "that guess. Repair it first (`qpdf '" + input + "' repaired.pdf`), then stamp repaired.pdf");
+  }
+  return reader;
+}
+
+struct PdfReadout {
+  pdf::Reader reader;
+  pdf::PdfMetadata metadata;
+  pdf::PdfExtraction extraction;
+};
+
+// In a child: the reader, the metadata read once (for the number, and to
+// stamp over in plan_stamp) and the numbers it names.
+Result<PdfReadout> read_pdf(const std::string& input, std::string_view bytes) {
+  auto reader = open_for_stamping(input, bytes);
+  if (!reader) return std::unexpected(reader.error());
+  pdf::PdfMetadata metadata = pdf::read_pdf_metadata(*reader);
+  if (metadata.pith_parts_unreadable) {
+    std::string problems;
+    for (const auto& p : metadata.read_problems) problems += (problems.empty() ? "" : "; ") + p;
+    return fail(ErrorKind::malformed, input, problems);
+  }
+  // An XMP packet refused unread (too large, too deep) names no number here,
+  // and plan_stamp refuses to merge into it.
+  pdf::PdfExtraction extraction = pdf::extract_pith_numbers(metadata).value_or(pdf::PdfExtraction{});
+  return PdfReadout{std::move(*reader), std::move(metadata), std::move(extraction)};
+}
+
+// The number the user wants and where it was found, read in a child.
+Result<std::optional<std::pair<std::string, std::string>>> wanted_number_isolated(const StampRunOptions& opt,
+                                                                                   const MappedFile& file) {
+  auto wire = run_reading_child("reading the PDF", opt.input, file.bytes().size(), [&]() -> nlohmann::json {
+    auto readout = read_pdf(opt.input, file.bytes());
+    if (!readout) return error_to_wire(readout.error());
+    std::string from;
+    auto number = wanted_number(opt, readout->metadata, readout->extraction, from);
+    if (!number) return nlohmann::json::object();
+    return {{"number", *number}, {"from", from}};
+  });
+  if (!wire) return std::unexpected(wire.error());
+  if (!wire->contains("number")) return std::optional<std::pair<std::string, std::string>>{};
+  if (!(*wire)["number"].is_string() || !wire->contains("from") || !(*wire)["from"].is_string())
+    return fail(ErrorKind::internal, opt.input, "malformed result from the child process");
+  return std::optional<std::pair<std::string, std::string>>{
+      std::pair{(*wire)["number"].get<std::string>(), (*wire)["from"].get<std::string>()}};
+}
+
+// The plan, made in a child, and the original's page count (for the check of the written file).
+struct IsolatedPlan {
+  pdf::StampPlan plan;
+  std::optional<std::uint64_t> pages;
+};
+
+Result<IsolatedPlan> plan_isolated(const StampRunOptions& opt, const MappedFile& file,
+                                   const registry::VerifiedRecord& record, const pdf::StampOptions& so) {
+  // The update's bytes follow the JSON header after a newline (they need not be UTF-8).
+  auto sent = run_in_child(
+      "planning the update",
+      [&]() -> std::string {
+        auto readout = read_pdf(opt.input, file.bytes());
+        if (!readout) return to_wire(error_to_wire(readout.error())) + "\n";
+        auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, record, so);
+        if (!plan) return to_wire(error_to_wire(plan.error())) + "\n";
+        nlohmann::json head{{"outcome", static_cast<int>(plan->outcome)},
+                            {"original_sha256", plan->original_sha256},
+                            {"original_length", plan->original_length},
+                            {"notes", plan->notes}};
+        if (plan->previous_number) head["previous_number"] = *plan->previous_number;
+        if (auto pages = readout->reader.page_count()) head["pages"] = *pages;
+        return to_wire(head) + "\n" + plan->update;
+      },
+      child_limits(file.bytes().size()));
+  if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
+  const std::size_t newline = sent->find('\n');
+  const auto head = nlohmann::json::parse(sent->substr(0, newline), nullptr, /*allow_exceptions=*/false);
+  if (newline == std::string::npos || head.is_discarded() || !head.is_object())
+    return fail(ErrorKind::internal, opt.input, "planning the update sent back no complete result");
+  if (auto error = error_from_wire(head)) return std::unexpected(*error);
+  IsolatedPlan out;
+  try {
+    out.plan.outcome = static_cast<pdf::StampOutcome>(head.at("outcome").get<int>());
+    out.plan.original_sha256 = head.at("original_sha256").get<std::string>();
+    out.plan.original_length = head.at("original_length").get<std::uint64_t>();
+    out.plan.notes = head.at("notes").get<std::vector<std::string>>();
+    if (head.contains("previous_number")) out.plan.previous_number = head["previous_number"].get<std::string>();
+    if (head.contains("pages")) out.pages = head["pages"].get<std::uint64_t>();
+  } catch (const nlohmann::json::exception&) {
+    return fail(ErrorKind::internal, opt.input, "planning the update sent back a malformed result");
+  }
+  out.plan.update = sent->substr(newline + 1);
+  return out;
+}
+
+// The check before anything written is kept: the result, re-read from disk
+// in a child, has the update as its newest section, resolves /Root and has
+// the original's page count (pdf::check_written_update).
+WrittenCheck written_check(const std::string& target, const IsolatedPlan& planned) {
+  return [target, &planned](const std::string& written_path) -> Result<void> {
+    auto wire = run_reading_child("checking the written file", target, planned.plan.original_length,
+                                  [&]() -> nlohmann::json {
+                                    auto written = MappedFile::open(written_path);
+                                    if (!written) return error_to_wire(written.error());
+                                    auto ok = pdf::check_written_update(written->bytes(), target,
+                                                                        planned.plan.original_length, planned.pages);
+                                    return ok ? nlohmann::json::object() : error_to_wire(ok.error());
+                                  });
+    if (!wire) return std::unexpected(wire.error());
+    return {};
+  };
+}
+
+// `-o -`: the same check on the original followed by the update, in memory.
+Result<void> check_in_memory(const std::string& input, const MappedFile& file, const IsolatedPlan& planned) {
+  auto wire = run_reading_child("checking the stamped bytes", input, 2 * file.bytes().size() + planned.plan.update.size(),
+                                [&]() -> nlohmann::json {
+                                  std::string whole(file.bytes());
+                                  whole += planned.plan.update;
+                                  auto ok = pdf::check_written_update(whole, input, planned.plan.original_length,
+                                                                      planned.pages);
+                                  return ok ? nlohmann::json::object() : error_to_wire(ok.error());
+                                });
+  if (!wire) return std::unexpected(wire.error());
+  return {};
+}
+
+bool writes_to_stdout(const StampRunOptions& opt) { return opt.output == "-"; }
+
+bool in_place(const StampRunOptions& opt) { return opt.output.empty() || same_path(opt.output, opt.input); }
+
+// Whether the stamp copies the original (in place or -o OUT) rather than
+// appending to it or writing it to standard output.
+bool copies_the_original(const StampRunOptions& opt) { return !opt.append && !writes_to_stdout(opt); }
+
+// The copy of the original beside the target, hashed in the same pass (the
+// hash goes into the update). In place, a link is followed to the PDF the
+// user named (and we read); an -o path that is a link is replaced, never
+// written through.
+Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const MappedFile& file) {
+  const std::string target = in_place(opt) ? opt.input : opt.output;
+  return AtomicRewrite::begin(target, opt.input, file.bytes().size(),
+                              in_place(opt) ? AtTargetLink::follow : AtTargetLink::replace);
+}
+
+// Writes the plan's update: after the copy of the original (renamed over
+// the target), appended in place, or (-o -) with the original on standard
+// output. Each is checked before it is kept.
+Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const IsolatedPlan& planned,
+                         std::optional<AtomicRewrite>& copy) {
+  const pdf::StampPlan& plan = planned.plan;
+  if (writes_to_stdout(opt)) {
+    if (auto ok = check_in_memory(opt.input, file, planned); !ok) return ok;
+    std::cout.flush();
+    return write_to_descriptor(STDOUT_FILENO, opt.input, plan.original_length, plan.update);
+  }
+  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, planned));
   FileAttributes attrs{file.mode()};
-  if (opt.output.empty() || same_path(opt.output, opt.input)) {
+  if (in_place(opt)) {
     attrs.owner = file.owner();
     attrs.group = file.group();
+    attrs.extended_attributes_from = opt.input;
   }
-  return write_atomically(target, opt.input, plan.original_length, plan.update, attrs);
+  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, planned));
+}
+
+// In place (not --append) replaces the file: a read-only one is refused as
+// --append's open for writing would be.
+std::optional<Outcome> refuse_read_only(const StampRunOptions& opt, const struct stat& st) {
+  if (writes_to_stdout(opt) || !in_place(opt) || opt.append) return std::nullopt;
+  if ((st.st_mode & 0222) != 0 && ::access(opt.input.c_str(), W_OK) == 0) return std::nullopt;
+  return failure(Status::error, ErrorKind::io,
+                 opt.input + ": the file is read-only; nothing written (make it writable with `chmod u+w`, "
+                             "or write a stamped copy with -o OUT)");
 }
 
 // The number of the record the PDF carries when it verifies offline (as
@@ -272,80 +490,91 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   struct stat before {};
   if (::stat(opt.input.c_str(), &before) != 0)
     return failure(Status::error, ErrorKind::io, opt.input + ": cannot open: " + std::strerror(errno));
+  if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
   auto file = MappedFile::open(opt.input);
   if (!file) return failure(Status::error, file.error().kind, file.error().describe());
-  auto reader = pdf::Reader::open(file->bytes(), opt.input);
-  if (!reader) return refused(reader.error());
-  // The metadata is read once: for the number here, and to stamp over in plan_stamp.
-  const pdf::PdfMetadata metadata = pdf::read_pdf_metadata(*reader);
-  if (metadata.pith_parts_unreadable) {
-    std::string problems;
-    for (const auto& p : metadata.read_problems) problems += (problems.empty() ? "" : "; ") + p;
-    return refused(Error{ErrorKind::malformed, opt.input, problems});
-  }
-  // An XMP packet refused unread (too large, too deep) names no number here,
-  // and plan_stamp refuses to merge into it.
-  const pdf::PdfExtraction extraction = pdf::extract_pith_numbers(metadata).value_or(pdf::PdfExtraction{});
-
-  std::string from;
-  const auto number = wanted_number(opt, metadata, extraction, from);
-  if (!number) {
+  auto wanted = wanted_number_isolated(opt, *file);
+  if (!wanted) return refused(wanted.error());
+  if (!*wanted) {
     return failure(Status::no_number, ErrorKind::not_found,
                    opt.input + ": no Pith Number given or found. Give one with --pith ID, put \\pithnumber{ID} in " +
                        fs::path(opt.input).replace_extension(".tex").string() +
                        ", or build the PDF with the pith LaTeX package");
   }
+  const auto& [number, from] = **wanted;
 
   Outcome outcome;
-  auto verification = obtain_record(opt, *number, outcome);
+  auto verification = obtain_record(opt, number, outcome);
   if (!verification && registry_unreachable(opt, verification.error())) {
-    if (auto kept = pdf_verifies_offline(opt, *number)) return kept_offline(opt, verification.error(), *kept, opt.input, "its record");
+    if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, verification.error(), *kept, opt.input, "its record");
   }
   if (!verification) return not_obtained(verification.error());
   outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
-  if (!verification->record()) return unverified(opt, outcome, verification->report, *number);
+  if (!verification->record()) return unverified(opt, outcome, verification->report, number);
   const registry::VerifiedRecord& record = *verification->record();
-  if (!registry::same_number(*number, record.pith_number))
-    return wrong_record(opt, outcome, record.pith_number, from + " names " + *number);
+  if (!registry::same_number(number, record.pith_number))
+    return wrong_record(opt, outcome, record.pith_number, from + " names " + number);
 
   pdf::StampOptions so;
   so.resolver = link_base(opt);
   so.force = opt.force;
   so.badge = opt.badge;
   so.source_date_epoch = opt.source_date_epoch;
-  so.original_sha256 = file->sha256_hex();
-  auto plan = pdf::plan_stamp(*reader, metadata, extraction, record, so);
-  if (!plan) return refused(plan.error());
-  outcome.notes = plan->notes;
+  // One pass over the original: copied beside the target and hashed
+  // together. Whether there is anything to write (conflict, already
+  // stamped) does not depend on the hash: asked first, so a no-op costs no copy.
+  std::optional<AtomicRewrite> copy;
+  std::optional<Result<IsolatedPlan>> decided;
+  if (copies_the_original(opt)) {
+    so.original_sha256 = std::string(64, '0');  // not written: replanned with the real hash
+    decided = plan_isolated(opt, *file, record, so);
+    if (*decided && (*decided)->plan.outcome == pdf::StampOutcome::stamped) {
+      auto begun = begin_copy(opt, *file);
+      if (!begun) return failure(Status::error, begun.error().kind, begun.error().describe());
+      so.original_sha256 = begun->prefix_sha256_hex();
+      copy.emplace(std::move(*begun));
+      decided.reset();
+    }
+  } else {
+    so.original_sha256 = file->sha256_hex();
+  }
+  auto planned = decided ? std::move(*decided) : plan_isolated(opt, *file, record, so);
+  if (!planned) return refused(planned.error());
+  const pdf::StampPlan& plan = planned->plan;
+  outcome.notes = plan.notes;
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 
-  switch (plan->outcome) {
+  switch (plan.outcome) {
     case pdf::StampOutcome::conflict:
       outcome.status = Status::conflict;
       outcome.failure = ErrorKind::conflict;
-      outcome.message = opt.input + " already carries " + plan->previous_number.value_or("another Pith Number") +
+      outcome.message = opt.input + " already carries " + plan.previous_number.value_or("another Pith Number") +
                         "; refusing to stamp " + record.pith_number + " (use --force to replace it)";
       return outcome;
     case pdf::StampOutcome::already_stamped:
       outcome.status = Status::already_stamped;
       outcome.message = opt.input + ": already stamped with " + record.pith_number;
-      if (!opt.output.empty() && !same_path(opt.output, opt.input)) {
-        auto ok = write_atomically(opt.output, opt.input, file->bytes().size(), {}, FileAttributes{file->mode()});
+      if (writes_to_stdout(opt)) {
+        if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->bytes().size(), {}); !ok)
+          return failure(Status::error, ok.error().kind, ok.error().describe());
+      } else if (!in_place(opt)) {
+        auto ok = write_atomically(opt.output, opt.input, file->bytes().size(), {}, FileAttributes{file->mode()}, {},
+                                   AtTargetLink::replace);
         if (!ok) return failure(Status::error, ok.error().kind, ok.error().describe());
       }
       return outcome;
     case pdf::StampOutcome::stamped: break;
   }
   outcome.status = Status::stamped;
-  outcome.original_length = plan->original_length;
-  outcome.original_sha256 = plan->original_sha256;
-  outcome.update_bytes = plan->update.size();
+  outcome.original_length = plan.original_length;
+  outcome.original_sha256 = plan.original_sha256;
+  outcome.update_bytes = plan.update.size();
 
   if (!same_file_state(opt.input, before)) {
     return failure(Status::error, ErrorKind::io,
                    opt.input + ": the file changed while pith-stamp read it; nothing written");
   }
-  if (auto written = write_stamp(opt, *file, *plan); !written) {
+  if (auto written = write_stamp(opt, *file, *planned, copy); !written) {
     outcome.status = Status::error;
     outcome.failure = written.error().kind;
     outcome.message = written.error().describe();
@@ -389,6 +618,8 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
 StampRunOutcome run_stamp(const StampRunOptions& options) {
   if (options.append && !options.output.empty())
     return failure(Status::error, ErrorKind::usage, "--append updates FILE in place; it cannot be combined with -o");
+  if (options.output == "-" && fs::path(options.input).extension() == ".tex")
+    return failure(Status::error, ErrorKind::usage, "-o - (standard output) is for PDFs; a .tex is stamped by writing pith.sty beside it");
   if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options);
   return stamp_pdf(options);
 }

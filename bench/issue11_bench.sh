@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# bench/issue11_bench.sh BUILD_DIR [BASELINE_BUILD_DIR] — the figures issue 11
+# asks for, in one run (hyperfine medians; record them as indicative unless
+# the machine is quiet):
+#   stamp -o of a large file      against cp, cp + fsync, and cp + exiftool
+#   stamp --append                against exiftool writing XMP in place
+#   pith-check --offline          on a stamped 10-page paper, against pdfinfo -meta
+#   start-up (--version)          pith-check, pith-stamp (and BASELINE's), pdfinfo -v;
+#                                 shared libraries and relocations (LD_DEBUG=statistics)
+# BIG_PDF=FILE uses that file as the large one (default: a 43 MB PDF made here).
+set -euo pipefail
+
+build=$(cd "${1:?usage: issue11_bench.sh BUILD_DIR [BASELINE_BUILD_DIR]}" && pwd)
+baseline=${2:+$(cd "$2" && pwd)}
+here=$(cd "$(dirname "$0")" && pwd)
+stamp="$build/tools/pith-stamp"
+check="$build/tools/pith-check"
+bundle="$here/../tests/data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
+number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+runs=${RUNS:-15}
+for tool in hyperfine pdflatex exiftool pdfinfo; do
+  command -v "$tool" >/dev/null || { echo "issue11_bench: $tool is missing" >&2; exit 2; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export SOURCE_DATE_EPOCH=1700000000
+
+big=${BIG_PDF:-$work/big.pdf}
+if [[ -z ${BIG_PDF:-} ]]; then
+  /usr/bin/python3 - "$here/../tests/support" "$big" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from hostile_pdfs import BASE, pdf, stream
+data = os.urandom(43 << 20)
+open(sys.argv[2], "wb").write(pdf(BASE + [(4, stream(b"<< /Length %d >>" % len(data), data))]))
+PY
+fi
+cat >"$work/paper.tex" <<'TEX'
+\documentclass{article}
+\usepackage{lipsum}
+\usepackage{hyperref}
+\begin{document}
+\newcount\n \n=0
+\loop \section{Part \the\n} \lipsum[1-4] \newpage \advance\n by 1 \ifnum\n<10 \repeat
+\end{document}
+TEX
+(cd "$work" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
+"$stamp" --bundle "$bundle" --pith "$number" -o "$work/stamped.pdf" "$work/paper.pdf"
+
+median_ms() {  # median_ms PREPARE COMMAND
+  hyperfine -N --style none --warmup 2 --runs "$runs" --prepare "$1" --export-json "$work/h.json" "$2" >/dev/null 2>&1
+  /usr/bin/python3 -c "import json; r=json.load(open('$work/h.json'))['results'][0]; print('%.1f' % (r['median']*1000))"
+}
+row() { printf '| %s | %s ms |\n' "$1" "$2"; }
+
+o="$work/o.pdf"
+w="$work/w.pdf"
+echo "big file: $(du -h --apparent-size "$big" | cut -f1)"
+echo "| job | median |"
+echo "|---|---|"
+cp_ms=$(median_ms "rm -f '$o'" "cp '$big' '$o'")
+row "cp" "$cp_ms"
+row "cp + fsync (dd conv=fsync)" "$(median_ms "rm -f '$o'" "dd if='$big' of='$o' bs=4M conv=fsync status=none")"
+cpx_ms=$(median_ms "rm -f '$o'" "bash -c \"cp '$big' '$o' && exiftool -q -overwrite_original -XMP-dc:Identifier=x '$o'\"")
+row "cp + exiftool" "$cpx_ms"
+so_ms=$(median_ms "rm -f '$o'" "'$stamp' --bundle '$bundle' --pith $number -o '$o' '$big'")
+row "pith-stamp -o" "$so_ms"
+ex_ms=$(median_ms "cp '$big' '$w'" "exiftool -q -overwrite_original -XMP-dc:Identifier=x '$w'")
+row "exiftool in place" "$ex_ms"
+ap_ms=$(median_ms "cp '$big' '$w'" "'$stamp' --append --bundle '$bundle' --pith $number '$w'")
+row "pith-stamp --append" "$ap_ms"
+pc_ms=$(median_ms "true" "'$check' --offline '$work/stamped.pdf'")
+row "pith-check --offline (10-page stamped paper)" "$pc_ms"
+pm_ms=$(median_ms "true" "pdfinfo -meta '$work/stamped.pdf'")
+row "pdfinfo -meta (same file)" "$pm_ms"
+for exe in "$check" "$stamp" ${baseline:+"$baseline/tools/pith-check" "$baseline/tools/pith-stamp"}; do
+  libs=$(ldd "$exe" | wc -l)
+  relocs=$(LD_DEBUG=statistics "$exe" --version 2>&1 >/dev/null | sed -n 's/.*final number of relocations: *//p' | head -1)
+  row "start-up: $exe --version ($libs libraries, $relocs relocations)" "$(median_ms true "'$exe' --version")"
+done
+row "start-up: pdfinfo -v" "$(median_ms true "pdfinfo -v")"
+/usr/bin/python3 - "$cp_ms" "$so_ms" "$cpx_ms" "$ex_ms" "$ap_ms" "$pc_ms" "$pm_ms" <<'PY'
+import sys
+cp, so, cpx, ex, ap, pc, pm = map(float, sys.argv[1:])
+print(f"\nstamp -o / cp = {so/cp:.2f}x (goal <= 1.3); cp+exiftool / stamp -o = {cpx/so:.2f}x (goal >= 5)")
+print(f"exiftool / stamp --append = {ex/ap:.2f}x (goal >= 10); pith-check / pdfinfo -meta = {pc/pm:.2f}x (goal <= 1.0)")
+PY

@@ -1,0 +1,226 @@
+#include "pith/base/child_process.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <new>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+
+namespace pith {
+namespace {
+
+// The first byte the child sends says what follows: the work's result, or
+// why there is none (an exception in the child).
+constexpr char result_tag = 'R';
+constexpr char error_tag = 'E';
+
+void set_limit(int resource, rlim_t soft, rlim_t hard) {
+  const rlimit limit{soft, hard};
+  ::setrlimit(resource, &limit);
+}
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// The child: limits, quiet output, run, send the result, leave without
+// running the parent's atexit handlers or flushing its stdio buffers.
+[[noreturn]] void run_child(int out_fd, const std::string& subject, const std::function<std::string()>& work,
+                            const ChildLimits& limits) {
+  if (const int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC); devnull >= 0) {
+    ::dup2(devnull, STDOUT_FILENO);
+    ::dup2(devnull, STDERR_FILENO);
+    ::close(devnull);
+  }
+  // A crash must end the child and be seen by the parent as that signal, not
+  // go to handlers inherited from the caller.
+  for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU, SIGPIPE}) std::signal(sig, SIG_DFL);
+  set_limit(RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1);
+  set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
+  set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
+  std::string payload(1, result_tag);
+  try {
+    payload += work();
+  } catch (const std::bad_alloc&) {
+    payload = std::string(1, error_tag) + subject + " exceeded the memory limit of " +
+              std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped";
+  } catch (const std::exception& e) {
+    payload = std::string(1, error_tag) + subject + " failed: internal error: " + e.what();
+  } catch (...) {
+    payload = std::string(1, error_tag) + subject + " failed: internal error";
+  }
+  ::_exit(write_all(out_fd, payload) ? 0 : 3);
+}
+
+std::string describe_signal(int sig) {
+  const char* name = ::strsignal(sig);
+  return "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string());
+}
+
+}  // namespace
+
+ChildProcess ChildProcess::start(std::string subject, const std::function<std::string()>& work,
+                                 const ChildLimits& limits) {
+  ChildProcess child;
+  child.subject_ = std::move(subject);
+  child.limits_ = limits;
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    child.early_error_ = "cannot isolate " + child.subject_ + ": pipe: " + std::strerror(errno);
+    return child;
+  }
+  // Nothing buffered may be written twice (once by the child).
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int e = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    child.early_error_ = "cannot isolate " + child.subject_ + ": fork: " + std::strerror(e);
+    return child;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    run_child(fds[1], child.subject_, work, limits);
+  }
+  ::close(fds[1]);
+  child.pid_ = pid;
+  child.fd_ = fds[0];
+  child.deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(limits.wall_seconds);
+  return child;
+}
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept { *this = std::move(other); }
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
+  if (this != &other) {
+    release();
+    subject_ = std::move(other.subject_);
+    limits_ = other.limits_;
+    pid_ = std::exchange(other.pid_, -1);
+    fd_ = std::exchange(other.fd_, -1);
+    deadline_ = other.deadline_;
+    data_ = std::move(other.data_);
+    too_large_ = other.too_large_;
+    early_error_ = std::move(other.early_error_);
+  }
+  return *this;
+}
+
+ChildProcess::~ChildProcess() { release(); }
+
+void ChildProcess::release() {
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+}
+
+bool ChildProcess::read_available() {
+  if (fd_ < 0) return true;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
+    if (n <= 0) break;  // EOF (or an error: judged by the exit status)
+    data_.append(buffer, static_cast<std::size_t>(n));
+    if (data_.size() > limits_.max_output_bytes + 1) {
+      too_large_ = true;
+      break;
+    }
+    // One read per call: the caller polls again (the descriptor is blocking).
+    return false;
+  }
+  ::close(std::exchange(fd_, -1));
+  return true;
+}
+
+Result<std::string> ChildProcess::finish() {
+  auto stopped = [](std::string message) { return fail(ErrorKind::malformed, "", std::move(message)); };
+  if (!early_error_.empty()) return fail(ErrorKind::io, "", early_error_);
+  // A result already written in full is taken even if the caller comes to
+  // read it late (another child kept it busy): drain what is there now.
+  while (fd_ >= 0) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0 || read_available()) break;
+  }
+  bool timed_out = fd_ >= 0;  // still open: the child is still at work past its deadline
+  if (timed_out || too_large_) ::kill(pid_, SIGKILL);
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  // The pipe's end normally means the child is exiting; one that closed it
+  // and lives on is still held to the deadline.
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) break;
+    if (done == 0 && std::chrono::steady_clock::now() >= deadline_) {
+      ::kill(pid_, SIGKILL);
+      timed_out = true;
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (done == 0) ::usleep(500);
+  }
+  pid_ = -1;
+
+  if (timed_out) {
+    return stopped(subject_ + " took longer than " + std::to_string(limits_.wall_seconds) +
+                   " s and was stopped (wall-clock limit)");
+  }
+  if (too_large_) {
+    return stopped(subject_ + " sent back more than " + std::to_string(limits_.max_output_bytes) +
+                   " bytes and was stopped");
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (sig == SIGXCPU) {
+      return stopped(subject_ + " exceeded the CPU-time limit of " + std::to_string(limits_.cpu_seconds) +
+                     " s and was stopped");
+    }
+    return stopped(subject_ + " crashed (" + describe_signal(sig) + ")");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return stopped(subject_ + " ended abnormally (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+  }
+  if (data_.empty()) return stopped(subject_ + " sent back no complete result");
+  if (data_.front() == error_tag) return stopped(data_.substr(1));
+  if (data_.front() != result_tag) return stopped(subject_ + " sent back no complete result");
+  data_.erase(0, 1);
+  return std::move(data_);
+}
+
+Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
+                                 const ChildLimits& limits) {
+  ChildProcess child = ChildProcess::start(std::move(subject), work, limits);
+  while (child.fd() >= 0) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
+    pollfd p{child.fd(), POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
+    if (ready > 0) child.read_available();
+  }
+  return child.finish();
+}
+
+}  // namespace pith

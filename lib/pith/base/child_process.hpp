@@ -1,0 +1,76 @@
+#pragma once
+// Running work on hostile input in a forked child process under CPU-time,
+// memory and wall-clock limits: a crash, a hang or a blow-up in a parser
+// (PoDoFo 0.9.x has a long CVE list and no fuzzing) becomes an Error of the
+// caller, never a crash or a hang of the tool. The child sends back bytes
+// (the caller chooses their format); the parent keeps every write to the
+// user's files. Used by pith-check (check/isolation.hpp, per file) and
+// pith-stamp (reading and planning the update, checking the written file).
+//
+// fork() without exec: call this from a single-threaded process.
+#include "pith/base/error.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <sys/types.h>
+
+namespace pith {
+
+struct ChildLimits {
+  std::uint32_t cpu_seconds = 30;                        // RLIMIT_CPU (SIGXCPU)
+  std::uint64_t memory_bytes = std::uint64_t{3} << 30;  // RLIMIT_AS: a mapped file counts too
+  std::uint32_t wall_seconds = 60;                       // then SIGKILL
+  std::size_t max_output_bytes = std::size_t{64} << 20;  // what the child may send back
+};
+
+// One child at work, for callers that watch several at once (pith-check -j N
+// polls their descriptors). run_in_child is start, read until complete or
+// the deadline, finish.
+class ChildProcess {
+ public:
+  // Forks the child, which runs `work` under `limits` with stdout and stderr
+  // on /dev/null (libraries such as Exempi print) and default actions for
+  // crash signals, sends back what `work` returned and _exits. `subject`
+  // names the work in messages ("the check", "reading the PDF"). A failure
+  // to fork or to make the pipe is not an exception: finish() reports it.
+  [[nodiscard]] static ChildProcess start(std::string subject, const std::function<std::string()>& work,
+                                          const ChildLimits& limits = {});
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&& other) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();  // kills and reaps a child still running
+
+  // The read end of the child's pipe; -1 once nothing more is read.
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  // Reads what the child has written (call when fd() is readable). True once
+  // there is nothing more to read: end of file, or more than allowed.
+  bool read_available();
+  // Waits for the child (killing it first if it is still running past its
+  // deadline or sent too much): what `work` returned, or an Error (kind
+  // malformed: the input made the work fail) naming the crash or the limit,
+  // e.g. "the check crashed (signal 11 (Segmentation fault))".
+  [[nodiscard]] Result<std::string> finish();
+
+ private:
+  ChildProcess() = default;
+  void release();
+
+  std::string subject_;
+  ChildLimits limits_;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::chrono::steady_clock::time_point deadline_{};
+  std::string data_;
+  bool too_large_ = false;
+  std::string early_error_;  // set when the child could not be started
+};
+
+// Runs `work` in a child process under `limits` and returns what it returned.
+[[nodiscard]] Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
+                                               const ChildLimits& limits = {});
+
+}  // namespace pith

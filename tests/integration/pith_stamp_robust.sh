@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# pith-stamp and pith-check on inputs that once damaged files or the tools
+# (issue 11): a header offset, hostile PDFs (deep nesting, a self-measuring
+# object stream, a wrapping xref subsection, object-stream bombs), damaged
+# but readable cross-reference data, and the file cases (read-only target,
+# a symlinked -o, extended attributes, a killed run's temporary file, -o -).
+set -euo pipefail
+
+bin=${PITH_BIN:?PITH_BIN must be set}
+data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
+src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+stamp="$bin/pith-stamp"
+check="$bin/pith-check"
+bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
+number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+py=/usr/bin/python3
+export SOURCE_DATE_EPOCH=1700000000
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+pages_of() { pdfinfo "$1" 2>/dev/null | sed -n 's/^Pages: *//p'; }
+stamp_it() { "$stamp" --bundle "$bundle" --pith "$number" "$@"; }
+
+# A real paper: pdflatex, two pages.
+mkdir -p "$work/made"
+cat >"$work/made/paper.tex" <<'TEX'
+\documentclass{article}
+\usepackage{hyperref}
+\begin{document}\title{Paper}\author{A}\maketitle Text.\newpage Two.\end{document}
+TEX
+(cd "$work/made" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
+paper="$work/made/paper.pdf"
+[[ -s $paper ]] || { echo "FAIL: pdflatex made no PDF" >&2; exit 1; }
+qpdf --object-streams=disable "$paper" "$work/made/classic.pdf"
+
+# ---- a byte before %PDF-: offsets count from the header ----------------------
+for pdf in "$paper" "$work/made/classic.pdf" /usr/share/doc/libtasn1-doc/libtasn1.pdf; do
+  [[ -f $pdf ]] || continue
+  name=$(basename "$pdf" .pdf)
+  shifted="$work/$name-shifted.pdf"
+  (printf '\n'; cat "$pdf") >"$shifted"
+  before=$(pages_of "$shifted")
+  out=$(stamp_it "$shifted" 2>&1) || fail "$name shifted: pith-stamp failed: $out"
+  qpdf --check "$shifted" >"$work/qpdf.txt" 2>&1 || fail "$name shifted: qpdf --check: $(tail -3 "$work/qpdf.txt")"
+  grep -qi "warning\|damaged" "$work/qpdf.txt" && fail "$name shifted: qpdf warns: $(head -3 "$work/qpdf.txt")"
+  [[ $(pages_of "$shifted") == "$before" && -n $before ]] || fail "$name shifted: pdfinfo pages $(pages_of "$shifted") != $before"
+  verdict=$("$check" --offline "$shifted" 2>&1 | head -1) || true
+  [[ $verdict == *"verified $number"* ]] || fail "$name shifted: pith-check says: $verdict"
+done
+
+# ---- hostile PDFs through both tools -------------------------------------------
+"$py" "$src/tests/support/hostile_pdfs.py" "$work/hostile"
+limit_kb=$((700 * 1024))
+for pdf in "$work"/hostile/*.pdf; do
+  name=$(basename "$pdf" .pdf)
+  cp "$pdf" "$work/target.pdf"
+  rc=0
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$stamp" --bundle "$bundle" --pith "$number" "$work/target.pdf" \
+    >"$work/out.txt" 2>&1 || rc=$?
+  read -r secs kb < <(tail -1 "$work/time.txt") || true
+  [[ $rc -ne 0 ]] || fail "$name: pith-stamp exit 0"
+  ((rc < 128)) || fail "$name: pith-stamp died of a signal ($rc)"
+  cmp -s "$pdf" "$work/target.pdf" || fail "$name: pith-stamp changed the input"
+  ((${kb:-0} < limit_kb)) || fail "$name: pith-stamp used ${kb} KB"
+  [[ ${secs%%.*} -lt 30 ]] || fail "$name: pith-stamp took ${secs} s"
+  [[ $(wc -l <"$work/out.txt") -eq 1 ]] || fail "$name: pith-stamp said more than one line: $(cat "$work/out.txt")"
+  case $name in
+    startxref-bad | offsets-wrong | xref-wrap)
+      grep -q "qpdf '.*' repaired.pdf" "$work/out.txt" || fail "$name: no repair command: $(cat "$work/out.txt")" ;;
+  esac
+
+  rc=0
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$check" --offline "$pdf" >"$work/out.txt" 2>&1 || rc=$?
+  read -r secs kb < <(tail -1 "$work/time.txt") || true
+  [[ $rc -ne 0 ]] || fail "$name: pith-check exit 0"
+  ((rc < 128)) || fail "$name: pith-check died of a signal ($rc)"
+  ((${kb:-0} < limit_kb)) || fail "$name: pith-check used ${kb} KB"
+  [[ ${secs%%.*} -lt 30 ]] || fail "$name: pith-check took ${secs} s"
+  case $name in
+    startxref-bad | offsets-wrong)  # damaged but readable: read, and a verdict (no number here)
+      [[ $rc -eq 3 ]] || fail "$name: pith-check did not read it (exit $rc): $(head -2 "$work/out.txt")" ;;
+  esac
+done
+
+# The damaged file from Debian's TeX Live docs (startxref -1), when present.
+widows=/usr/share/doc/texlive-doc/luatex/lua-widow-control/tb133chernoff-widows.pdf
+if [[ -f $widows ]]; then
+  rc=0
+  "$check" --offline "$widows" >/dev/null 2>&1 || rc=$?
+  [[ $rc -eq 3 ]] || fail "tb133chernoff-widows.pdf: pith-check exit $rc (not read)"
+  cp "$widows" "$work/widows.pdf"
+  out=$(stamp_it "$work/widows.pdf" 2>&1) && fail "widows: stamped a damaged file"
+  [[ $out == *"qpdf '"*"' repaired.pdf"* ]] || fail "widows: no repair command: $out"
+  cmp -s "$widows" "$work/widows.pdf" || fail "widows: input changed"
+  qpdf "$work/widows.pdf" "$work/repaired.pdf" 2>/dev/null || true
+  stamp_it "$work/repaired.pdf" >/dev/null 2>&1 || fail "widows: the repaired copy does not stamp"
+else
+  echo "skip: $widows not installed"
+fi
+
+# ---- files ------------------------------------------------------------------------
+# A read-only target is refused like --append refuses it.
+cp "$paper" "$work/ro.pdf"
+chmod 0444 "$work/ro.pdf"
+out=$(stamp_it "$work/ro.pdf" 2>&1) && fail "read-only: stamped in place"
+[[ $out == *"read-only"* ]] || fail "read-only: message does not say so: $out"
+cmp -s "$paper" "$work/ro.pdf" || fail "read-only: changed"
+stamp_it -o "$work/ro-copy.pdf" "$work/ro.pdf" || fail "read-only: -o a copy failed"
+
+# -o through a symbolic link: the link is replaced, its target untouched.
+echo "someone else's file" >"$work/victim"
+ln -s "$work/victim" "$work/link.pdf"
+stamp_it -o "$work/link.pdf" "$paper" || fail "symlink -o: failed"
+[[ $(cat "$work/victim") == "someone else's file" ]] || fail "symlink -o: wrote through the link"
+[[ ! -L $work/link.pdf ]] || fail "symlink -o: the link is still a link"
+qpdf --check "$work/link.pdf" >/dev/null 2>&1 || fail "symlink -o: output not clean"
+
+# Extended attributes survive an in-place stamp.
+cp "$paper" "$work/xattr.pdf"
+if "$py" -c 'import os,sys; os.setxattr(sys.argv[1], "user.pith.test", b"kept")' "$work/xattr.pdf" 2>/dev/null; then
+  stamp_it "$work/xattr.pdf" || fail "xattr: stamp failed"
+  got=$("$py" -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.pith.test").decode())' "$work/xattr.pdf" 2>&1 || true)
+  [[ $got == kept ]] || fail "xattr: user.pith.test lost ($got)"
+else
+  echo "skip: the filesystem of $work has no user extended attributes"
+fi
+
+# A killed run's temporary file is removed by the next run; a live writer's is not touched.
+cp "$paper" "$work/killed.pdf"
+cp "$paper" "$work/.killed.pdf.pith-AbC123"
+stamp_it "$work/killed.pdf" || fail "stale temp: stamp failed"
+[[ ! -e $work/.killed.pdf.pith-AbC123 ]] || fail "stale temp: left behind"
+big="$work/big.pdf"
+"$py" - "$src/tests/support" "$big" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from hostile_pdfs import BASE, pdf, stream
+# 100 MB of stream data: copying it takes long enough to be killed midway.
+data = b" " * (100 << 20)
+open(sys.argv[2], "wb").write(pdf(BASE + [(4, stream(b"<< /Length %d >>" % len(data), data))]))
+PY
+for i in 1 2 3; do
+  cp "$big" "$work/k.pdf"
+  "$stamp" --bundle "$bundle" --pith "$number" "$work/k.pdf" >/dev/null 2>&1 &
+  pid=$!
+  sleep "0.0$((RANDOM % 9))"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+done
+stamp_it "$work/k.pdf" >/dev/null 2>&1 || true
+left=$(find "$work" -maxdepth 1 -name '.k.pdf.pith-*' | wc -l)
+[[ $left -eq 0 ]] || fail "kill -9 then rerun: $left temporary file(s) left"
+
+# -o - writes the stamped PDF on standard output; the input is unchanged.
+cp "$paper" "$work/in.pdf"
+stamp_it -o - "$work/in.pdf" >"$work/stdout.pdf" || fail "-o -: failed"
+cmp -s "$paper" "$work/in.pdf" || fail "-o -: input changed"
+[[ ! -e $work/- && ! -e ./- ]] || fail "-o -: wrote a file named -"
+qpdf --check "$work/stdout.pdf" >/dev/null 2>&1 || fail "-o -: output not clean"
+cmp -s -n "$(stat -c %s "$paper")" "$paper" "$work/stdout.pdf" || fail "-o -: the original is not a prefix"
+"$stamp" --bundle "$bundle" --pith "$number" -o - --json "$work/in.pdf" >/dev/null 2>&1 && fail "-o - --json accepted"
+
+if ((failures > 0)); then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "pith_stamp_robust: all passed"
