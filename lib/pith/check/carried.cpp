@@ -76,6 +76,7 @@ Result<CarriedCopy> CarriedCopy::from_json(const json& j) {
 
 json FileCheck::to_json() const {
   json out = report.to_json();
+  out["schema_version"] = json_schema_version;
   if (carried) out["details"]["carried"] = carried->to_json();
   return out;
 }

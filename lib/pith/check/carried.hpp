@@ -38,6 +38,10 @@ struct CarriedCopy {
 // applied_event_ids, else every event of a bundle; empty for a bare record.
 [[nodiscard]] std::vector<std::string> applied_event_ids(const registry::DocumentContent& record);
 
+// The version of pith-check's --json object (docs/pith-check-json.md): 2
+// added verdict `unbound`, details.bindings and this key.
+inline constexpr int json_schema_version = 2;
+
 // One checked file: the report and, when the file carried a verified record,
 // that copy. A bare Report converts (a check that carried nothing).
 struct FileCheck {

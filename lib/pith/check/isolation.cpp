@@ -91,13 +91,15 @@ std::string describe_signal(int sig) {
 nlohmann::json report_to_wire(const Report& report) {
   auto checks = nlohmann::json::array();
   for (const auto& c : report.checks()) {
-    checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}, {"anchors", c.anchors_trust}});
+    checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}, {"anchors", c.anchors_trust},
+                      {"binds", c.binds_content}});
   }
   return {{"input", report.input},
           {"pith_number", report.pith_number},
           {"input_kind", report.input_kind},
           {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json(nullptr)},
           {"number_found", report.number_found},
+          {"requires_content_binding", report.requires_content_binding},
           {"extra", report.extra},
           {"checks", std::move(checks)}};
 }
@@ -117,6 +119,8 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   r.pith_number = wire["pith_number"].get<std::string>();
   r.input_kind = wire["input_kind"].get<std::string>();
   r.number_found = wire["number_found"].get<bool>();
+  if (const auto it = wire.find("requires_content_binding"); it != wire.end() && it->is_boolean())
+    r.requires_content_binding = it->get<bool>();
   if (wire["error"].is_string()) r.error = wire["error"].get<std::string>();
   if (wire.contains("extra") && wire["extra"].is_object()) r.extra = wire["extra"];
   for (const auto& c : wire["checks"]) {
@@ -127,7 +131,8 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
     }
     const auto status = status_from(c["status"].get<std::string>());
     if (!status) return fail(ErrorKind::internal, "isolated check", "unknown check status in the child's report");
-    r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>());
+    const bool binds = c.contains("binds") && c["binds"].is_boolean() && c["binds"].get<bool>();
+    r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>(), binds);
   }
   return r;
 }

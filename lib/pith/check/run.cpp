@@ -4,6 +4,7 @@
 #include "pith/check/corpus.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
+#include "pith/check/pdf.hpp"
 
 #include <array>
 #include <istream>
@@ -20,7 +21,7 @@ std::string json_line(const FileCheck& checked) {
 
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
-  std::array<std::size_t, 5> by_verdict{};
+  std::array<std::size_t, 6> by_verdict{};
   std::size_t done = 0;
 
   void add(Verdict v) {
@@ -29,7 +30,8 @@ struct Tally {
   }
   [[nodiscard]] std::string describe() const {
     std::string out;
-    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unverifiable, Verdict::not_found}) {
+    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unbound, Verdict::unverifiable,
+                            Verdict::not_found}) {
       const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
       if (n == 0) continue;
       out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
@@ -52,7 +54,7 @@ class Writer {
     if (options_.json) {
       out_ << json_line(checked);
     } else if (!report.error) {
-      out_ << report.to_text(options_.colour) << completeness_panel_text(checked);
+      out_ << report.to_text(options_.colour) << bindings_text(report) << completeness_panel_text(checked);
     }
     // Input that could not be processed: one line naming it, on stderr.
     if (report.error) err_ << "pith-check: " << name << ": " << *report.error << "\n";

@@ -108,7 +108,8 @@ const Check* first_failure(const Report& report) {
 // nothing trusted to verify it with.
 ErrorKind kind_of_unverified(Verdict verdict) {
   switch (verdict) {
-    case Verdict::unverifiable: return ErrorKind::unverifiable;
+    case Verdict::unverifiable:
+    case Verdict::unbound: return ErrorKind::unverifiable;
     case Verdict::error: return ErrorKind::malformed;
     case Verdict::not_found: return ErrorKind::not_found;
     case Verdict::verified:
@@ -141,15 +142,29 @@ Outcome wrong_record(const StampRunOptions& opt, Outcome outcome, const std::str
 
 // pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
 // record (--bundle or the resolver), then write pith.sty (tex/stamp.hpp).
+// --pith on a .tex is honoured only as the number the paper names: pith.sty
+// is read by the paper's \pithnumber, so another number would be written
+// for nothing (or contradict it). Disagreeing, or no \pithnumber: exit 2.
 Outcome stamp_tex_file(const StampRunOptions& opt) {
   auto found = tex::find_pith_number(opt.input);
   if (!found) {
-    if (found.error().kind == ErrorKind::not_found)
+    if (found.error().kind == ErrorKind::not_found) {
+      if (!opt.pith.empty()) {
+        return failure(Status::error, ErrorKind::usage,
+                       opt.input + ": --pith " + opt.pith + " given, but the paper has no \\pithnumber{...}: add " +
+                           "\\pithnumber{" + registry::parse_pith_number(opt.pith)->body +
+                           "} to it (pith.sty is written for the number the paper names)");
+      }
       return failure(Status::no_number, ErrorKind::not_found, found.error().describe());
+    }
     return refused(found.error());
   }
-  const std::string number =
-      !opt.pith.empty() ? opt.pith : found->number.to_string();
+  if (!opt.pith.empty() && !registry::same_number(opt.pith, found->number.to_string())) {
+    return failure(Status::error, ErrorKind::usage,
+                   opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location() +
+                       ", but --pith names " + opt.pith + ": change one so both name the same number");
+  }
+  const std::string number = found->number.to_string();
 
   Outcome outcome;
   auto verification = obtain_record(opt, number, outcome);
@@ -327,6 +342,13 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
 StampRunOutcome run_stamp(const StampRunOptions& options) {
   if (options.append && !options.output.empty())
     return failure(Status::error, ErrorKind::usage, "--append updates FILE in place; it cannot be combined with -o");
+  if (!options.pith.empty()) {
+    if (auto parsed = registry::parse_pith_number(options.pith); !parsed) {
+      return failure(Status::error, ErrorKind::usage,
+                     "--pith " + options.pith + ": malformed Pith Number: " + parsed.error().message +
+                         " (expected pith:YYYY:<26 characters A-Z 2-7>, pith:<26> or the bare 26 characters)");
+    }
+  }
   if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options);
   return stamp_pdf(options);
 }
