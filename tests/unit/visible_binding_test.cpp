@@ -62,6 +62,19 @@ TEST_CASE("the record's title is found across lines, with hyphens kept or droppe
   CHECK_FALSE(check::find_visible_span(late, sha));
 }
 
+TEST_CASE("footnote marks after a title and typographic quotes do not hide it", "[visible]") {
+  // \thanks leaves a mark at the end of the title ("The gtl package: … tokens∗").
+  const auto sha = registry::title_canon_sha256("The gtl package: manipulate unbalanced lists of tokens");
+  CHECK(check::find_visible_span({"The gtl package:", "manipulate unbalanced lists of tokens\xE2\x88\x97", "Bruno"}, sha));
+  CHECK(check::find_visible_span({"The gtl package: manipulate unbalanced lists of tokens \xE2\x80\xA0"}, sha));
+  // Metadata types User's; the page shows User’s.
+  const auto manual = registry::title_canon_sha256("The Dvipdfmx User's Manual");
+  CHECK(check::find_visible_span({"The Dvipdfmx User\xE2\x80\x99s Manual"}, manual));
+  // A title that really has a typographic apostrophe is found as it is.
+  CHECK(check::find_visible_span({"The Dvipdfmx User\xE2\x80\x99s Manual"},
+                                 registry::title_canon_sha256("The Dvipdfmx User\xE2\x80\x99s Manual")));
+}
+
 TEST_CASE("the abstract is found after its heading", "[visible]") {
   const std::string abstract = "We study the official workflow of difficult problems in the field.";
   const auto sha = registry::title_canon_sha256(abstract);

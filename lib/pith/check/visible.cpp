@@ -177,13 +177,54 @@ std::vector<std::string> normalised_lines(const std::vector<std::string>& lines,
   return out;
 }
 
+// Footnote marks a \thanks leaves at the end of a title line ("… package∗").
+std::string without_trailing_marks(std::string line) {
+  static constexpr std::string_view marks[] = {"\u2217", "*", "\u2020", "\u2021", "\u00A7", "\u00B6", "\u22C6", " "};
+  for (bool stripped = true; stripped && !line.empty();) {
+    stripped = false;
+    for (const std::string_view mark : marks) {
+      if (line.size() > mark.size() && line.ends_with(mark)) {
+        line.resize(line.size() - mark.size());
+        stripped = true;
+      }
+    }
+  }
+  return line;
+}
+
+// Typographic quotes as typed in metadata: ‘ ’ → ', “ ” → ".
+std::string ascii_quotes(std::string line) {
+  for (const auto& [from, to] : {std::pair<std::string_view, std::string_view>{"\u2018", "'"}, {"\u2019", "'"},
+                                 {"\u201C", "\""}, {"\u201D", "\""}}) {
+    for (auto at = line.find(from); at != std::string::npos; at = line.find(from, at + to.size())) {
+      line.replace(at, from.size(), to);
+    }
+  }
+  return line;
+}
+
+// The forms lines are searched in, in order: NFKC; NFC (a title keeping ²);
+// NFKC without trailing footnote marks; that with ASCII quotes too.
+enum class LineForm { compatibility, canonical, unmarked, unmarked_ascii };
+
+std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, LineForm form) {
+  auto lines = normalised_lines(raw, form != LineForm::canonical);
+  if (form == LineForm::unmarked || form == LineForm::unmarked_ascii) {
+    for (auto& line : lines) line = without_trailing_marks(std::move(line));
+  }
+  if (form == LineForm::unmarked_ascii) {
+    for (auto& line : lines) line = ascii_quotes(std::move(line));
+  }
+  return lines;
+}
+
 std::optional<VisibleSpan> search_both_forms(const std::vector<std::string>& raw, std::string_view expected_sha256,
                                              const SpanSearch& search,
                                              const std::function<std::vector<std::string>(std::vector<std::string>)>& prepare_lines) {
   if (expected_sha256.empty()) return std::nullopt;
   const std::string expected = lower_hex(expected_sha256);
-  for (const bool compatibility : {true, false}) {
-    const auto lines = prepare_lines(normalised_lines(raw, compatibility));
+  for (const LineForm form : {LineForm::compatibility, LineForm::canonical, LineForm::unmarked, LineForm::unmarked_ascii}) {
+    const auto lines = prepare_lines(lines_in_form(raw, form));
     if (auto span = search_normalised(lines, expected, search)) return span;
   }
   return std::nullopt;

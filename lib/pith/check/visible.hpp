@@ -43,7 +43,9 @@ struct SpanSearch {
 // canonical title form hashing to `expected_sha256` (lower-case hex). Lines
 // are joined with a space; a line ending in a hyphen is also tried joined
 // without the space, keeping the hyphen ("fine-" "tuning") or dropping it
-// ("hyphen-" "ation"), uniformly or line by line (bounded).
+// ("hyphen-" "ation"), uniformly or line by line (bounded). Lines are tried
+// in NFKC, in NFC, without trailing footnote marks (∗ † ‡ § ¶ * left by
+// \thanks), and with typographic quotes as ASCII (’ → ', as metadata types them).
 [[nodiscard]] std::optional<VisibleSpan> find_visible_span(const std::vector<std::string>& lines,
                                                            std::string_view expected_sha256,
                                                            const SpanSearch& search = {});

@@ -113,7 +113,9 @@ PageText read_page_text(std::string_view bytes, std::vector<std::string> link_ur
       out.problem = "page 1 could not be read";
       return out;
     }
-    const poppler::byte_array utf8 = page->text().to_utf8();
+    // Reading order (as pdftotext), not the physical layout that pads
+    // columns sharing a baseline onto one line ("Title      Author").
+    const poppler::byte_array utf8 = page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout).to_utf8();
     out.lines = split_lines(std::string_view(utf8.data(), utf8.size()), limits);
   } catch (const std::exception& e) {
     out.problem = std::string("page 1's text could not be read: ") + e.what();
