@@ -99,7 +99,8 @@ done
 # ---- transplants: the record in another paper is never verified ------------
 other_abstract='Another abstract, about something else.'
 paper "$work/other" pdflatex 'A completely different paper' '' "$other_abstract"
-stamp -o "$work/t-none.pdf" "$work/other/paper.pdf"
+stamp -o "$work/t-none.pdf" "$work/other/paper.pdf" 2>"$work/stderr"  # nothing to compare: a warning
+grep -q 'warning: could not confirm' "$work/stderr" || fail "no warning when the title cannot be compared"
 check "$work/t-none.pdf" 4 unbound pdf.title.visible_not_found warn
 "$bin/pith-check" "${check_args[@]}" "$work/t-none.pdf" >"$work/human" || true
 grep -q '^  unbound: the record is genuine' "$work/human" ||
@@ -110,8 +111,14 @@ stamp -o "$work/t-placeholder.pdf" "$work/other-dvi/paper.pdf"
 check "$work/t-placeholder.pdf" 4 unbound pdf.title.undetermined warn
 
 paper "$work/other-ascii" pdflatex 'A completely different paper' '\usepackage[pdfusetitle]{hyperref}' "$other_abstract"
-stamp --force -o "$work/t-ascii.pdf" "$work/other-ascii/paper.pdf" 2>/dev/null || true
-[[ -f $work/t-ascii.pdf ]] && check "$work/t-ascii.pdf" 1 failed pdf.title.mismatch fail
+# pith-stamp refuses it (exit 1, naming the paper's title), writes nothing; --force stamps.
+rc=0
+stamp -o "$work/t-ascii.pdf" "$work/other-ascii/paper.pdf" 2>"$work/stderr" || rc=$?
+[[ $rc == 1 && ! -e $work/t-ascii.pdf ]] || fail "stamping another paper's PDF: exit $rc, expected 1 and nothing written"
+grep -q '"A completely different paper" is not the record.s title.*arXiv:2601.00001v1.*has another title.*--force' "$work/stderr" ||
+  fail "the refusal does not name both papers: $(cat "$work/stderr")"
+stamp --force -o "$work/t-ascii.pdf" "$work/other-ascii/paper.pdf" 2>/dev/null || fail "--force did not stamp"
+check "$work/t-ascii.pdf" 1 failed pdf.title.mismatch fail
 
 paper "$work/other-utf" xelatex 'Über die Grenzen des Wachstums' '\usepackage[pdfusetitle]{hyperref}' "$other_abstract"
 stamp --force -o "$work/t-utf.pdf" "$work/other-utf/paper.pdf" 2>/dev/null || true
@@ -212,6 +219,38 @@ rc=0
 "$bin/pith-stamp" --offline --bundle "$sample_bundle" --pith pith:2020:WXNI57C2SJ24QK62DB7DTUREA3 "$work/sample/paper.tex" 2>"$work/stderr" || rc=$?
 [[ $rc == 2 && ! -f $work/sample/pith.sty ]] || fail "--pith naming another number on a .tex: exit $rc, expected 2"
 grep -q 'but --pith names' "$work/stderr" || fail "--pith conflict on a .tex: $(cat "$work/stderr")"
+
+# --badge on a PDF already stamped with the record adds the badge.
+cp "$work/xelatex.pdf" "$work/badged.pdf"
+stamp --badge "$work/badged.pdf" || fail "--badge on a stamped PDF failed"
+$py -c 'import pikepdf, sys
+p = pikepdf.open(sys.argv[1])
+uris = [str(a.A.URI) for a in p.pages[0].get("/Annots", []) if "/A" in a and "/URI" in a.A]
+sys.exit(0 if any("/pith/" in u for u in uris) else 1)' "$work/badged.pdf" || fail "--badge added no badge to a stamped PDF"
+check "$work/badged.pdf" 0 verified
+
+# A .tex whose plain \title is not the record's: refused before pith.sty is written.
+mkdir -p "$work/wrong-tex"
+sed 's/^\\title{Layered gradient accumulation and modular pipeline parallelism:/\\title{Another paper:/' \
+  "$src/samples/paper.tex" >"$work/wrong-tex/paper.tex"
+rc=0
+"$bin/pith-stamp" --offline --bundle "$sample_bundle" "$work/wrong-tex/paper.tex" 2>"$work/stderr" || rc=$?
+[[ $rc == 1 && ! -e $work/wrong-tex/pith.sty ]] || fail "a .tex with another title: exit $rc, expected 1: $(cat "$work/stderr")"
+grep -q '\\title "Another paper:' "$work/stderr" || fail "the .tex refusal does not show its title: $(cat "$work/stderr")"
+
+# ---- a number-only PDF (plain pith.sty, no record) verifies in one run --------
+body=JFLLIOJUI2M3KX3FLLGP4N2V65
+mkdir -p "$work/mirror/pith/$body"
+cp "$sample_bundle" "$work/mirror/pith/$body/bundle.json"
+check_args=(--offline --cache-dir "$work/empty-cache")
+check "$work/sample/paper.pdf" 4 unverifiable online.unavailable warn pdf.record.resolved skip
+check_args=(--offline --resolver "file://$work/mirror" --cache-dir "$work/cache")
+check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass receipt.signature.valid pass \
+  pdf.number.matches_record pass pdf.title.visible_match pass
+check_args=(--offline --resolver http://127.0.0.1:9 --cache-dir "$work/cache")  # now from the cache only
+check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass pdf.title.match pass
+[[ $(json_query "'cache' in [c['detail'] for c in r['checks'] if c['code'] == 'pdf.record.resolved'][0]") == True ]] ||
+  fail "the number-only PDF was not resolved from the cache"
 
 ((failures == 0)) || { echo "$failures failure(s)" >&2; exit 1; }
 echo "ok: visible bindings on 4 engines, transplants unbound or failed, rewrites verified with a warning"

@@ -3,6 +3,7 @@
 // PageText wire form, the unbound verdict, and a rewrite told from tampering.
 #include "pith/base/crypto.hpp"
 #include "pith/base/report.hpp"
+#include "pith/check/isolation.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/page_text.hpp"
@@ -186,4 +187,27 @@ TEST_CASE("byte binding: a full rewrite is a warning, a changed prefix with the 
   b = check::bind_bytes(tampered, sha, len);
   CHECK(b.code == "pdf.bytes.prefix_broken");
   CHECK(b.status == CheckStatus::fail);
+}
+
+TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible]") {
+  check::FileCheck checked;
+  checked.report.input = "paper.pdf";
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}};
+  checked.evidence->page.lines = {"Layered gradient accumulation", "and more"};
+  const auto back = check::file_check_from_wire(check::file_check_to_wire(checked));
+  REQUIRE(back);
+  REQUIRE(back->evidence);
+  CHECK(*back->evidence == *checked.evidence);
+  auto wire = check::file_check_to_wire(checked);
+  wire["evidence"]["titles"] = nlohmann::json::array({"only one"});
+  CHECK_FALSE(check::file_check_from_wire(wire));
+}
+
+TEST_CASE("an unresolved number-only PDF stays unverifiable and says how to retry", "[visible]") {
+  check::FileCheck checked;
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}};
+  check::bind_resolved_record(checked, std::unexpected(Error{ErrorKind::network, "registry", "unreachable"}));
+  CHECK(checked.report.find("online.unavailable")->status == CheckStatus::warn);
+  CHECK(checked.report.find("pdf.record.resolved")->detail.find("file://MIRROR") != std::string::npos);
+  CHECK(checked.report.verdict() == Verdict::unverifiable);
 }

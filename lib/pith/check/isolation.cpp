@@ -140,6 +140,7 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
 nlohmann::json file_check_to_wire(const FileCheck& checked) {
   nlohmann::json wire = report_to_wire(checked.report);
   wire["carried"] = checked.carried ? checked.carried->to_json() : nlohmann::json(nullptr);
+  if (checked.evidence) wire["evidence"] = checked.evidence->to_json();
   return wire;
 }
 
@@ -152,6 +153,11 @@ Result<FileCheck> file_check_from_wire(const nlohmann::json& wire) {
     auto carried = CarriedCopy::from_json(wire["carried"]);
     if (!carried) return fail(ErrorKind::malformed, "isolated check", "malformed carried copy in the child's report");
     checked.carried = std::move(*carried);
+  }
+  if (const auto it = wire.find("evidence"); it != wire.end()) {
+    auto evidence = PdfEvidence::from_json(*it);
+    if (!evidence) return fail(ErrorKind::malformed, "isolated check", "malformed PDF evidence in the child's report");
+    checked.evidence = std::move(*evidence);
   }
   return checked;
 }

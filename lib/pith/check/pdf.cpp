@@ -2,6 +2,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
+#include "pith/check/online.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
@@ -16,47 +17,6 @@
 
 namespace pith::check {
 namespace {
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-// Titles that name no paper: empty, a file name (dvips/ps2pdf use the .dvi
-// name when there is no title), or a placeholder.
-bool is_placeholder_title(std::string_view title) {
-  const std::string canon = registry::title_canon(title);
-  if (canon.empty() || canon == "untitled" || canon == "title") return true;
-  for (const char* ext : {".dvi", ".tex", ".pdf", ".ps", ".doc", ".docx", ".odt"}) {
-    if (canon.ends_with(ext) && canon.find(' ') == std::string::npos) return true;
-  }
-  return false;
-}
-
-bool title_canon_sha256_matches(std::string_view title, std::string_view expected_sha256) {
-  std::string expected(expected_sha256);
-  std::transform(expected.begin(), expected.end(), expected.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return registry::title_canon_sha256(title) == expected;
-}
-
-// For messages: a title quoted, control characters escaped, cut when long.
-std::string quoted_title(std::string_view title) {
-  std::string out = "\"";
-  std::size_t shown = 0;
-  for (const char c : title) {
-    if (++shown > 120) {
-      out += "…";
-      break;
-    }
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   if (text.empty() || text.size() > 20) return std::nullopt;
@@ -151,46 +111,6 @@ const char* to_string(BindingState state) {
   return "undetermined";
 }
 
-const char* to_string(TitleVerdict verdict) {
-  switch (verdict) {
-    case TitleVerdict::match: return "match";
-    case TitleVerdict::mismatch: return "mismatch";
-    case TitleVerdict::undetermined: return "undetermined";
-  }
-  return "undetermined";
-}
-
-PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256) {
-  if (expected_sha256.empty()) return {TitleVerdict::undetermined, "the record has no title_canon_sha256"};
-  std::vector<const TitleCandidate*> real;
-  for (const auto& c : candidates) {
-    if (!is_placeholder_title(c.title)) real.push_back(&c);
-  }
-  if (real.empty()) {
-    const auto named = std::find_if(candidates.begin(), candidates.end(),
-                                    [](const TitleCandidate& c) { return !registry::title_canon(c.title).empty(); });
-    if (named == candidates.end()) return {TitleVerdict::undetermined, "the PDF has no title"};
-    return {TitleVerdict::undetermined,
-            "the PDF's title is a placeholder: " + named->where + " " + quoted_title(named->title)};
-  }
-  // Every real ASCII title must match: a PDF whose Info title is another
-  // paper's next to a matching XMP title has been edited (and readers show
-  // either one).
-  for (const auto* c : real) {
-    if (is_ascii(c->title) && !title_canon_sha256_matches(c->title, expected_sha256)) {
-      return {TitleVerdict::mismatch, c->where + " " + quoted_title(c->title) +
-                                          " is not the record's title (its canonical SHA-256 differs)"};
-    }
-  }
-  for (const auto* c : real) {
-    if (title_canon_sha256_matches(c->title, expected_sha256)) {
-      return {TitleVerdict::match, c->where + " " + quoted_title(c->title) + " is the record's title"};
-    }
-  }
-  return {TitleVerdict::undetermined, real.front()->where + " " + quoted_title(real.front()->title) +
-                                          " does not match, but non-ASCII titles cannot be compared reliably"};
-}
-
 std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
                                              const std::optional<std::string>& info_title) {
   std::vector<TitleCandidate> out;
@@ -257,7 +177,7 @@ std::string describe_span(const VisibleSpan& span) {
   const std::string lines = span.line_count == 1 ? "line " + std::to_string(span.first_line + 1)
                                                  : "lines " + std::to_string(span.first_line + 1) + "-" +
                                                        std::to_string(span.first_line + span.line_count);
-  return "page 1 " + lines + " " + quoted_title(span.text);
+  return "page 1 " + lines + " " + registry::quoted_title(span.text);
 }
 
 void check_visible_title(const pdf::PageText& page, const std::string& expected, Report& report, nlohmann::json& bindings) {
@@ -594,7 +514,56 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
   if (record) check_content_bindings(bytes, *extraction, metadata, *record, probes, report);
+  const bool carries_nothing = !verification && !report.has_failure() && report.find("pdf.record.source") &&
+                               report.find("pdf.record.source")->status == CheckStatus::skip;
+  if (carries_nothing && extraction->conflicts().empty()) {
+    PdfEvidence evidence;
+    const auto full = extraction->number();
+    evidence.number = full ? full->to_string() : extraction->sightings.front().number.to_string();
+    for (const auto& t : title_candidates(*extraction, metadata.info_title)) evidence.titles.emplace_back(t.where, t.title);
+    if (probes.page_text) {
+      evidence.page = probes.page_text();
+    } else {
+      evidence.page.problem = "page 1's text was not read";
+    }
+    checked.evidence = std::move(evidence);
+  }
   return checked;
+}
+
+void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved) {
+  if (!checked.evidence) return;
+  Report& report = checked.report;
+  const PdfEvidence& evidence = *checked.evidence;
+  if (!resolved) {
+    add_online_checks(checked, resolved);
+    report.skip("pdf.record.resolved",
+                "the PDF carries no record and " + evidence.number +
+                    " could not be resolved: check again online, or with --resolver file://MIRROR or the --cache-dir "
+                    "that holds it");
+    return;
+  }
+  const registry::VerifiedRecord& record = resolved->record;
+  report.pass("pdf.record.resolved", "the PDF carries no record; " + record.pith_number + " resolved from " +
+                                         std::string(resolver::to_string(resolved->origin)) + " (" + resolved->source + ")");
+  report.merge(record.report);
+  report.pith_number = record.pith_number;
+  if (registry::same_number(evidence.number, record.pith_number)) {
+    report.pass("pdf.number.matches_record", "the PDF's " + evidence.number + " names " + record.pith_number);
+  } else {
+    report.fail("pdf.number.matches_record",
+                "the PDF names " + evidence.number + " but the resolved record is " + record.pith_number);
+  }
+  report.requires_content_binding = true;
+  nlohmann::json bindings = nlohmann::json::object();
+  bindings["stamped_bytes"] = binding_json(BindingState::absent, "the PDF carries no stamp: the record was resolved");
+  std::vector<TitleCandidate> titles;
+  for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
+  const BindingState title_state = check_title_binding(titles, record.canonical_record, report);
+  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
+  check_visible_bindings(evidence.page, record.canonical_record, report, bindings);
+  report.extra["bindings"] = std::move(bindings);
+  add_online_checks(checked, resolved);
 }
 
 namespace {

@@ -15,7 +15,9 @@
 #include "pith/check/carried.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_text.hpp"
+#include "pith/registry/title.hpp"
 #include "pith/registry/trust_store.hpp"
+#include "pith/resolver/resolver.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <cstddef>
@@ -56,29 +58,11 @@ enum class BindingState { match, mismatch, absent, undetermined };
 
 // --- Title binding -------------------------------------------------------
 
-enum class TitleVerdict { match, mismatch, undetermined };
-[[nodiscard]] const char* to_string(TitleVerdict verdict);
-
-struct TitleCandidate {
-  std::string where;  // "XMP dc:title", "Info /Title"
-  std::string title;
-};
-
-struct PdfTitleBinding {
-  TitleVerdict verdict = TitleVerdict::undetermined;
-  std::string detail;
-};
-
-// Compares each candidate with `expected_sha256` (metadata.title_canon_sha256),
-// hashing the registry's canonical form of the title: lower case, runs of
-// whitespace collapsed to one space, trimmed, punctuation kept (non-ASCII
-// text: NFC, then lower case per code point).
-// A real ASCII title that does not match → mismatch (even when another
-// candidate matches: the PDF shows two titles). Else any match → match.
-// Undetermined when there is no title, only placeholders (a file name such
-// as "paper.dvi", "Untitled"), only non-ASCII titles that do not match (the
-// registry's Unicode normalisation is not known), or no expected hash.
-[[nodiscard]] PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256);
+// The metadata-title rule lives with the title's canonical form (registry/title.hpp).
+using registry::bind_title;
+using registry::PdfTitleBinding;
+using registry::TitleCandidate;
+using registry::TitleVerdict;
 
 // The title candidates of a PDF: XMP dc:title, then Info /Title.
 [[nodiscard]] std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
@@ -173,6 +157,17 @@ struct PdfProbes {
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
                                         const registry::TrustStore& trust, std::string_view name,
                                         const PdfProbes& probes = {});
+
+// A PDF that names a number but carries no record (built with plain
+// pith.sty, or a record-less stamp): check_pdf_metadata leaves
+// `checked.evidence` (what page 1 and the title metadata show). Given the
+// record resolved for that number (resolver, mirrors, cache; offline: cache
+// and file:// only), this verifies it like a carried one and binds it to the
+// evidence: pdf.record.resolved (pass), the record's checks, the number
+// check, the title bindings, then the online checks. When nothing could be
+// resolved: the online.* finding (online.unavailable, …) with how to retry;
+// the verdict stays unverifiable.
+void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved);
 
 // The whole check of a PDF in memory / on disk: opens it with the lazy reader
 // (an unreadable, damaged or encrypted PDF gives a report with `error` set),

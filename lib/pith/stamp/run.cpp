@@ -7,7 +7,10 @@
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/stamp.hpp"
 #include "pith/pdf/vocabulary.hpp"
+#include "pith/pdf/page_text.hpp"
 #include "pith/registry/number.hpp"
+#include "pith/registry/title.hpp"
+#include "pith/registry/visible_title.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
 #include "pith/resolver/resolver.hpp"
@@ -142,6 +145,61 @@ Outcome wrong_record(const StampRunOptions& opt, Outcome outcome, const std::str
 
 // pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
 // record (--bundle or the resolver), then write pith.sty (tex/stamp.hpp).
+// The record's title hash and a name for the paper it is ("arXiv:ID vN").
+std::string record_title_sha256(const registry::VerifiedRecord& record) {
+  const auto& r = record.canonical_record;
+  if (!r.is_object() || !r.contains("metadata") || !r["metadata"].is_object()) return {};
+  const auto& m = r["metadata"];
+  return m.contains("title_canon_sha256") && m["title_canon_sha256"].is_string() ? m["title_canon_sha256"].get<std::string>()
+                                                                                  : std::string();
+}
+
+std::string record_paper(const registry::VerifiedRecord& record) {
+  const auto& r = record.canonical_record;
+  if (r.is_object() && r.contains("source") && r["source"].is_object()) {
+    const auto& src = r["source"];
+    if (src.value("kind", "") == "arxiv" && src.contains("id") && src["id"].is_string()) {
+      std::string name = "arXiv:" + src["id"].get<std::string>();
+      if (src.contains("version") && src["version"].is_number_integer()) name += "v" + std::to_string(src["version"].get<int>());
+      return record.pith_number + " (" + name + ")";
+    }
+  }
+  return record.pith_number;
+}
+
+// Before writing: is this the record's paper? The paper's titles against the
+// record's title hash. A mismatch refuses (exit 1, unless --force); nothing
+// to compare with is a warning note (pith-check would say `unbound`).
+std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std::vector<registry::TitleCandidate>& titles,
+                                          const std::vector<std::string>& visible_lines, const registry::VerifiedRecord& record,
+                                          Outcome& outcome) {
+  const std::string expected = record_title_sha256(record);
+  if (expected.empty()) {
+    outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
+    return std::nullopt;
+  }
+  const auto metadata = registry::bind_title(titles, expected);
+  const bool visible = registry::find_visible_span(visible_lines, expected).has_value();
+  if (metadata.verdict == registry::TitleVerdict::mismatch) {
+    const std::string why = opt.input + ": " + metadata.detail + "; the record " + record_paper(record) +
+                            " has another title" +
+                            (visible ? " (page 1 does show the record's title: the title metadata is wrong)" : "");
+    if (opt.force) {
+      outcome.notes.push_back("warning: --force: stamped although " + why);
+      return std::nullopt;
+    }
+    outcome.status = Status::wrong_record;
+    outcome.failure = ErrorKind::conflict;
+    outcome.message = why + "; nothing written (use --force to stamp anyway)";
+    return outcome;
+  }
+  if (metadata.verdict == registry::TitleVerdict::match || visible) return std::nullopt;
+  outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+                          ": " + metadata.detail + (visible_lines.empty() ? "" : ", and its text does not show the record's title") +
+                          " (pith-check will call it unbound unless its arXiv id ties them)");
+  return std::nullopt;
+}
+
 // --pith on a .tex is honoured only as the number the paper names: pith.sty
 // is read by the paper's \pithnumber, so another number would be written
 // for nothing (or contradict it). Disagreeing, or no \pithnumber: exit 2.
@@ -176,6 +234,10 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
     return wrong_record(opt, outcome, record.pith_number,
                         opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location());
   }
+
+  std::vector<registry::TitleCandidate> titles;
+  if (auto title = tex::find_plain_title(opt.input)) titles.push_back({"\\title", *title});
+  if (auto refused_paper = refuse_other_paper(opt, titles, {}, record, outcome)) return *refused_paper;
 
   tex::TexStampOptions options;
   options.sty.resolver_base = link_base(opt);
@@ -291,6 +353,11 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       return outcome;
     case pdf::StampOutcome::stamped: break;
   }
+  std::vector<registry::TitleCandidate> titles;
+  if (extraction.xmp && extraction.xmp->title) titles.push_back({"XMP dc:title", *extraction.xmp->title});
+  if (metadata.info_title) titles.push_back({"Info /Title", *metadata.info_title});
+  const pdf::PageText page = pdf::read_page_text(file->bytes(), metadata.link_uris);
+  if (auto refused_paper = refuse_other_paper(opt, titles, page.lines, record, outcome)) return *refused_paper;
   outcome.status = Status::stamped;
   outcome.original_length = plan->original_length;
   outcome.original_sha256 = plan->original_sha256;
@@ -364,7 +431,11 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     if (o.verification && print.verbose) err << o.verification->to_text(false);
     return;
   }
-  if (!print.verbose) return;  // quiet on success (latexmk)
+  if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
+    for (const auto& n : o.notes)
+      if (n.starts_with("warning: ")) err << "pith-stamp: " << n << "\n";
+    return;
+  }
   if (o.status == Status::already_stamped) {
     err << "pith-stamp: " << o.message << " (nothing to do)\n";
     return;
