@@ -121,7 +121,13 @@ int check_command(int argc, char** argv) {
   run.json = json_output;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
   std::optional<pith::resolver::Resolver> online;
-  if (!resolver_options.offline) online.emplace(resolver_options, pith::resolver::verifier_using(trust));
+  std::optional<pith::resolver::Resolver> local;  // --offline: cache and file:// only, for PDFs carrying only a number
+  if (!resolver_options.offline) {
+    online.emplace(resolver_options, pith::resolver::verifier_using(trust));
+  } else {
+    local.emplace(resolver_options, pith::resolver::verifier_using(trust));
+    run.local_resolver = &*local;
+  }
   return pith::check::run_checks(inputs, trust, online ? &*online : nullptr, run, std::cout, std::cerr);
 }
 

@@ -39,7 +39,8 @@ unchanged() { cmp -s "$1" "$2" || fail "$3: the file changed"; }
 python3 - "$work/plain.pdf" <<'PY'
 import sys
 objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"]
+           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+           b"<< /Title (Exit codes paper) >>"]  # the paper's title: what binds the record to it
 out, offsets = b"%PDF-1.4\n", []
 for number, body in enumerate(objects, 1):
     offsets.append(len(out))
@@ -47,7 +48,7 @@ for number, body in enumerate(objects, 1):
 xref = len(out)
 out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
 out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+out += b"trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
 open(sys.argv[1], "wb").write(out)
 PY
 

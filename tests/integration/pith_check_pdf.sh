@@ -29,7 +29,8 @@ fail() {
   failures=$((failures + 1))
 }
 
-stamp() { "$bin/pith-stamp" --pith "$number" --bundle "$bundle" -o "$2" "$1"; }
+# stamp IN OUT [OPTION...]
+stamp() { "$bin/pith-stamp" --pith "$number" --bundle "$bundle" "${@:3}" -o "$2" "$1"; }
 
 # check FILE EXPECTED_EXIT EXPECTED_VERDICT [CODE STATUS]...: runs
 # pith-check "${check_args[@]}" --json (--offline unless a case says
@@ -81,7 +82,9 @@ EOF
 while IFS=$'\t' read -r file pages title features; do
   [[ $file == file ]] && continue
   name=${file%.pdf}
-  stamp "$zoo/$file" "$work/$name.pdf" || { fail "$file: pith-stamp failed"; continue; }
+  force=()
+  [[ $name == other-title ]] && force=(--force)  # another paper's title: refused without --force
+  stamp "$zoo/$file" "$work/$name.pdf" "${force[@]}" || { fail "$file: pith-stamp failed"; continue; }
   if [[ $name == other-title ]]; then
     # The bundle's record is another paper: title mismatch.
     check "$work/$name.pdf" 1 failed pdf.title.mismatch fail

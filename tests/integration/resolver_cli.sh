@@ -94,7 +94,8 @@ expect_err "offline and not in the cache"
 stamp="$PITH_BIN/pith-stamp"
 if [[ -x "$stamp" ]] && command -v pdflatex >/dev/null; then
   mkdir -p "$work/tex"
-  printf '\\documentclass{article}\\begin{document}Resolver.\\end{document}\n' >"$work/tex/p.tex"
+  # The paper shows its title: what binds the record to this PDF.
+  printf '\\documentclass{article}\\title{Resolver CLI paper}\\begin{document}\\maketitle Resolver.\\end{document}\n' >"$work/tex/p.tex"
   (cd "$work/tex" && pdflatex -interaction=batchmode p.tex >/dev/null 2>&1) || fail "pdflatex"
   "$stamp" --resolver "$base" "${common[@]}" --offline --pith "$number_a" "$work/tex/p.pdf" >"$work/out" 2>"$work/err" ||
     fail "pith-stamp --offline from the cache: $(cat "$work/err")"

@@ -23,6 +23,7 @@ const char* to_string(Verdict v) {
     case Verdict::not_found: return "not_found";
     case Verdict::unverifiable: return "unverifiable";
     case Verdict::error: return "error";
+    case Verdict::unbound: return "unbound";
   }
   return "?";
 }
@@ -33,13 +34,19 @@ int exit_code_for(Verdict v) {
     case Verdict::failed: return exit_code::verification_failed;
     case Verdict::error: return exit_code::usage_or_io;
     case Verdict::unverifiable: return exit_code::unverifiable;
+    case Verdict::unbound: return exit_code::unverifiable;
     case Verdict::not_found: return exit_code::not_found;
   }
   return exit_code::verification_failed;
 }
 
-void Report::add(std::string code, CheckStatus status, std::string detail, bool anchors_trust) {
-  checks_.push_back(Check{std::move(code), status, std::move(detail), anchors_trust && status == CheckStatus::pass});
+void Report::add(std::string code, CheckStatus status, std::string detail, bool anchors_trust, bool binds_content) {
+  const bool passed = status == CheckStatus::pass;
+  checks_.push_back(Check{std::move(code), status, std::move(detail), anchors_trust && passed, binds_content && passed});
+}
+
+void Report::content_binding(std::string code, std::string detail) {
+  add(std::move(code), CheckStatus::pass, std::move(detail), false, true);
 }
 
 void Report::merge(const Report& other) {
@@ -60,8 +67,10 @@ Verdict Report::verdict() const {
   if (has_failure()) return Verdict::failed;
   if (error) return Verdict::error;
   if (!number_found) return Verdict::not_found;
-  bool anchored = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.anchors_trust; });
-  return anchored ? Verdict::verified : Verdict::unverifiable;
+  const bool anchored = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.anchors_trust; });
+  if (!anchored) return Verdict::unverifiable;
+  const bool bound = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.binds_content; });
+  return requires_content_binding && !bound ? Verdict::unbound : Verdict::verified;
 }
 
 nlohmann::json Report::to_json() const {

@@ -12,7 +12,10 @@
 namespace pith {
 
 enum class CheckStatus { pass, fail, warn, skip };
-enum class Verdict { verified, failed, not_found, unverifiable, error };
+// unbound: a PDF whose record is genuine and trusted, but nothing in the PDF
+// a reader sees (title on page 1, title metadata, arXiv id) ties it to that
+// record: the record proves itself, not that this PDF is that paper.
+enum class Verdict { verified, failed, not_found, unverifiable, error, unbound };
 
 [[nodiscard]] const char* to_string(CheckStatus s);
 [[nodiscard]] const char* to_string(Verdict v);
@@ -27,6 +30,10 @@ struct Check {
   // bundle signature verified with a key from the trust store). A report with
   // no failure and no such anchor is `unverifiable`, not `verified`.
   bool anchors_trust = false;
+  // True for a passing check that ties the record to the document's content
+  // (the visible title or abstract, the metadata title, the arXiv id). A
+  // report that requires_content_binding needs one to be `verified`.
+  bool binds_content = false;
 };
 
 class Report {
@@ -36,9 +43,13 @@ class Report {
   std::string input_kind;   // "bundle", "state", "record", "pdf", "identifier"
   std::optional<std::string> error;  // set when the input could not be processed
   bool number_found = true;          // false: no Pith Number in the input
+  // A PDF: `verified` also needs a passing check with binds_content; a
+  // trusted record without one is `unbound`.
+  bool requires_content_binding = false;
   nlohmann::json extra = nlohmann::json::object();  // kind-specific details
 
-  void add(std::string code, CheckStatus status, std::string detail = {}, bool anchors_trust = false);
+  void add(std::string code, CheckStatus status, std::string detail = {}, bool anchors_trust = false,
+           bool binds_content = false);
   void pass(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::pass, std::move(detail)); }
   void fail(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::fail, std::move(detail)); }
   void warn(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::warn, std::move(detail)); }
@@ -46,6 +57,8 @@ class Report {
   void trust_anchor(std::string code, std::string detail = {}) {
     add(std::move(code), CheckStatus::pass, std::move(detail), true);
   }
+  // A passing check that binds the record to the document's content.
+  void content_binding(std::string code, std::string detail = {});
   // Appends another report's checks (e.g. a nested bundle's), codes unchanged.
   void merge(const Report& other);
 

@@ -74,8 +74,30 @@ Result<CarriedCopy> CarriedCopy::from_json(const json& j) {
   return copy;
 }
 
+json PdfEvidence::to_json() const {
+  json pairs = json::array();
+  for (const auto& [where, title] : titles) pairs.push_back({where, title});
+  return {{"number", number}, {"titles", std::move(pairs)}, {"page", page.to_json()}};
+}
+
+Result<PdfEvidence> PdfEvidence::from_json(const json& j) {
+  const auto malformed = [] { return fail(ErrorKind::malformed, "PDF evidence", "malformed"); };
+  if (!j.is_object() || !member(j, "number").is_string() || !member(j, "titles").is_array()) return malformed();
+  PdfEvidence out;
+  out.number = member(j, "number").get<std::string>();
+  for (const auto& pair : member(j, "titles")) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string()) return malformed();
+    out.titles.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+  }
+  auto page = pdf::PageText::from_json(member(j, "page"));
+  if (!page) return malformed();
+  out.page = std::move(*page);
+  return out;
+}
+
 json FileCheck::to_json() const {
   json out = report.to_json();
+  out["schema_version"] = json_schema_version;
   if (carried) out["details"]["carried"] = carried->to_json();
   return out;
 }

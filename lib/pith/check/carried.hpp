@@ -7,6 +7,7 @@
 // pith-check --json prints it as details.carried.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
+#include "pith/pdf/page_text.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,23 @@ struct CarriedCopy {
 // applied_event_ids, else every event of a bundle; empty for a bare record.
 [[nodiscard]] std::vector<std::string> applied_event_ids(const registry::DocumentContent& record);
 
+// What a PDF that names a number but carries no record shows a reader, read
+// in the child process, so the parent can bind the record it resolves for
+// that number to this PDF (check/pdf.hpp: bind_resolved_record).
+struct PdfEvidence {
+  std::string number;  // the number as the PDF names it (pith:YYYY:<26> or pith:<26>)
+  std::vector<std::pair<std::string, std::string>> titles;  // (where, title): XMP dc:title, Info /Title
+  pdf::PageText page;  // page 1's lines and links
+
+  [[nodiscard]] nlohmann::json to_json() const;  // {"number", "titles": [[where, title]…], "page"}
+  [[nodiscard]] static Result<PdfEvidence> from_json(const nlohmann::json& json);
+  friend bool operator==(const PdfEvidence&, const PdfEvidence&) = default;
+};
+
+// The version of pith-check's --json object (docs/pith-check-json.md): 2
+// added verdict `unbound`, details.bindings and this key.
+inline constexpr int json_schema_version = 2;
+
 // One checked file: the report and, when the file carried a verified record,
 // that copy. A bare Report converts (a check that carried nothing).
 struct FileCheck {
@@ -47,6 +65,8 @@ struct FileCheck {
 
   Report report;
   std::optional<CarriedCopy> carried;
+  // A PDF with a number and no record: what to bind the resolved record to.
+  std::optional<PdfEvidence> evidence;
 
   // report.to_json() with details.carried (docs/pith-check-json.md).
   [[nodiscard]] nlohmann::json to_json() const;

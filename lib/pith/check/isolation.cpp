@@ -30,13 +30,15 @@ std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohma
 nlohmann::json report_to_wire(const Report& report) {
   auto checks = nlohmann::json::array();
   for (const auto& c : report.checks()) {
-    checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}, {"anchors", c.anchors_trust}});
+    checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}, {"anchors", c.anchors_trust},
+                      {"binds", c.binds_content}});
   }
   return {{"input", report.input},
           {"pith_number", report.pith_number},
           {"input_kind", report.input_kind},
           {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json(nullptr)},
           {"number_found", report.number_found},
+          {"requires_content_binding", report.requires_content_binding},
           {"extra", report.extra},
           {"checks", std::move(checks)}};
 }
@@ -56,6 +58,8 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   r.pith_number = wire["pith_number"].get<std::string>();
   r.input_kind = wire["input_kind"].get<std::string>();
   r.number_found = wire["number_found"].get<bool>();
+  if (const auto it = wire.find("requires_content_binding"); it != wire.end() && it->is_boolean())
+    r.requires_content_binding = it->get<bool>();
   if (wire["error"].is_string()) r.error = wire["error"].get<std::string>();
   if (wire.contains("extra") && wire["extra"].is_object()) r.extra = wire["extra"];
   for (const auto& c : wire["checks"]) {
@@ -66,7 +70,8 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
     }
     const auto status = status_from(c["status"].get<std::string>());
     if (!status) return fail(ErrorKind::internal, "isolated check", "unknown check status in the child's report");
-    r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>());
+    const bool binds = c.contains("binds") && c["binds"].is_boolean() && c["binds"].get<bool>();
+    r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>(), binds);
   }
   return r;
 }
@@ -74,6 +79,7 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
 nlohmann::json file_check_to_wire(const FileCheck& checked) {
   nlohmann::json wire = report_to_wire(checked.report);
   wire["carried"] = checked.carried ? checked.carried->to_json() : nlohmann::json(nullptr);
+  if (checked.evidence) wire["evidence"] = checked.evidence->to_json();
   return wire;
 }
 
@@ -86,6 +92,11 @@ Result<FileCheck> file_check_from_wire(const nlohmann::json& wire) {
     auto carried = CarriedCopy::from_json(wire["carried"]);
     if (!carried) return fail(ErrorKind::malformed, "isolated check", "malformed carried copy in the child's report");
     checked.carried = std::move(*carried);
+  }
+  if (const auto it = wire.find("evidence"); it != wire.end()) {
+    auto evidence = PdfEvidence::from_json(*it);
+    if (!evidence) return fail(ErrorKind::malformed, "isolated check", "malformed PDF evidence in the child's report");
+    checked.evidence = std::move(*evidence);
   }
   return checked;
 }

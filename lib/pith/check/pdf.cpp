@@ -2,6 +2,8 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
+#include "pith/check/online.hpp"
+#include "pith/check/visible.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -15,47 +17,6 @@
 
 namespace pith::check {
 namespace {
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-// Titles that name no paper: empty, a file name (dvips/ps2pdf use the .dvi
-// name when there is no title), or a placeholder.
-bool is_placeholder_title(std::string_view title) {
-  const std::string canon = registry::title_canon(title);
-  if (canon.empty() || canon == "untitled" || canon == "title") return true;
-  for (const char* ext : {".dvi", ".tex", ".pdf", ".ps", ".doc", ".docx", ".odt"}) {
-    if (canon.ends_with(ext) && canon.find(' ') == std::string::npos) return true;
-  }
-  return false;
-}
-
-bool title_canon_sha256_matches(std::string_view title, std::string_view expected_sha256) {
-  std::string expected(expected_sha256);
-  std::transform(expected.begin(), expected.end(), expected.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return registry::title_canon_sha256(title) == expected;
-}
-
-// For messages: a title quoted, control characters escaped, cut when long.
-std::string quoted_title(std::string_view title) {
-  std::string out = "\"";
-  std::size_t shown = 0;
-  for (const char c : title) {
-    if (++shown > 120) {
-      out += "…";
-      break;
-    }
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   if (text.empty() || text.size() > 20) return std::nullopt;
@@ -140,44 +101,14 @@ void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const regist
 
 // --- Title binding -------------------------------------------------------
 
-const char* to_string(TitleVerdict verdict) {
-  switch (verdict) {
-    case TitleVerdict::match: return "match";
-    case TitleVerdict::mismatch: return "mismatch";
-    case TitleVerdict::undetermined: return "undetermined";
+const char* to_string(BindingState state) {
+  switch (state) {
+    case BindingState::match: return "match";
+    case BindingState::mismatch: return "mismatch";
+    case BindingState::absent: return "absent";
+    case BindingState::undetermined: return "undetermined";
   }
   return "undetermined";
-}
-
-PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256) {
-  if (expected_sha256.empty()) return {TitleVerdict::undetermined, "the record has no title_canon_sha256"};
-  std::vector<const TitleCandidate*> real;
-  for (const auto& c : candidates) {
-    if (!is_placeholder_title(c.title)) real.push_back(&c);
-  }
-  if (real.empty()) {
-    const auto named = std::find_if(candidates.begin(), candidates.end(),
-                                    [](const TitleCandidate& c) { return !registry::title_canon(c.title).empty(); });
-    if (named == candidates.end()) return {TitleVerdict::undetermined, "the PDF has no title"};
-    return {TitleVerdict::undetermined,
-            "the PDF's title is a placeholder: " + named->where + " " + quoted_title(named->title)};
-  }
-  // Every real ASCII title must match: a PDF whose Info title is another
-  // paper's next to a matching XMP title has been edited (and readers show
-  // either one).
-  for (const auto* c : real) {
-    if (is_ascii(c->title) && !title_canon_sha256_matches(c->title, expected_sha256)) {
-      return {TitleVerdict::mismatch, c->where + " " + quoted_title(c->title) +
-                                          " is not the record's title (its canonical SHA-256 differs)"};
-    }
-  }
-  for (const auto* c : real) {
-    if (title_canon_sha256_matches(c->title, expected_sha256)) {
-      return {TitleVerdict::match, c->where + " " + quoted_title(c->title) + " is the record's title"};
-    }
-  }
-  return {TitleVerdict::undetermined, real.front()->where + " " + quoted_title(real.front()->title) +
-                                          " does not match, but non-ASCII titles cannot be compared reliably"};
 }
 
 std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
@@ -188,40 +119,167 @@ std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extractio
   return out;
 }
 
-void check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                         Report& report, const std::vector<TitleCandidate>* stamped) {
-  std::string expected;
-  if (canonical_record.is_object()) {
-    const auto metadata = canonical_record.find("metadata");
-    if (metadata != canonical_record.end() && metadata->is_object()) {
-      const auto hash = metadata->find("title_canon_sha256");
-      if (hash != metadata->end() && hash->is_string()) expected = hash->get<std::string>();
-    }
-  }
+namespace {
+
+std::string record_metadata_string(const nlohmann::json& canonical_record, const char* key) {
+  if (!canonical_record.is_object()) return {};
+  const auto metadata = canonical_record.find("metadata");
+  if (metadata == canonical_record.end() || !metadata->is_object()) return {};
+  const auto value = metadata->find(key);
+  return value != metadata->end() && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
+                                 Report& report, const std::vector<TitleCandidate>* stamped, bool binds_content) {
+  const std::string expected = record_metadata_string(canonical_record, "title_canon_sha256");
   const auto binding = bind_title(candidates, expected);
   switch (binding.verdict) {
-    case TitleVerdict::match: report.pass("pdf.title.match", binding.detail); break;
+    case TitleVerdict::match:
+      if (binds_content) {
+        report.content_binding("pdf.title.match", binding.detail);
+      } else {
+        report.pass("pdf.title.match", binding.detail + " (not a content binding: page 1 changed after stamping)");
+      }
+      return BindingState::match;
     case TitleVerdict::mismatch:
       if (stamped) {
         if (const auto then = bind_title(*stamped, expected); then.verdict == TitleVerdict::match) {
           report.warn("pdf.title.changed_after_stamping",
                       binding.detail + "; when stamped, " + then.detail + " (edited by a later revision)");
-          break;
+          return BindingState::undetermined;
         }
       }
       report.fail("pdf.title.mismatch", binding.detail);
-      break;
+      return BindingState::mismatch;
     case TitleVerdict::undetermined:
       // No title at all (none, or only empty ones) is not a finding about
       // this PDF's claim: skip. A placeholder or a foreign title is: warn.
       if (std::all_of(candidates.begin(), candidates.end(),
                       [](const TitleCandidate& c) { return registry::title_canon(c.title).empty(); })) {
         report.skip("pdf.title.undetermined", binding.detail);
-      } else {
-        report.warn("pdf.title.undetermined", binding.detail);
+        return expected.empty() ? BindingState::undetermined : BindingState::absent;
       }
-      break;
+      report.warn("pdf.title.undetermined", binding.detail);
+      return BindingState::undetermined;
   }
+  return BindingState::undetermined;
+}
+
+namespace {
+
+nlohmann::json binding_json(BindingState state, std::string detail) {
+  return {{"state", to_string(state)}, {"detail", std::move(detail)}};
+}
+
+std::string describe_span(const VisibleSpan& span) {
+  const std::string lines = span.line_count == 1 ? "line " + std::to_string(span.first_line + 1)
+                                                 : "lines " + std::to_string(span.first_line + 1) + "-" +
+                                                       std::to_string(span.first_line + span.line_count);
+  return "page 1 " + lines + " " + registry::quoted_title(span.text);
+}
+
+void check_visible_title(const pdf::PageText& page, const std::string& expected, Report& report, nlohmann::json& bindings) {
+  if (expected.empty()) {
+    report.skip("pdf.title.visible_undetermined", "the record has no title_canon_sha256");
+    bindings["visible_title"] = binding_json(BindingState::undetermined, "the record has no title hash");
+    return;
+  }
+  if (page.problem) {
+    report.warn("pdf.title.visible_undetermined", *page.problem);
+    bindings["visible_title"] = binding_json(BindingState::undetermined, *page.problem);
+    return;
+  }
+  if (const auto span = find_visible_span(page.lines, expected)) {
+    const std::string detail = describe_span(*span) + " is the record's title";
+    report.content_binding("pdf.title.visible_match", detail);
+    bindings["visible_title"] = binding_json(BindingState::match, detail);
+    return;
+  }
+  const std::string detail = "the record's title was not found in page 1's text (" +
+                             std::to_string(page.lines.size()) + " lines read)";
+  report.warn("pdf.title.visible_not_found", detail);
+  bindings["visible_title"] = binding_json(BindingState::absent, detail);
+}
+
+void check_visible_abstract(const pdf::PageText& page, const std::string& expected, Report& report,
+                            nlohmann::json& bindings) {
+  if (expected.empty() || page.problem) {
+    bindings["visible_abstract"] = binding_json(BindingState::undetermined, expected.empty() ? "the record has no abstract hash" : *page.problem);
+    return;
+  }
+  if (const auto span = find_visible_abstract(page.lines, expected)) {
+    const std::string detail = "page 1 lines " + std::to_string(span->first_line + 1) + "-" +
+                               std::to_string(span->first_line + span->line_count) + " are the record's abstract";
+    report.content_binding("pdf.abstract.visible_match", detail);
+    bindings["visible_abstract"] = binding_json(BindingState::match, detail);
+    return;
+  }
+  report.skip("pdf.abstract.visible_not_found", "the record's abstract was not found on page 1");
+  bindings["visible_abstract"] = binding_json(BindingState::absent, "not found on page 1");
+}
+
+struct ArxivSource {
+  std::string id;
+  std::optional<int> version;
+};
+
+std::optional<ArxivSource> arxiv_source(const nlohmann::json& canonical_record) {
+  if (!canonical_record.is_object()) return std::nullopt;
+  const auto source = canonical_record.find("source");
+  if (source == canonical_record.end() || !source->is_object()) return std::nullopt;
+  const auto kind = source->find("kind");
+  const auto id = source->find("id");
+  if (kind == source->end() || *kind != "arxiv" || id == source->end() || !id->is_string()) return std::nullopt;
+  ArxivSource out{id->get<std::string>(), std::nullopt};
+  if (const auto v = source->find("version"); v != source->end() && v->is_number_integer()) out.version = v->get<int>();
+  return out;
+}
+
+std::string arxiv_name(const std::string& id, const std::optional<int>& version) {
+  return "arXiv:" + id + (version ? "v" + std::to_string(*version) : std::string());
+}
+
+void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
+                         nlohmann::json& bindings) {
+  const auto source = arxiv_source(canonical_record);
+  const auto seen = arxiv_sightings(page);
+  if (!source) {
+    bindings["arxiv_id"] = binding_json(BindingState::undetermined, "the record's source is not an arXiv paper");
+    return;
+  }
+  const std::string named = arxiv_name(source->id, source->version);
+  const auto same = [&](const ArxivSighting& s) {
+    return s.id == source->id && (!s.version || !source->version || *s.version == *source->version);
+  };
+  for (const auto& s : seen) {
+    if (s.watermark && !same(s)) {
+      const std::string detail = s.where + " names " + arxiv_name(s.id, s.version) + ", but the record is " + named;
+      report.fail("pdf.arxiv.mismatch", detail);
+      bindings["arxiv_id"] = binding_json(BindingState::mismatch, detail);
+      return;
+    }
+  }
+  for (const auto& s : seen) {
+    if (same(s)) {
+      const std::string detail = s.where + " names " + named + ", the record's source";
+      report.content_binding("pdf.arxiv.match", detail);
+      bindings["arxiv_id"] = binding_json(BindingState::match, detail);
+      return;
+    }
+  }
+  report.skip("pdf.arxiv.absent", "page 1 shows no arXiv watermark or link naming " + named);
+  bindings["arxiv_id"] = binding_json(BindingState::absent, "no arXiv watermark or link on page 1");
+}
+
+}  // namespace
+
+void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
+                            nlohmann::json& bindings) {
+  check_visible_title(page, record_metadata_string(canonical_record, "title_canon_sha256"), report, bindings);
+  check_visible_abstract(page, record_metadata_string(canonical_record, "abstract_canon_sha256"), report, bindings);
+  check_arxiv_binding(page, canonical_record, report, bindings);
 }
 
 // --- Byte binding --------------------------------------------------------
@@ -244,6 +302,26 @@ std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
   return count;
 }
 
+namespace {
+
+// The stamped bytes end with a revision (`%%EOF`, then an end of line):
+// pith-stamp appends its update right there. A file rewritten as a whole
+// has other bytes at that offset.
+bool ends_a_revision(std::string_view prefix) {
+  while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);
+  return prefix.ends_with("%%EOF");
+}
+
+ByteBinding rewritten(std::uint64_t length) {
+  return {CheckStatus::warn, "pdf.bytes.rewritten",
+          "the file was rewritten as a whole (qpdf, pikepdf, \"save as\", arXiv's watermark): the " +
+              std::to_string(length) +
+              " stamped bytes are no longer its first bytes, so only its content can bind it to the record",
+          0};
+}
+
+}  // namespace
+
 ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& original_sha256,
                        const std::optional<std::string>& original_length,
                        const std::optional<std::vector<std::uint64_t>>& xref_section_offsets) {
@@ -262,6 +340,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   if (!is_sha256_hex(*original_sha256)) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalSha256 is not a lower-case hex SHA-256", 0};
   }
+  if (*length >= file.size() && sha256_hex(file) != *original_sha256) return rewritten(*length);
   if (*length >= file.size()) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken",
             "the file is " + std::to_string(file.size()) + " bytes, but the stamp covers the first " +
@@ -270,6 +349,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   }
   const auto prefix = file.substr(0, static_cast<std::size_t>(*length));
   const auto actual = sha256_hex(prefix);
+  if (actual != *original_sha256 && !ends_a_revision(prefix)) return rewritten(*length);
   if (actual != *original_sha256) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken",
             "the first " + std::to_string(*length) + " bytes (the paper before stamping) changed: SHA-256 " + actual +
@@ -361,8 +441,58 @@ std::optional<registry::DocumentVerification> verify_carried_record(const pdf::P
 
 }  // namespace
 
+namespace {
+
+// The content bindings of a verified record to the PDF, with the stamped
+// bytes' state, as details.bindings.
+void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& extraction,
+                            const pdf::PdfMetadata& metadata, const registry::DocumentContent& record,
+                            const PdfProbes& probes, Report& report) {
+  report.requires_content_binding = true;
+  nlohmann::json bindings = nlohmann::json::object();
+  const BindingState bytes_state = bytes.code == "pdf.bytes.prefix_intact"   ? BindingState::match
+                                   : bytes.code == "pdf.bytes.prefix_broken" ? BindingState::mismatch
+                                   : bytes.code == "pdf.bytes.rewritten"     ? BindingState::undetermined
+                                                                             : BindingState::absent;
+  bindings["stamped_bytes"] = binding_json(bytes_state, bytes.detail);
+
+  // Page 1 replaced by a later revision: the metadata title still names the
+  // stamped paper, but the page a reader sees is another; only what page 1
+  // shows now can bind it.
+  bool page_one_replaced = false;
+  if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && probes.page_one_changes) {
+    const auto changed = probes.page_one_changes(bytes.original_length);
+    if (!changed.empty()) {
+      page_one_replaced = true;
+      std::string objects;
+      for (const auto& c : changed) objects += (objects.empty() ? "" : ", ") + c;
+      report.warn("pdf.page1.changed_after_stamping",
+                  "a revision after the stamp redefines page 1 (" + objects +
+                      "): its title metadata no longer binds what a reader sees");
+    }
+  }
+  std::optional<std::vector<TitleCandidate>> stamped;
+  if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && probes.stamped_titles) {
+    stamped = probes.stamped_titles(bytes.original_length);
+  }
+  const BindingState title_state =
+      check_title_binding(title_candidates(extraction, metadata.info_title), record.canonical_record, report,
+                          stamped ? &*stamped : nullptr, !page_one_replaced);
+  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
+
+  if (probes.page_text) {
+    check_visible_bindings(probes.page_text(), record.canonical_record, report, bindings);
+  } else {
+    for (const char* b : {"visible_title", "visible_abstract", "arxiv_id"})
+      bindings[b] = binding_json(BindingState::undetermined, "page 1's text was not read");
+  }
+  report.extra["bindings"] = std::move(bindings);
+}
+
+}  // namespace
+
 FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata, const registry::TrustStore& trust,
-                             std::string_view name, const StampedTitles& stamped_titles) {
+                             std::string_view name, const PdfProbes& probes) {
   FileCheck checked;
   Report& report = checked.report;
   report.input = std::string(name);
@@ -383,15 +513,57 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
-  if (record) {
-    std::optional<std::vector<TitleCandidate>> stamped;
-    if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && stamped_titles) {
-      stamped = stamped_titles(bytes.original_length);
+  if (record) check_content_bindings(bytes, *extraction, metadata, *record, probes, report);
+  const bool carries_nothing = !verification && !report.has_failure() && report.find("pdf.record.source") &&
+                               report.find("pdf.record.source")->status == CheckStatus::skip;
+  if (carries_nothing && extraction->conflicts().empty()) {
+    PdfEvidence evidence;
+    const auto full = extraction->number();
+    evidence.number = full ? full->to_string() : extraction->sightings.front().number.to_string();
+    for (const auto& t : title_candidates(*extraction, metadata.info_title)) evidence.titles.emplace_back(t.where, t.title);
+    if (probes.page_text) {
+      evidence.page = probes.page_text();
+    } else {
+      evidence.page.problem = "page 1's text was not read";
     }
-    check_title_binding(title_candidates(*extraction, metadata.info_title), record->canonical_record, report,
-                        stamped ? &*stamped : nullptr);
+    checked.evidence = std::move(evidence);
   }
   return checked;
+}
+
+void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved) {
+  if (!checked.evidence) return;
+  Report& report = checked.report;
+  const PdfEvidence& evidence = *checked.evidence;
+  if (!resolved) {
+    add_online_checks(checked, resolved);
+    report.skip("pdf.record.resolved",
+                "the PDF carries no record and " + evidence.number +
+                    " could not be resolved: check again online, or with --resolver file://MIRROR or the --cache-dir "
+                    "that holds it");
+    return;
+  }
+  const registry::VerifiedRecord& record = resolved->record;
+  report.pass("pdf.record.resolved", "the PDF carries no record; " + record.pith_number + " resolved from " +
+                                         std::string(resolver::to_string(resolved->origin)) + " (" + resolved->source + ")");
+  report.merge(record.report);
+  report.pith_number = record.pith_number;
+  if (registry::same_number(evidence.number, record.pith_number)) {
+    report.pass("pdf.number.matches_record", "the PDF's " + evidence.number + " names " + record.pith_number);
+  } else {
+    report.fail("pdf.number.matches_record",
+                "the PDF names " + evidence.number + " but the resolved record is " + record.pith_number);
+  }
+  report.requires_content_binding = true;
+  nlohmann::json bindings = nlohmann::json::object();
+  bindings["stamped_bytes"] = binding_json(BindingState::absent, "the PDF carries no stamp: the record was resolved");
+  std::vector<TitleCandidate> titles;
+  for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
+  const BindingState title_state = check_title_binding(titles, record.canonical_record, report);
+  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
+  check_visible_bindings(evidence.page, record.canonical_record, report, bindings);
+  report.extra["bindings"] = std::move(bindings);
+  add_online_checks(checked, resolved);
 }
 
 namespace {
@@ -406,6 +578,61 @@ std::string message_about(const Error& error, std::string_view name) {
 }
 
 }  // namespace
+
+// Page 1's own objects (the page, its content streams, the page tree root)
+// whose current definition lies at or after `length`: rewritten by a later
+// revision.
+static std::vector<std::string> page_one_objects_after(const pdf::Reader& reader, std::uint64_t length) {
+  std::vector<std::string> out;
+  const auto defined_after = [&](pdf::ObjectId id) {
+    pdf::XrefEntry e = reader.entry(id.number);
+    if (e.kind == pdf::XrefEntry::Kind::in_object_stream) e = reader.entry(e.stream_number);
+    return e.kind == pdf::XrefEntry::Kind::in_file && e.offset >= length;
+  };
+  const auto note = [&](const char* what, pdf::ObjectId id) {
+    if (defined_after(id)) out.push_back(std::string(what) + " " + pdf::to_string(id));
+  };
+  auto page = reader.first_page();
+  if (!page) return out;
+  note("page 1", page->id);
+  if (const PoDoFo::PdfObject* contents = page->dictionary.GetKey(PoDoFo::PdfName("Contents"))) {
+    if (const auto id = pdf::reference_of(*contents)) {
+      note("its contents", *id);
+    } else if (contents->IsArray()) {
+      for (const auto& part : contents->GetArray()) {
+        if (const auto part_id = pdf::reference_of(part)) note("its contents", *part_id);
+      }
+    }
+  }
+  if (auto catalog = reader.catalog()) {
+    if (const PoDoFo::PdfObject* pages = catalog->GetKey(PoDoFo::PdfName("Pages"))) {
+      if (const auto id = pdf::reference_of(*pages)) note("the page tree", *id);
+    }
+  }
+  return out;
+}
+
+std::string bindings_text(const Report& report) {
+  const auto it = report.extra.find("bindings");
+  if (it == report.extra.end() || !it->is_object()) return {};
+  std::string out = "  bindings (record to this PDF):";
+  bool first = true;
+  for (const auto& [name, label] : {std::pair{"visible_title", "visible title"}, {"visible_abstract", "visible abstract"},
+                                    {"metadata_title", "metadata title"}, {"arxiv_id", "arXiv id"},
+                                    {"stamped_bytes", "stamped bytes"}}) {
+    const auto b = it->find(name);
+    if (b == it->end() || !b->is_object() || !b->contains("state") || !(*b)["state"].is_string()) continue;
+    out += std::string(first ? " " : ", ") + label + " " + (*b)["state"].get<std::string>();
+    first = false;
+  }
+  out += "\n";
+  if (report.verdict() == Verdict::unbound) {
+    out += "  unbound: the record is genuine and signed by a trusted key, but nothing a reader sees in this PDF "
+           "(its title on page 1, its title metadata, an arXiv id) is that record's: it does not show that this "
+           "PDF is the paper the number names\n";
+  }
+  return out;
+}
 
 bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
 
@@ -436,7 +663,12 @@ FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& tr
     if (then.info_title) titles.push_back({"Info /Title", *then.info_title});
     return titles;
   };
-  return check_pdf_metadata(bytes, pdf::read_pdf_metadata(*reader), trust, name, stamped_titles);
+  PdfProbes probes;
+  probes.stamped_titles = stamped_titles;
+  const pdf::PdfMetadata metadata = pdf::read_pdf_metadata(*reader);
+  probes.page_text = [bytes, &metadata] { return pdf::read_page_text(bytes, metadata.link_uris); };
+  probes.page_one_changes = [&reader](std::uint64_t length) { return page_one_objects_after(*reader, length); };
+  return check_pdf_metadata(bytes, metadata, trust, name, probes);
 }
 
 FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust) {

@@ -14,7 +14,10 @@
 #include "pith/base/report.hpp"
 #include "pith/check/carried.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_text.hpp"
+#include "pith/registry/title.hpp"
 #include "pith/registry/trust_store.hpp"
+#include "pith/resolver/resolver.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <cstddef>
@@ -40,31 +43,26 @@ namespace pith::check {
 // equal the verified ones — an edited copy fails, naming the property.
 void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::DocumentContent& record, Report& report);
 
+// --- Bindings: what ties the record to this document ------------------------
+
+// Each binding of the record to the PDF (details.bindings, the human
+// report's "bindings:" line): visible_title, visible_abstract,
+// metadata_title, arxiv_id, stamped_bytes.
+enum class BindingState { match, mismatch, absent, undetermined };
+[[nodiscard]] const char* to_string(BindingState state);
+
+// The human report's binding lines, from report.extra["bindings"]:
+// "  bindings (record ↔ this PDF): visible title match, metadata title absent, …"
+// and, for verdict unbound, why. Empty when the report has no bindings.
+[[nodiscard]] std::string bindings_text(const Report& report);
+
 // --- Title binding -------------------------------------------------------
 
-enum class TitleVerdict { match, mismatch, undetermined };
-[[nodiscard]] const char* to_string(TitleVerdict verdict);
-
-struct TitleCandidate {
-  std::string where;  // "XMP dc:title", "Info /Title"
-  std::string title;
-};
-
-struct PdfTitleBinding {
-  TitleVerdict verdict = TitleVerdict::undetermined;
-  std::string detail;
-};
-
-// Compares each candidate with `expected_sha256` (metadata.title_canon_sha256),
-// hashing the registry's canonical form of the title: lower case, runs of
-// whitespace collapsed to one space, trimmed, punctuation kept (non-ASCII
-// text: NFC, then lower case per code point).
-// A real ASCII title that does not match → mismatch (even when another
-// candidate matches: the PDF shows two titles). Else any match → match.
-// Undetermined when there is no title, only placeholders (a file name such
-// as "paper.dvi", "Untitled"), only non-ASCII titles that do not match (the
-// registry's Unicode normalisation is not known), or no expected hash.
-[[nodiscard]] PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256);
+// The metadata-title rule lives with the title's canonical form (registry/title.hpp).
+using registry::bind_title;
+using registry::PdfTitleBinding;
+using registry::TitleCandidate;
+using registry::TitleVerdict;
 
 // The title candidates of a PDF: XMP dc:title, then Info /Title.
 [[nodiscard]] std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
@@ -75,8 +73,22 @@ struct PdfTitleBinding {
 // With `stamped` (titles of the stamped revision, given only when later
 // revisions exist): a mismatch whose stamped title matches is reported as
 // pdf.title.changed_after_stamping (warn).
-void check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                         Report& report, const std::vector<TitleCandidate>* stamped = nullptr);
+// A match binds the record to the content (Check::binds_content) unless
+// `binds_content` is false (page 1 was replaced after stamping). Returns the
+// binding's state: absent when the PDF has no title.
+BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
+                                 Report& report, const std::vector<TitleCandidate>* stamped = nullptr,
+                                 bool binds_content = true);
+
+// The visible bindings (check/visible.hpp) of a record to page 1 as read now:
+//   pdf.title.visible_match (pass, binds content) / visible_not_found (warn) /
+//   visible_undetermined (warn: no text could be read; skip: no title hash)
+//   pdf.abstract.visible_match (pass, binds) / visible_not_found (skip)
+//   pdf.arxiv.match (pass, binds) / pdf.arxiv.mismatch (fail: the watermark
+//   names another arXiv id or version) / pdf.arxiv.absent (skip)
+// and their states in `bindings` (visible_title, visible_abstract, arxiv_id).
+void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
+                            nlohmann::json& bindings);
 
 // --- Byte binding --------------------------------------------------------
 
@@ -85,7 +97,7 @@ void check_title_binding(const std::vector<TitleCandidate>& candidates, const nl
 
 struct ByteBinding {
   CheckStatus status = CheckStatus::skip;
-  std::string code;    // pdf.bytes.prefix_intact | prefix_broken | unbound
+  std::string code;    // pdf.bytes.prefix_intact | prefix_broken | rewritten | unbound
   std::string detail;
   std::size_t later_revisions = 0;  // revisions after the pith update
   std::uint64_t original_length = 0;  // when bound
@@ -93,7 +105,10 @@ struct ByteBinding {
 
 // With originalSha256/originalLength (as found in XMP, text): the first
 // originalLength bytes of `file` must hash to originalSha256 (else
-// prefix_broken, a failure), and exactly one revision — the pith update —
+// prefix_broken, a failure — or pdf.bytes.rewritten, a warning, when the
+// file is no longer the stamped bytes plus appended revisions: no revision
+// ends where the stamped bytes ended, as after qpdf, pikepdf, "save as" or
+// arXiv's watermark, which rewrite every byte), and exactly one revision — the pith update —
 // should follow them; more are later edits (counted, a warning). Without
 // them: unbound (skip; e.g. a PDF stamped from LaTeX by pith.sty).
 // Revisions after the stamped bytes are counted from `xref_section_offsets`
@@ -126,10 +141,33 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
 // stamped, its title metadata was edited later), not a mismatch. A mismatch
 // with no later revision (the stamp's own revision edited) or with a stamped
 // title that also mismatches (metadata copied from another paper) fails.
+//
+// With a verified record the report requires a content binding
+// (Report::requires_content_binding): `verified` needs the visible title or
+// abstract, the metadata title or the arXiv id to match; else `unbound`.
 using StampedTitles = std::function<std::vector<TitleCandidate>(std::uint64_t original_length)>;
+// What is read beyond the metadata, on demand (only for a verified record).
+struct PdfProbes {
+  StampedTitles stamped_titles;
+  std::function<pdf::PageText()> page_text;  // page 1 as a viewer shows it now
+  // Page 1's objects (the page, its contents, the page tree root) redefined
+  // by revisions at or after the byte offset: page 1 replaced after stamping.
+  std::function<std::vector<std::string>(std::uint64_t original_length)> page_one_changes;
+};
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
                                         const registry::TrustStore& trust, std::string_view name,
-                                        const StampedTitles& stamped_titles = {});
+                                        const PdfProbes& probes = {});
+
+// A PDF that names a number but carries no record (built with plain
+// pith.sty, or a record-less stamp): check_pdf_metadata leaves
+// `checked.evidence` (what page 1 and the title metadata show). Given the
+// record resolved for that number (resolver, mirrors, cache; offline: cache
+// and file:// only), this verifies it like a carried one and binds it to the
+// evidence: pdf.record.resolved (pass), the record's checks, the number
+// check, the title bindings, then the online checks. When nothing could be
+// resolved: the online.* finding (online.unavailable, …) with how to retry;
+// the verdict stays unverifiable.
+void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved);
 
 // The whole check of a PDF in memory / on disk: opens it with the lazy reader
 // (an unreadable, damaged or encrypted PDF gives a report with `error` set),

@@ -4,6 +4,7 @@
 #include "pith/check/corpus.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
+#include "pith/check/pdf.hpp"
 
 #include <array>
 #include <istream>
@@ -20,7 +21,7 @@ std::string json_line(const FileCheck& checked) {
 
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
-  std::array<std::size_t, 5> by_verdict{};
+  std::array<std::size_t, 6> by_verdict{};
   std::size_t done = 0;
 
   void add(Verdict v) {
@@ -29,7 +30,8 @@ struct Tally {
   }
   [[nodiscard]] std::string describe() const {
     std::string out;
-    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unverifiable, Verdict::not_found}) {
+    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unbound, Verdict::unverifiable,
+                            Verdict::not_found}) {
       const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
       if (n == 0) continue;
       out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
@@ -52,7 +54,7 @@ class Writer {
     if (options_.json) {
       out_ << json_line(checked);
     } else if (!report.error) {
-      out_ << report.to_text(options_.colour) << completeness_panel_text(checked);
+      out_ << report.to_text(options_.colour) << bindings_text(report) << completeness_panel_text(checked);
     }
     // Input that could not be processed: one line naming it, on stderr.
     if (report.error) err_ << "pith-check: " << name << ": " << *report.error << "\n";
@@ -91,30 +93,42 @@ class Writer {
 };
 
 // Reports waiting for their online lookup, written together after it.
+// PDFs that carry only a number are looked up too (by the local resolver
+// when offline), and their record bound to them.
 class OnlineBatch {
  public:
-  OnlineBatch(resolver::Resolver* resolver, std::size_t size, Writer& writer) : resolver_(resolver), size_(size), writer_(writer) {}
+  OnlineBatch(resolver::Resolver* resolver, resolver::Resolver* local, std::size_t size, Writer& writer)
+      : resolver_(resolver), local_(local), size_(size), writer_(writer) {}
 
   void add(std::string name, FileCheck checked, bool look_up) {
-    const bool wanted = look_up && resolver_ != nullptr && !checked.report.pith_number.empty();
-    pending_.push_back(Pending{std::move(name), std::move(checked), wanted});
-    if (!resolver_ || pending_.size() >= size_) flush();
+    resolver::Resolver* by = checked.evidence ? (resolver_ ? resolver_ : local_) : resolver_;
+    const bool wanted = look_up && by != nullptr && !number_of(checked).empty();
+    pending_.push_back(Pending{std::move(name), std::move(checked), wanted ? by : nullptr});
+    if (!resolver_ || pending_.size() >= size_) flush();  // offline: local lookups, written at once
   }
 
   void flush() {
-    // One lookup per distinct number, all at once.
-    std::map<std::string, std::size_t> index;
-    std::vector<std::string> numbers;
-    for (const auto& p : pending_) {
-      const std::string& number = p.checked.report.pith_number;
-      if (p.look_up && index.emplace(number, numbers.size()).second) numbers.push_back(number);
+    // One lookup per distinct number and resolver, all at once.
+    for (resolver::Resolver* by : {resolver_, local_}) {
+      if (!by) continue;
+      std::map<std::string, std::size_t> index;
+      std::vector<std::string> numbers;
+      for (const auto& p : pending_) {
+        if (p.by == by && index.emplace(number_of(p.checked), numbers.size()).second) numbers.push_back(number_of(p.checked));
+      }
+      if (numbers.empty()) continue;
+      const auto answers = by->resolve_many(numbers);
+      for (auto& p : pending_) {
+        if (p.by != by) continue;
+        const auto& answer = answers[index.at(number_of(p.checked))];
+        if (p.checked.evidence) {
+          bind_resolved_record(p.checked, answer);
+        } else {
+          add_online_checks(p.checked, answer);
+        }
+      }
     }
-    std::vector<Result<resolver::Resolution>> answers;
-    if (!numbers.empty()) answers = resolver_->resolve_many(numbers);
-    for (auto& p : pending_) {
-      if (p.look_up) add_online_checks(p.checked, answers[index.at(p.checked.report.pith_number)]);
-      writer_.write(p.name, p.checked);
-    }
+    for (auto& p : pending_) writer_.write(p.name, p.checked);
     pending_.clear();
   }
 
@@ -122,9 +136,13 @@ class OnlineBatch {
   struct Pending {
     std::string name;
     FileCheck checked;
-    bool look_up = false;
+    resolver::Resolver* by = nullptr;  // who looks its number up; nullptr: nobody
   };
+  static const std::string& number_of(const FileCheck& checked) {
+    return checked.evidence ? checked.evidence->number : checked.report.pith_number;
+  }
   resolver::Resolver* resolver_;
+  resolver::Resolver* local_;
   std::size_t size_;
   Writer& writer_;
   std::vector<Pending> pending_;
@@ -135,7 +153,7 @@ class OnlineBatch {
 int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
                const CheckRunOptions& options, std::ostream& out, std::ostream& err) {
   Writer writer(options, inputs.names.size(), out, err);
-  OnlineBatch online(resolver, std::max<std::size_t>(options.online_batch, 1), writer);
+  OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   const auto is_ready = [&](std::size_t i) { return i < inputs.ready.size() && inputs.ready[i].has_value(); };
 
   CorpusTasks tasks;

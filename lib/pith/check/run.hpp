@@ -26,6 +26,10 @@ struct CheckRunOptions {
   bool progress = false;  // a progress line on stderr (only when it is a TTY)
   std::size_t online_batch = 64;  // numbers looked up together
   IsolationLimits limits;
+  // Offline (run_checks' resolver is nullptr): a resolver in offline mode
+  // (cache and file:// mirrors only) for the numbers of PDFs that carry no
+  // record, so they can still be verified and bound. nullptr: not resolved.
+  resolver::Resolver* local_resolver = nullptr;
 };
 
 struct CheckRunInputs {
@@ -34,7 +38,10 @@ struct CheckRunInputs {
 };
 
 // `resolver`: nullptr when offline (the online checks are then skipped and
-// the report says so in extra.online, without a check line).
+// the report says so in extra.online, without a check line). A PDF that
+// carries only a number (FileCheck::evidence) has its record resolved — by
+// `resolver`, else options.local_resolver — verified and bound to it
+// (bind_resolved_record), in the same run.
 [[nodiscard]] int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
                              const CheckRunOptions& options, std::ostream& out, std::ostream& err);
 

@@ -130,6 +130,15 @@ struct Builder {
   }
 };
 
+// Whether page 1 already has a link to the number (a badge, or pith.sty's link).
+bool page_one_links_to(const Reader& reader, const std::string& body) {
+  auto page = reader.first_page();
+  if (!page) return false;
+  auto annots = reader.page_annotations(*page);
+  if (!annots) return false;
+  return std::any_of(annots->begin(), annots->end(), [&](const auto& a) { return links_to_number(a.second, body); });
+}
+
 // The badge: a link annotation whose appearance stream draws the number.
 Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const StampOptions& options, StampPlan& plan) {
   auto page = b.reader.first_page();
@@ -335,7 +344,10 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
       plan.previous_number = *n;
       return plan;
     }
-  if (already_carries(metadata, extraction.xmp, record)) {
+  // Already stamped with this record: nothing to do, unless --badge asks
+  // for a badge page 1 does not have yet (then the update is made again, with it).
+  if (already_carries(metadata, extraction.xmp, record) &&
+      !(options.badge && !page_one_links_to(reader, number_body(record.pith_number)))) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;
   }

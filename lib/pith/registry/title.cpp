@@ -2,6 +2,8 @@
 
 #include "pith/base/crypto.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <utf8proc.h>
 
@@ -76,5 +78,90 @@ std::string title_canon(std::string_view title) {
 }
 
 std::string title_canon_sha256(std::string_view title) { return sha256_hex(title_canon(title)); }
+
+namespace {
+
+
+// Titles that name no paper: empty, a file name (dvips/ps2pdf use the .dvi
+// name when there is no title), or a placeholder.
+bool is_placeholder_title(std::string_view title) {
+  const std::string canon = title_canon(title);
+  if (canon.empty() || canon == "untitled" || canon == "title") return true;
+  for (const char* ext : {".dvi", ".tex", ".pdf", ".ps", ".doc", ".docx", ".odt"}) {
+    if (canon.ends_with(ext) && canon.find(' ') == std::string::npos) return true;
+  }
+  return false;
+}
+
+bool title_canon_sha256_matches(std::string_view title, std::string_view expected_sha256) {
+  std::string expected(expected_sha256);
+  std::transform(expected.begin(), expected.end(), expected.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  return title_canon_sha256(title) == expected;
+}
+
+// For messages: a title quoted, control characters escaped, cut when long.
+}  // namespace
+
+std::string quoted_title(std::string_view title) {
+  std::string out = "\"";
+  std::size_t shown = 0;
+  for (const char c : title) {
+    if (++shown > 120) {
+      out += "…";
+      break;
+    }
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      out += '?';
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+
+const char* to_string(TitleVerdict verdict) {
+  switch (verdict) {
+    case TitleVerdict::match: return "match";
+    case TitleVerdict::mismatch: return "mismatch";
+    case TitleVerdict::undetermined: return "undetermined";
+  }
+  return "undetermined";
+}
+
+PdfTitleBinding bind_title(const std::vector<TitleCandidate>& candidates, std::string_view expected_sha256) {
+  if (expected_sha256.empty()) return {TitleVerdict::undetermined, "the record has no title_canon_sha256"};
+  std::vector<const TitleCandidate*> real;
+  for (const auto& c : candidates) {
+    if (!is_placeholder_title(c.title)) real.push_back(&c);
+  }
+  if (real.empty()) {
+    const auto named = std::find_if(candidates.begin(), candidates.end(),
+                                    [](const TitleCandidate& c) { return !title_canon(c.title).empty(); });
+    if (named == candidates.end()) return {TitleVerdict::undetermined, "the PDF has no title"};
+    return {TitleVerdict::undetermined,
+            "the PDF's title is a placeholder: " + named->where + " " + quoted_title(named->title)};
+  }
+  // Every real ASCII title must match: a PDF whose Info title is another
+  // paper's next to a matching XMP title has been edited (and readers show
+  // either one).
+  for (const auto* c : real) {
+    if (is_ascii(c->title) && !title_canon_sha256_matches(c->title, expected_sha256)) {
+      return {TitleVerdict::mismatch, c->where + " " + quoted_title(c->title) +
+                                          " is not the record's title (its canonical SHA-256 differs)"};
+    }
+  }
+  for (const auto* c : real) {
+    if (title_canon_sha256_matches(c->title, expected_sha256)) {
+      return {TitleVerdict::match, c->where + " " + quoted_title(c->title) + " is the record's title"};
+    }
+  }
+  return {TitleVerdict::undetermined, real.front()->where + " " + quoted_title(real.front()->title) +
+                                          " does not match, but non-ASCII titles cannot be compared reliably"};
+}
+
+
 
 }  // namespace pith::registry

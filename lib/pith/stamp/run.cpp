@@ -10,7 +10,10 @@
 #include "pith/pdf/stamp.hpp"
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
+#include "pith/pdf/page_text.hpp"
 #include "pith/registry/number.hpp"
+#include "pith/registry/title.hpp"
+#include "pith/registry/visible_title.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
 #include "pith/resolver/resolver.hpp"
@@ -121,7 +124,8 @@ const Check* first_failure(const Report& report) {
 // nothing trusted to verify it with.
 ErrorKind kind_of_unverified(Verdict verdict) {
   switch (verdict) {
-    case Verdict::unverifiable: return ErrorKind::unverifiable;
+    case Verdict::unverifiable:
+    case Verdict::unbound: return ErrorKind::unverifiable;
     case Verdict::error: return ErrorKind::malformed;
     case Verdict::not_found: return ErrorKind::not_found;
     case Verdict::verified:
@@ -190,15 +194,84 @@ Outcome stamp_tex_offline(const StampRunOptions& opt, const tex::TexNumber& numb
 
 // pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
 // record (--bundle or the resolver), then write pith.sty (tex/stamp.hpp).
+// The record's title hash and a name for the paper it is ("arXiv:ID vN").
+std::string record_title_sha256(const registry::VerifiedRecord& record) {
+  const auto& r = record.canonical_record;
+  if (!r.is_object() || !r.contains("metadata") || !r["metadata"].is_object()) return {};
+  const auto& m = r["metadata"];
+  return m.contains("title_canon_sha256") && m["title_canon_sha256"].is_string() ? m["title_canon_sha256"].get<std::string>()
+                                                                                  : std::string();
+}
+
+std::string record_paper(const registry::VerifiedRecord& record) {
+  const auto& r = record.canonical_record;
+  if (r.is_object() && r.contains("source") && r["source"].is_object()) {
+    const auto& src = r["source"];
+    if (src.value("kind", "") == "arxiv" && src.contains("id") && src["id"].is_string()) {
+      std::string name = "arXiv:" + src["id"].get<std::string>();
+      if (src.contains("version") && src["version"].is_number_integer()) name += "v" + std::to_string(src["version"].get<int>());
+      return record.pith_number + " (" + name + ")";
+    }
+  }
+  return record.pith_number;
+}
+
+// Before writing: is this the record's paper? The paper's titles against the
+// record's title hash. A mismatch refuses (exit 1, unless --force); nothing
+// to compare with is a warning note (pith-check would say `unbound`).
+std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std::vector<registry::TitleCandidate>& titles,
+                                          const std::vector<std::string>& visible_lines, const registry::VerifiedRecord& record,
+                                          Outcome& outcome) {
+  const std::string expected = record_title_sha256(record);
+  if (expected.empty()) {
+    outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
+    return std::nullopt;
+  }
+  const auto metadata = registry::bind_title(titles, expected);
+  const bool visible = registry::find_visible_span(visible_lines, expected).has_value();
+  if (metadata.verdict == registry::TitleVerdict::mismatch) {
+    const std::string why = opt.input + ": " + metadata.detail + "; the record " + record_paper(record) +
+                            " has another title" +
+                            (visible ? " (page 1 does show the record's title: the title metadata is wrong)" : "");
+    if (opt.force) {
+      outcome.notes.push_back("warning: --force: stamped although " + why);
+      return std::nullopt;
+    }
+    outcome.status = Status::wrong_record;
+    outcome.failure = ErrorKind::conflict;
+    outcome.message = why + "; nothing written (use --force to stamp anyway)";
+    return outcome;
+  }
+  if (metadata.verdict == registry::TitleVerdict::match || visible) return std::nullopt;
+  outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+                          ": " + metadata.detail + (visible_lines.empty() ? "" : ", and its text does not show the record's title") +
+                          " (pith-check will call it unbound unless its arXiv id ties them)");
+  return std::nullopt;
+}
+
+// --pith on a .tex is honoured only as the number the paper names: pith.sty
+// is read by the paper's \pithnumber, so another number would be written
+// for nothing (or contradict it). Disagreeing, or no \pithnumber: exit 2.
 Outcome stamp_tex_file(const StampRunOptions& opt) {
   auto found = tex::find_pith_number(opt.input);
   if (!found) {
-    if (found.error().kind == ErrorKind::not_found)
+    if (found.error().kind == ErrorKind::not_found) {
+      if (!opt.pith.empty()) {
+        return failure(Status::error, ErrorKind::usage,
+                       opt.input + ": --pith " + opt.pith + " given, but the paper has no \\pithnumber{...}: add " +
+                           "\\pithnumber{" + registry::parse_pith_number(opt.pith)->body +
+                           "} to it (pith.sty is written for the number the paper names)");
+      }
       return failure(Status::no_number, ErrorKind::not_found, found.error().describe());
+    }
     return refused(found.error());
   }
-  const std::string number =
-      !opt.pith.empty() ? opt.pith : found->number.to_string();
+  if (!opt.pith.empty() && !registry::same_number(opt.pith, found->number.to_string())) {
+    return failure(Status::error, ErrorKind::usage,
+                   opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location() +
+                       ", but --pith names " + opt.pith + ": change one so both name the same number");
+  }
+  const std::string number = found->number.to_string();
 
   Outcome outcome;
   auto verification = obtain_record(opt, number, outcome);
@@ -212,6 +285,10 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
     return wrong_record(opt, outcome, record.pith_number,
                         opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location());
   }
+
+  std::vector<registry::TitleCandidate> titles;
+  if (auto title = tex::find_plain_title(opt.input)) titles.push_back({"\\title", *title});
+  if (auto refused_paper = refuse_other_paper(opt, titles, {}, record, outcome)) return *refused_paper;
 
   tex::TexStampOptions options;
   options.sty.resolver_base = link_base(opt);
@@ -329,23 +406,51 @@ Result<PdfReadout> read_pdf(const std::string& input, std::string_view bytes) {
   return PdfReadout{std::move(*reader), std::move(metadata), std::move(extraction)};
 }
 
-// The number the user wants and where it was found, read in a child.
-Result<std::optional<std::pair<std::string, std::string>>> wanted_number_isolated(const StampRunOptions& opt,
-                                                                                   const MappedFile& file) {
+// What pith-stamp needs to know of the PDF before it plans: the number the
+// user wants and where it was found, and what says which paper this is (its
+// title metadata and page 1's text, for refuse_other_paper). Read in a child.
+struct PaperReadout {
+  std::optional<std::string> number;
+  std::string from;
+  std::vector<registry::TitleCandidate> titles;
+  std::vector<std::string> page_lines;
+};
+
+nlohmann::json paper_readout_to_wire(const PaperReadout& paper) {
+  nlohmann::json titles = nlohmann::json::array();
+  for (const auto& t : paper.titles) titles.push_back({{"where", t.where}, {"title", t.title}});
+  nlohmann::json wire{{"from", paper.from}, {"titles", titles}, {"page_lines", paper.page_lines}};
+  if (paper.number) wire["number"] = *paper.number;
+  return wire;
+}
+
+Result<PaperReadout> paper_readout_from_wire(const nlohmann::json& wire, const std::string& input) {
+  try {
+    PaperReadout paper;
+    if (wire.contains("number")) paper.number = wire.at("number").get<std::string>();
+    paper.from = wire.at("from").get<std::string>();
+    for (const auto& t : wire.at("titles")) paper.titles.push_back({t.at("where").get<std::string>(), t.at("title").get<std::string>()});
+    paper.page_lines = wire.at("page_lines").get<std::vector<std::string>>();
+    return paper;
+  } catch (const nlohmann::json::exception&) {
+    return fail(ErrorKind::internal, input, "malformed result from the child process reading the PDF");
+  }
+}
+
+Result<PaperReadout> read_paper_isolated(const StampRunOptions& opt, const MappedFile& file) {
   auto wire = run_reading_child("reading the PDF", opt.input, file.bytes().size(), [&]() -> nlohmann::json {
     auto readout = read_pdf(opt.input, file.bytes());
     if (!readout) return error_to_wire(readout.error());
-    std::string from;
-    auto number = wanted_number(opt, readout->metadata, readout->extraction, from);
-    if (!number) return nlohmann::json::object();
-    return {{"number", *number}, {"from", from}};
+    PaperReadout paper;
+    paper.number = wanted_number(opt, readout->metadata, readout->extraction, paper.from);
+    const auto& xmp = readout->extraction.xmp;
+    if (xmp && xmp->title) paper.titles.push_back({"XMP dc:title", *xmp->title});
+    if (readout->metadata.info_title) paper.titles.push_back({"Info /Title", *readout->metadata.info_title});
+    paper.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
+    return paper_readout_to_wire(paper);
   });
   if (!wire) return std::unexpected(wire.error());
-  if (!wire->contains("number")) return std::optional<std::pair<std::string, std::string>>{};
-  if (!(*wire)["number"].is_string() || !wire->contains("from") || !(*wire)["from"].is_string())
-    return fail(ErrorKind::internal, opt.input, "malformed result from the child process");
-  return std::optional<std::pair<std::string, std::string>>{
-      std::pair{(*wire)["number"].get<std::string>(), (*wire)["from"].get<std::string>()}};
+  return paper_readout_from_wire(*wire, opt.input);
 }
 
 // The plan, made in a child, and the original's page count (for the check of the written file).
@@ -493,15 +598,16 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
   auto file = MappedFile::open(opt.input);
   if (!file) return failure(Status::error, file.error().kind, file.error().describe());
-  auto wanted = wanted_number_isolated(opt, *file);
-  if (!wanted) return refused(wanted.error());
-  if (!*wanted) {
+  auto paper = read_paper_isolated(opt, *file);
+  if (!paper) return refused(paper.error());
+  if (!paper->number) {
     return failure(Status::no_number, ErrorKind::not_found,
                    opt.input + ": no Pith Number given or found. Give one with --pith ID, put \\pithnumber{ID} in " +
                        fs::path(opt.input).replace_extension(".tex").string() +
                        ", or build the PDF with the pith LaTeX package");
   }
-  const auto& [number, from] = **wanted;
+  const std::string& number = *paper->number;
+  const std::string& from = paper->from;
 
   Outcome outcome;
   auto verification = obtain_record(opt, number, outcome);
@@ -565,6 +671,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       return outcome;
     case pdf::StampOutcome::stamped: break;
   }
+  if (auto refused_paper = refuse_other_paper(opt, paper->titles, paper->page_lines, record, outcome)) return *refused_paper;
   outcome.status = Status::stamped;
   outcome.original_length = plan.original_length;
   outcome.original_sha256 = plan.original_sha256;
@@ -620,6 +727,13 @@ StampRunOutcome run_stamp(const StampRunOptions& options) {
     return failure(Status::error, ErrorKind::usage, "--append updates FILE in place; it cannot be combined with -o");
   if (options.output == "-" && fs::path(options.input).extension() == ".tex")
     return failure(Status::error, ErrorKind::usage, "-o - (standard output) is for PDFs; a .tex is stamped by writing pith.sty beside it");
+  if (!options.pith.empty()) {
+    if (auto parsed = registry::parse_pith_number(options.pith); !parsed) {
+      return failure(Status::error, ErrorKind::usage,
+                     "--pith " + options.pith + ": malformed Pith Number: " + parsed.error().message +
+                         " (expected pith:YYYY:<26 characters A-Z 2-7>, pith:<26> or the bare 26 characters)");
+    }
+  }
   if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options);
   return stamp_pdf(options);
 }
@@ -636,7 +750,11 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     if (o.verification && print.verbose) err << o.verification->to_text(false);
     return;
   }
-  if (!print.verbose) return;  // quiet on success (latexmk)
+  if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
+    for (const auto& n : o.notes)
+      if (n.starts_with("warning: ")) err << "pith-stamp: " << n << "\n";
+    return;
+  }
   if (o.status == Status::already_stamped) {
     err << "pith-stamp: " << o.message << " (nothing to do)\n";
     return;

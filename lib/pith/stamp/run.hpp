@@ -29,7 +29,7 @@ struct StampRunOptions {
   std::vector<std::string> trust_keys;  // --trust-key files, added to the default trust store
   resolver::ResolverOptions registry;   // also the base written into the PDF when it is a web address
   bool append = false;  // append in place instead of the atomic copy (not with -o)
-  bool force = false;   // replace a stamp for a different number
+  bool force = false;   // replace a stamp for a different number; stamp although the paper's title is not the record's
   bool badge = false;   // a linked badge on page 1
   std::optional<std::int64_t> source_date_epoch;  // the embedded file's /ModDate (SOURCE_DATE_EPOCH)
 };
@@ -39,7 +39,7 @@ enum class StampRunStatus {
   already_stamped,  // the file (or pith.sty) already carries this very record: nothing to do
   no_number,        // no Pith Number given or found
   unverified,       // the record did not verify (or was refused by the resolver)
-  wrong_record,     // the record verified but is another paper's
+  wrong_record,     // the record verified but is another paper's (its number, or the paper's title: no --force)
   conflict,         // the PDF already carries another Pith Number (no --force)
   error,            // usage, unreadable or damaged input, registry unavailable, write failure
 };
@@ -56,7 +56,7 @@ struct StampRunOutcome {
   std::optional<std::uint64_t> original_length;  // a stamped PDF: the bytes before the update
   std::string original_sha256;
   std::optional<std::uint64_t> update_bytes;
-  std::vector<std::string> notes;  // remarks of the stamp plan (badge skipped, ...)
+  std::vector<std::string> notes;  // remarks of the stamp plan (badge skipped, ...); "warning: …" ones are always printed
   std::vector<std::string> warnings;  // printed even when quiet (e.g. the registry could not be reached)
   // The registry could not be reached and what the paper (pith.sty) or the
   // PDF already carries was kept because it still verifies offline.

@@ -219,6 +219,24 @@ Result<TexNumber> find_pith_number(const fs::path& main_tex) {
   return the_number(scanner.scan(main_tex, 0), main_tex);
 }
 
+std::optional<std::string> find_plain_title(const fs::path& main_tex) {
+  auto raw = read_bounded(main_tex);
+  if (!raw) return std::nullopt;
+  const std::string text = strip_comments(*raw);
+  constexpr std::string_view command = "\\title";
+  for (auto at = text.find(command); at != std::string::npos; at = text.find(command, at + 1)) {
+    std::size_t pos = at + command.size();
+    if (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos]))) continue;  // \titlepage
+    const auto argument = braced_argument(text, pos);
+    if (!argument) return std::nullopt;  // \title[short]{…} or a long title: not read
+    if (argument->find_first_of("\\${}") != std::string::npos) return std::nullopt;
+    std::string title = *argument;
+    std::replace(title.begin(), title.end(), '~', ' ');
+    return title;
+  }
+  return std::nullopt;
+}
+
 Result<TexNumber> find_pith_number_in_text(std::string_view text, const fs::path& file) {
   Scanner scanner(std::nullopt);
   return the_number(scanner.scan_text(text, file, 0), file);

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,5 +50,11 @@ struct TexNumber {
 // paper names its number in full, so a short form is refused. Errors name
 // the offending character and its position (after spaces are removed).
 [[nodiscard]] Result<TexNumber> parse_tex_number_argument(std::string_view argument);
+
+// The paper's \title{...} in `main_tex` (not followed into \input files)
+// when it is plain text — no macros, math or groups; `~` is a space — so it
+// can be compared with the record's title hash before pith-stamp writes
+// pith.sty. nullopt when there is none or it cannot be read as plain text.
+[[nodiscard]] std::optional<std::string> find_plain_title(const std::filesystem::path& main_tex);
 
 }  // namespace pith::tex

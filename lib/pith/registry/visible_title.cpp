@@ -1,0 +1,293 @@
+#include "pith/registry/visible_title.hpp"
+
+#include "pith/registry/title.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <functional>
+#include <utf8proc.h>
+
+namespace pith::registry {
+
+namespace {
+
+std::vector<utf8proc_int32_t> code_points(std::string_view text) {
+  std::vector<utf8proc_int32_t> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    utf8proc_int32_t cp = 0;
+    const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + pos),
+                                    static_cast<utf8proc_ssize_t>(text.size() - pos), &cp);
+    if (n <= 0) {
+      out.push_back(0xFFFD);
+      ++pos;
+      continue;
+    }
+    out.push_back(cp);
+    pos += static_cast<std::size_t>(n);
+  }
+  return out;
+}
+
+void append_utf8(std::string& out, utf8proc_int32_t cp) {
+  utf8proc_uint8_t buf[4];
+  const utf8proc_ssize_t n = utf8proc_encode_char(cp, buf);
+  out.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
+}
+
+bool is_combining(utf8proc_int32_t cp) { return utf8proc_category(cp) == UTF8PROC_CATEGORY_MN; }
+bool is_invisible(utf8proc_int32_t cp) {
+  return cp == 0x00AD || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 || cp == 0xFEFF;
+}
+bool is_space(utf8proc_int32_t cp) {
+  if (cp == ' ' || (cp >= 0x09 && cp <= 0x0d)) return true;
+  if (cp < 0x80) return false;
+  const auto cat = utf8proc_category(cp);
+  return cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP;
+}
+
+// Before composition: ı + combining accent → i + accent (so NFC makes ï),
+// invisible characters dropped, every space a plain one.
+std::string prepare(std::string_view text) {
+  const auto cps = code_points(text);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    utf8proc_int32_t cp = cps[i];
+    if (is_invisible(cp)) continue;
+    if (cp == 0x0131 && i + 1 < cps.size() && is_combining(cps[i + 1])) cp = 'i';
+    if (is_space(cp)) cp = ' ';
+    append_utf8(out, cp);
+  }
+  return out;
+}
+
+std::string compose(const std::string& text, bool compatibility) {
+  auto options = static_cast<int>(UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+  if (compatibility) options |= UTF8PROC_COMPAT;
+  utf8proc_uint8_t* mapped = nullptr;
+  const utf8proc_ssize_t len = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
+                                            static_cast<utf8proc_ssize_t>(text.size()), &mapped,
+                                            static_cast<utf8proc_option_t>(options));
+  if (len < 0) return text;
+  std::string out(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(len));
+  std::free(mapped);
+  return out;
+}
+
+std::string collapse_spaces(std::string_view text) {
+  std::string out;
+  bool pending = false;
+  for (const char c : text) {
+    if (c == ' ') {
+      pending = !out.empty();
+      continue;
+    }
+    if (pending) out += ' ';
+    pending = false;
+    out += c;
+  }
+  return out;
+}
+
+bool hash_matches(const std::string& text, std::string_view expected) {
+  return title_canon_sha256(text) == expected;
+}
+
+std::string lower_hex(std::string_view hex) {
+  std::string out(hex);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
+  return out;
+}
+
+// How a line ending in a hyphen joins the next one.
+enum class Join { space, keep_hyphen, drop_hyphen };
+
+std::string join(const std::vector<std::string>& lines, std::size_t first, std::size_t count,
+                 const std::vector<Join>& joins) {
+  std::string out = lines[first];
+  for (std::size_t k = 1; k < count; ++k) {
+    switch (joins[k - 1]) {
+      case Join::space: out += ' '; break;
+      case Join::keep_hyphen: break;
+      case Join::drop_hyphen: out.pop_back(); break;
+    }
+    out += lines[first + k];
+  }
+  return out;
+}
+
+// Tries the ways of joining lines[first, first+count) and returns the text
+// that hashes to `expected`. Joints after a hyphen get all three ways when
+// there are few of them (3^k), else one way for all.
+std::optional<std::string> matching_join(const std::vector<std::string>& lines, std::size_t first, std::size_t count,
+                                         std::string_view expected) {
+  std::vector<std::size_t> hyphen_joints;
+  for (std::size_t k = 0; k + 1 < count; ++k) {
+    const std::string& line = lines[first + k];
+    if (!line.empty() && line.back() == '-' && line.size() > 1) hyphen_joints.push_back(k);
+  }
+  std::vector<Join> joins(count > 0 ? count - 1 : 0, Join::space);
+  if (auto text = join(lines, first, count, joins); hash_matches(text, expected)) return text;
+  if (hyphen_joints.empty()) return std::nullopt;
+  constexpr std::size_t max_enumerated_joints = 4;
+  if (hyphen_joints.size() <= max_enumerated_joints) {
+    std::size_t combinations = 1;
+    for (std::size_t j = 0; j < hyphen_joints.size(); ++j) combinations *= 3;
+    for (std::size_t c = 1; c < combinations; ++c) {
+      std::size_t digits = c;
+      for (const std::size_t joint : hyphen_joints) {
+        joins[joint] = static_cast<Join>(digits % 3);
+        digits /= 3;
+      }
+      if (auto text = join(lines, first, count, joins); hash_matches(text, expected)) return text;
+    }
+    return std::nullopt;
+  }
+  for (const Join way : {Join::keep_hyphen, Join::drop_hyphen}) {
+    for (const std::size_t joint : hyphen_joints) joins[joint] = way;
+    if (auto text = join(lines, first, count, joins); hash_matches(text, expected)) return text;
+  }
+  return std::nullopt;
+}
+
+std::optional<VisibleSpan> search_normalised(const std::vector<std::string>& lines, std::string_view expected,
+                                             const SpanSearch& search) {
+  std::vector<std::size_t> starts = search.starts;
+  if (starts.empty()) {
+    for (std::size_t i = 0; i < std::min(lines.size(), search.max_start_line); ++i) starts.push_back(i);
+  }
+  for (const std::size_t first : starts) {
+    if (first >= lines.size()) continue;
+    const std::size_t longest = std::min(search.max_span_lines, lines.size() - first);
+    for (std::size_t count = 1; count <= longest; ++count) {
+      if (auto text = matching_join(lines, first, count, expected)) return VisibleSpan{first, count, std::move(*text)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> normalised_lines(const std::vector<std::string>& lines, bool compatibility) {
+  std::vector<std::string> out;
+  out.reserve(lines.size());
+  for (const auto& line : lines) out.push_back(normalise_visible_text(line, compatibility));
+  return out;
+}
+
+// Footnote marks a \thanks leaves at the end of a title line ("… package∗").
+std::string without_trailing_marks(std::string line) {
+  static constexpr std::string_view marks[] = {"\u2217", "*", "\u2020", "\u2021", "\u00A7", "\u00B6", "\u22C6", " "};
+  for (bool stripped = true; stripped && !line.empty();) {
+    stripped = false;
+    for (const std::string_view mark : marks) {
+      if (line.size() > mark.size() && line.ends_with(mark)) {
+        line.resize(line.size() - mark.size());
+        stripped = true;
+      }
+    }
+  }
+  return line;
+}
+
+// Typographic quotes as typed in metadata: ‘ ’ → ', “ ” → ".
+std::string ascii_quotes(std::string line) {
+  for (const auto& [from, to] : {std::pair<std::string_view, std::string_view>{"\u2018", "'"}, {"\u2019", "'"},
+                                 {"\u201C", "\""}, {"\u201D", "\""}}) {
+    for (auto at = line.find(from); at != std::string::npos; at = line.find(from, at + to.size())) {
+      line.replace(at, from.size(), to);
+    }
+  }
+  return line;
+}
+
+// The forms lines are searched in, in order: NFKC; NFC (a title keeping ²);
+// NFKC without trailing footnote marks; that with ASCII quotes too.
+enum class LineForm { compatibility, canonical, unmarked, unmarked_ascii };
+
+std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, LineForm form) {
+  auto lines = normalised_lines(raw, form != LineForm::canonical);
+  if (form == LineForm::unmarked || form == LineForm::unmarked_ascii) {
+    for (auto& line : lines) line = without_trailing_marks(std::move(line));
+  }
+  if (form == LineForm::unmarked_ascii) {
+    for (auto& line : lines) line = ascii_quotes(std::move(line));
+  }
+  return lines;
+}
+
+std::optional<VisibleSpan> search_both_forms(const std::vector<std::string>& raw, std::string_view expected_sha256,
+                                             const SpanSearch& search,
+                                             const std::function<std::vector<std::string>(std::vector<std::string>)>& prepare_lines) {
+  if (expected_sha256.empty()) return std::nullopt;
+  const std::string expected = lower_hex(expected_sha256);
+  for (const LineForm form : {LineForm::compatibility, LineForm::canonical, LineForm::unmarked, LineForm::unmarked_ascii}) {
+    const auto lines = prepare_lines(lines_in_form(raw, form));
+    if (auto span = search_normalised(lines, expected, search)) return span;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string normalise_visible_text(std::string_view text, bool compatibility) {
+  return collapse_spaces(compose(prepare(text), compatibility));
+}
+
+std::optional<VisibleSpan> find_visible_span(const std::vector<std::string>& lines, std::string_view expected_sha256,
+                                             const SpanSearch& search) {
+  return search_both_forms(lines, expected_sha256, search, [](std::vector<std::string> l) { return l; });
+}
+
+namespace {
+
+// "Abstract", "ABSTRACT.", "Abstract—We …": the heading word and what
+// separates it from the text; nullopt when the line does not start with it.
+std::optional<std::size_t> abstract_heading_length(std::string_view line) {
+  constexpr std::string_view word = "abstract";
+  std::size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  if (line.size() - i < word.size()) return std::nullopt;
+  for (std::size_t k = 0; k < word.size(); ++k) {
+    const char c = line[i + k];
+    if (static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != word[k]) return std::nullopt;
+  }
+  i += word.size();
+  const auto rest = line.substr(i);
+  if (!rest.empty() && std::isalpha(static_cast<unsigned char>(rest.front()))) return std::nullopt;  // "Abstraction"
+  for (const std::string_view separator : {"\u2014", "\u2013", ".", ":", "-"}) {
+    if (line.substr(i).starts_with(separator)) {
+      i += separator.size();
+      break;
+    }
+  }
+  while (i < line.size() && line[i] == ' ') ++i;
+  return i;
+}
+
+}  // namespace
+
+std::optional<VisibleSpan> find_visible_abstract(const std::vector<std::string>& lines, std::string_view expected_sha256) {
+  SpanSearch search;
+  search.max_span_lines = 60;
+  std::vector<std::size_t> heading_lines;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (abstract_heading_length(normalise_visible_text(lines[i]))) {
+      heading_lines.push_back(i);
+      search.starts.push_back(i);
+      search.starts.push_back(i + 1);
+    }
+  }
+  if (heading_lines.empty()) return std::nullopt;
+  // The heading word is stripped from its line ("Abstract. We study …").
+  const auto strip_headings = [heading_lines](std::vector<std::string> l) {
+    for (const std::size_t i : heading_lines) {
+      if (const auto n = abstract_heading_length(l[i])) l[i].erase(0, *n);
+    }
+    return l;
+  };
+  return search_both_forms(lines, expected_sha256, search, strip_headings);
+}
+
+}  // namespace pith::registry

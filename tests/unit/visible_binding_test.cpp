@@ -1,0 +1,213 @@
+// Visible bindings without a PDF: normalising extracted text, finding the
+// record's title and abstract among page-1 lines, arXiv ids on page 1, the
+// PageText wire form, the unbound verdict, and a rewrite told from tampering.
+#include "pith/base/crypto.hpp"
+#include "pith/base/report.hpp"
+#include "pith/check/isolation.hpp"
+#include "pith/check/pdf.hpp"
+#include "pith/check/visible.hpp"
+#include "pith/pdf/page_text.hpp"
+#include "pith/registry/title.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace pith;
+
+namespace {
+
+constexpr const char* title_jfll =
+    "Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large "
+    "language models";
+constexpr const char* title_jfll_sha = "434da334d2825ada3dac75e9e2b905314cb028892db0175cc031b036c7f49566";
+
+nlohmann::json record_with(const std::string& title, const std::string& abstract = {}) {
+  nlohmann::json r = {{"source", {{"kind", "arxiv"}, {"id", "2106.02679"}, {"version", 1}}},
+                      {"metadata", {{"title_canon_sha256", registry::title_canon_sha256(title)}}}};
+  if (!abstract.empty()) r["metadata"]["abstract_canon_sha256"] = registry::title_canon_sha256(abstract);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("extracted text is normalised: ligatures, dotless i + accent, soft hyphens, spaces", "[visible]") {
+  CHECK(check::normalise_visible_text("E\xEF\xAC\x83" "cient \xEF\xAC\x81ne-tuning") == "Efficient fine-tuning");  // ﬃ ﬁ
+  CHECK(check::normalise_visible_text("na\xC4\xB1\xCC\x88ve") == "na\xC3\xAFve");  // ı + ¨ → ï
+  CHECK(check::normalise_visible_text("hy\xC2\xAD" "phen  \t ated\xE2\x80\x8B ") == "hyphen ated");
+  CHECK(check::normalise_visible_text("x\xC2\xB2", false) == "x\xC2\xB2");  // NFC keeps ²
+  CHECK(check::normalise_visible_text("x\xC2\xB2") == "x2");                // NFKC does not
+  CHECK(check::normalise_visible_text("\xFF" "ok") == "\xEF\xBF\xBD" "ok");  // invalid UTF-8 → U+FFFD
+}
+
+TEST_CASE("the record's title is found across lines, with hyphens kept or dropped", "[visible]") {
+  const std::vector<std::string> lines = {"arXiv preprint", "Layered gradient accumulation and modular pipeline",
+                                          "parallelism: fast and e\xEF\xAC\x83" "cient training of large",
+                                          "language models", "Joel Lamy-Poirier"};
+  const auto span = check::find_visible_span(lines, title_jfll_sha);
+  REQUIRE(span);
+  CHECK(span->first_line == 1);
+  CHECK(span->line_count == 3);
+  // Upper-case hex in the record is the same hash.
+  std::string upper = title_jfll_sha;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  CHECK(check::find_visible_span(lines, upper));
+
+  const std::string title = "Efficient fine-tuning of hyphenation-aware models";
+  const auto sha = registry::title_canon_sha256(title);
+  CHECK(check::find_visible_span({"Efficient fine-", "tuning of hyphen-", "ation-aware models"}, sha));
+  CHECK(check::find_visible_span({"Efficient fine-tuning of hyphenation-aware models"}, sha));
+  CHECK_FALSE(check::find_visible_span({"Efficient fine-tuning of", "something else entirely"}, sha));
+  CHECK_FALSE(check::find_visible_span({"Efficient fine-tuning of hyphenation-aware models"}, ""));
+  // Only spans of at most 8 lines, starting in the first 80.
+  std::vector<std::string> late(100, "filler");
+  late.push_back(title);
+  CHECK_FALSE(check::find_visible_span(late, sha));
+}
+
+TEST_CASE("footnote marks after a title and typographic quotes do not hide it", "[visible]") {
+  // \thanks leaves a mark at the end of the title ("The gtl package: … tokens∗").
+  const auto sha = registry::title_canon_sha256("The gtl package: manipulate unbalanced lists of tokens");
+  CHECK(check::find_visible_span({"The gtl package:", "manipulate unbalanced lists of tokens\xE2\x88\x97", "Bruno"}, sha));
+  CHECK(check::find_visible_span({"The gtl package: manipulate unbalanced lists of tokens \xE2\x80\xA0"}, sha));
+  // Metadata types User's; the page shows User’s.
+  const auto manual = registry::title_canon_sha256("The Dvipdfmx User's Manual");
+  CHECK(check::find_visible_span({"The Dvipdfmx User\xE2\x80\x99s Manual"}, manual));
+  // A title that really has a typographic apostrophe is found as it is.
+  CHECK(check::find_visible_span({"The Dvipdfmx User\xE2\x80\x99s Manual"},
+                                 registry::title_canon_sha256("The Dvipdfmx User\xE2\x80\x99s Manual")));
+}
+
+TEST_CASE("the abstract is found after its heading", "[visible]") {
+  const std::string abstract = "We study the official workflow of difficult problems in the field.";
+  const auto sha = registry::title_canon_sha256(abstract);
+  CHECK(check::find_visible_abstract({"Title", "Abstract", "We study the o\xEF\xAC\x83" "cial workflow of di\xEF\xAC\x83" "cult",
+                                      "problems in the field.", "1 Introduction"},
+                                     sha));
+  CHECK(check::find_visible_abstract({"Title", "Abstract\xE2\x80\x94We study the official workflow of diffi-",
+                                      "cult problems in the field."},
+                                     sha));
+  CHECK_FALSE(check::find_visible_abstract({"Abstraction", "We study the official workflow of difficult problems in the field."}, sha));
+}
+
+TEST_CASE("arXiv ids on page 1: the watermark and links", "[visible]") {
+  pdf::PageText page;
+  page.lines = {"arXiv:2106.02679v1  [cs.LG]  4 Jun 2021", "see arXiv:1234.56789 for details"};
+  page.link_uris = {"https://arxiv.org/abs/2106.02679v1", "https://example.org/x", "http://arxiv.org/pdf/hep-th/9901001v2"};
+  const auto seen = check::arxiv_sightings(page);
+  REQUIRE(seen.size() == 3);  // a citation in running text is not a watermark
+  CHECK(seen[0].watermark);
+  CHECK(seen[0].id == "2106.02679");
+  CHECK(seen[0].version == 1);
+  CHECK_FALSE(seen[1].watermark);
+  CHECK(seen[2].id == "hep-th/9901001");
+  CHECK(seen[2].version == 2);
+}
+
+TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
+  const auto record = record_with(title_jfll, "An abstract.");
+  pdf::PageText page;
+  page.lines = {"Layered gradient accumulation and modular pipeline parallelism: fast and efficient",
+                "training of large language models", "Abstract", "An abstract."};
+  page.link_uris = {"https://arxiv.org/abs/2106.02679v1"};
+  Report report;
+  nlohmann::json bindings;
+  check::check_visible_bindings(page, record, report, bindings);
+  CHECK(report.find("pdf.title.visible_match") != nullptr);
+  CHECK(report.find("pdf.title.visible_match")->binds_content);
+  CHECK(report.find("pdf.abstract.visible_match") != nullptr);
+  CHECK(report.find("pdf.arxiv.match") != nullptr);
+  CHECK(bindings["visible_title"]["state"] == "match");
+  CHECK(bindings["arxiv_id"]["state"] == "match");
+
+  pdf::PageText other;
+  other.lines = {"arXiv:2106.02679v2  [cs.LG]  9 Jun 2021", "Another paper"};
+  Report mismatched;
+  nlohmann::json b2;
+  check::check_visible_bindings(other, record, mismatched, b2);
+  CHECK(mismatched.find("pdf.title.visible_not_found")->status == CheckStatus::warn);
+  CHECK(mismatched.find("pdf.arxiv.mismatch")->status == CheckStatus::fail);  // another version
+  CHECK(b2["arxiv_id"]["state"] == "mismatch");
+
+  pdf::PageText unreadable;
+  unreadable.problem = "the text extractor could not open the PDF";
+  Report undetermined;
+  nlohmann::json b3;
+  check::check_visible_bindings(unreadable, record, undetermined, b3);
+  CHECK(b3["visible_title"]["state"] == "undetermined");
+}
+
+TEST_CASE("PageText travels as JSON", "[visible]") {
+  pdf::PageText page;
+  page.lines = {"A title", "na\xC3\xAFve"};
+  page.link_uris = {"https://arxiv.org/abs/2106.02679"};
+  const auto back = pdf::PageText::from_json(page.to_json());
+  REQUIRE(back);
+  CHECK(*back == page);
+  page.problem = "page 1 could not be read";
+  CHECK(*pdf::PageText::from_json(page.to_json()) == page);
+  CHECK_FALSE(pdf::PageText::from_json(nlohmann::json{{"lines", "x"}, {"link_uris", nlohmann::json::array()}}));
+  CHECK_FALSE(pdf::PageText::from_json(nlohmann::json::array()));
+}
+
+TEST_CASE("read_page_text refuses what is not a PDF without throwing", "[visible]") {
+  const auto page = pdf::read_page_text("not a pdf at all", {"https://x"});
+  CHECK(page.problem);
+  CHECK(page.link_uris == std::vector<std::string>{"https://x"});
+}
+
+TEST_CASE("verdict unbound: a trusted record with no content binding", "[verdict]") {
+  Report report;
+  report.trust_anchor("receipt.signature.valid");
+  CHECK(report.verdict() == Verdict::verified);  // registry files need no content binding
+  report.requires_content_binding = true;
+  CHECK(report.verdict() == Verdict::unbound);
+  CHECK(exit_code_for(Verdict::unbound) == 4);
+  report.add("pdf.title.match", CheckStatus::warn, "", false, true);  // only a pass binds
+  CHECK(report.verdict() == Verdict::unbound);
+  report.content_binding("pdf.title.visible_match");
+  CHECK(report.verdict() == Verdict::verified);
+  report.fail("pdf.arxiv.mismatch");
+  CHECK(report.verdict() == Verdict::failed);
+}
+
+TEST_CASE("byte binding: a full rewrite is a warning, a changed prefix with the update appended fails", "[bytes]") {
+  const std::string original = "%PDF-1.5\n1 0 obj\n<<>>\nendobj\nxref\n0 1\ntrailer\n<<>>\nstartxref\n9\n%%EOF\n";
+  const std::string update = "2 0 obj\n<<>>\nendobj\nxref\n0 1\ntrailer\n<<>>\nstartxref\n1234\n%%EOF\n";
+  const auto sha = sha256_hex(original);
+  const auto len = std::to_string(original.size());
+  // Rewritten: other bytes, no revision ending where the stamp's original did.
+  std::string rewritten = "%PDF-1.7\n% rewritten by another tool\n" + original + update;
+  auto b = check::bind_bytes(rewritten, sha, len);
+  CHECK(b.code == "pdf.bytes.rewritten");
+  CHECK(b.status == CheckStatus::warn);
+  // Rewritten into fewer bytes than the stamp covered.
+  CHECK(check::bind_bytes("%PDF-1.7\nsmall\n%%EOF\n", sha, len).code == "pdf.bytes.rewritten");
+  // Tampered: same layout, a byte changed before the appended update.
+  std::string tampered = original + update;
+  tampered[3] = 'X';
+  b = check::bind_bytes(tampered, sha, len);
+  CHECK(b.code == "pdf.bytes.prefix_broken");
+  CHECK(b.status == CheckStatus::fail);
+}
+
+TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible]") {
+  check::FileCheck checked;
+  checked.report.input = "paper.pdf";
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}};
+  checked.evidence->page.lines = {"Layered gradient accumulation", "and more"};
+  const auto back = check::file_check_from_wire(check::file_check_to_wire(checked));
+  REQUIRE(back);
+  REQUIRE(back->evidence);
+  CHECK(*back->evidence == *checked.evidence);
+  auto wire = check::file_check_to_wire(checked);
+  wire["evidence"]["titles"] = nlohmann::json::array({"only one"});
+  CHECK_FALSE(check::file_check_from_wire(wire));
+}
+
+TEST_CASE("an unresolved number-only PDF stays unverifiable and says how to retry", "[visible]") {
+  check::FileCheck checked;
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}};
+  check::bind_resolved_record(checked, std::unexpected(Error{ErrorKind::network, "registry", "unreachable"}));
+  CHECK(checked.report.find("online.unavailable")->status == CheckStatus::warn);
+  CHECK(checked.report.find("pdf.record.resolved")->detail.find("file://MIRROR") != std::string::npos);
+  CHECK(checked.report.verdict() == Verdict::unverifiable);
+}
