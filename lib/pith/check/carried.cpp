@@ -18,24 +18,6 @@ std::optional<registry::DocumentKind> kind_from(const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> applied_event_ids(const registry::DocumentContent& record) {
-  std::vector<std::string> ids;
-  const json& applied = member(registry::merged_state(record), "applied_event_ids");
-  if (applied.is_array()) {
-    for (const auto& id : applied) {
-      if (id.is_string()) ids.push_back(id.get<std::string>());
-    }
-    return ids;
-  }
-  const json& events = member(record.document, "events");
-  if (events.is_array()) {
-    for (const auto& e : events) {
-      if (member(e, "event_id").is_string()) ids.push_back(member(e, "event_id").get<std::string>());
-    }
-  }
-  return ids;
-}
-
 CarriedCopy CarriedCopy::of(const registry::DocumentContent& record, const Report& report) {
   CarriedCopy copy;
   copy.kind = record.kind;

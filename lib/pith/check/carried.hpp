@@ -34,9 +34,8 @@ struct CarriedCopy {
   friend bool operator==(const CarriedCopy&, const CarriedCopy&) = default;
 };
 
-// The ids of the events a document applies, in order: its state's
-// applied_event_ids, else every event of a bundle; empty for a bare record.
-[[nodiscard]] std::vector<std::string> applied_event_ids(const registry::DocumentContent& record);
+// The ids of the events a document applies (registry/verify.hpp).
+using registry::applied_event_ids;
 
 // One checked file: the report and, when the file carried a verified record,
 // that copy. A bare Report converts (a check that carried nothing).
