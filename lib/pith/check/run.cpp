@@ -1,6 +1,7 @@
 #include "pith/check/run.hpp"
 
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/terminal_text.hpp"
 #include "pith/check/corpus.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
@@ -55,7 +56,7 @@ class Writer {
       out_ << report.to_text(options_.colour) << completeness_panel_text(checked);
     }
     // Input that could not be processed: one line naming it, on stderr.
-    if (report.error) err_ << "pith-check: " << name << ": " << *report.error << "\n";
+    if (report.error) err_ << "pith-check: " << terminal_safe(name) << ": " << terminal_safe(*report.error) << "\n";
     out_.flush();
     show_progress();
   }
