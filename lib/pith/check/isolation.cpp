@@ -1,5 +1,7 @@
 #include "pith/check/isolation.hpp"
 
+#include "pith/base/sandbox.hpp"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -8,6 +10,7 @@
 #include <fcntl.h>
 #include <iostream>
 #include <new>
+#include <stdexcept>
 #include <poll.h>
 #include <string>
 #include <sys/resource.h>
@@ -69,6 +72,8 @@ bool write_all(int fd, std::string_view data) {
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
   std::string payload;
   try {
+    // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
+    if (auto confined = enter_sandbox({out_fd}); !confined) throw std::runtime_error(confined.error().describe());
     payload = dump(file_check_to_wire(check()));
   } catch (const std::bad_alloc&) {
     payload = dump(file_check_to_wire(error_report(
@@ -271,6 +276,10 @@ FileCheck IsolatedChild::finish() {
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
+    if (killed_by_sandbox(sig)) {
+      return error_report(input_name_, "the check was stopped by the sandbox: it made a forbidden system call (" +
+                                           describe_signal(sig) + "); the input may be an exploit attempt");
+    }
     if (sig == SIGXCPU) {
       return error_report(input_name_, "the check exceeded the CPU-time limit of " +
                                            std::to_string(limits_.cpu_seconds) + " s and was stopped");
