@@ -121,6 +121,8 @@ int check_command(int argc, char** argv) {
   run.colour = !json_output && use_colour();
   run.json = json_output;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
+  run.resolver_bases = resolver_options.mirrors;
+  run.resolver_bases.push_back(resolver_options.resolver_url);
   std::optional<pith::resolver::Resolver> online;
   if (!resolver_options.offline) online.emplace(resolver_options, pith::resolver::verifier_using(trust));
   return pith::check::run_checks(inputs, trust, online ? &*online : nullptr, run, std::cout, std::cerr);

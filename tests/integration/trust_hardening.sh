@@ -2,7 +2,9 @@
 # Issue 13 from the command line: nothing a hostile file carries can draw on
 # the terminal (an ANSI payload in a file name, a bundle and a PDF: escaped in
 # the text output, exact in --json); a FIFO given as input is refused, not
-# waited on; a key directory or key file others can write adds no trust.
+# waited on; a key directory or key file others can write adds no trust; a
+# second embedded pith-bundle.json and a look-alike resolver host are reported;
+# a PDF's verdict is anchored by the parent's own verification.
 set -euo pipefail
 
 bin=${PITH_BIN:?PITH_BIN must be set}
@@ -95,6 +97,44 @@ cp "$key" "$work/open-key.json"
 chmod 0666 "$work/open-key.json"
 expect_exit 2 --offline --trust-key "$work/open-key.json" "$work/bundle.json"
 expect_err "chmod go-w"
+chmod 0600 "$XDG_CONFIG_HOME/pith/keys/test.json"
+
+# 5. A stamped PDF with a second embedded pith-bundle.json, and one whose
+# Info /PithURL points at a look-alike registry host.
+"$signer" >"$work/sb.json"
+num=$("$signer" --output number)
+/usr/bin/python3 -c 'import pikepdf, sys; p = pikepdf.new(); p.add_blank_page(); p.save(sys.argv[1])' "$work/plain.pdf"
+"$bin/pith-stamp" --trust-key "$key" --bundle "$work/sb.json" --pith "$num" -o "$work/stamped.pdf" "$work/plain.pdf" ||
+  fail "stamping the test PDF failed"
+/usr/bin/python3 - "$work/stamped.pdf" "$work/dup.pdf" "$work/lookalike.pdf" <<'PY'
+import pikepdf, sys
+pdf = pikepdf.open(sys.argv[1])
+names = pdf.Root.Names.EmbeddedFiles.Names
+second = pdf.make_stream(b'{"other": "bundle"}')
+second.Type = pikepdf.Name.EmbeddedFile
+spec = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Filespec, F=pikepdf.String("pith-bundle.json"),
+                                            EF=pikepdf.Dictionary(F=second)))
+names.append(pikepdf.String("pith-bundle.json"))
+names.append(spec)
+pdf.save(sys.argv[2])
+pdf = pikepdf.open(sys.argv[1])
+url = str(pdf.docinfo["/PithURL"])
+pdf.docinfo["/PithURL"] = url.replace("://pith.science/", "://pith.sclence/").replace("://127.0.0.1:9/", "://pith.sclence/")
+pdf.save(sys.argv[3])
+PY
+has_check() {  # has_check FILE CODE STATUS: pith-check --json FILE has CODE with STATUS
+  "$check" --offline --trust-key "$key" --json "$1" >"$work/json" 2>/dev/null || true
+  /usr/bin/python3 - "$work/json" "$2" "$3" <<'PY' || fail "$(basename "$1"): no $2 ($3): $(cat "$work/json")"
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert any(c["code"] == sys.argv[2] and c["status"] == sys.argv[3] for c in r["checks"])
+PY
+}
+has_check "$work/stamped.pdf" isolation.parent.verified pass
+has_check "$work/dup.pdf" pdf.bundle.duplicate warn
+has_check "$work/lookalike.pdf" pdf.resolver.unknown_host warn
+"$check" --offline --trust-key "$key" --json "$work/stamped.pdf" | grep -q unknown_host &&
+  fail "the stamped PDF's own resolver link was reported as unknown"
 
 ((failures == 0)) || { echo "$failures failure(s)" >&2; exit 1; }
 echo "trust_hardening: all passed"

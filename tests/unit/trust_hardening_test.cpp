@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 
 using nlohmann::json;
@@ -226,4 +227,26 @@ TEST_CASE("monotonic cache: an older verified answer never replaces a newer cach
     CHECK_FALSE(find(r->report, "online.rollback"));
     CHECK(pith::test::read_file(cache / (body_of(newer) + ".json")) == pith::test::to_bytes(newer));
   }
+}
+
+TEST_CASE("with HOME unset the cache is private or absent, never a shared /tmp directory", "[trust][cache]") {
+  const char* home = std::getenv("HOME");
+  const std::string saved_home = home ? home : "";
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = xdg ? xdg : "";
+  ::unsetenv("HOME");
+  ::unsetenv("XDG_CACHE_HOME");
+  const auto dir = pith::resolver::default_cache_dir();
+  if (home) ::setenv("HOME", saved_home.c_str(), 1);
+  if (xdg) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  const auto tmp = std::filesystem::temp_directory_path().string();
+  CHECK((dir.empty() || !dir.string().starts_with(tmp)));
+
+  // No location: nothing is found, storing says why.
+  pith::resolver::RecordCache none{std::filesystem::path()};
+  const json bundle = bundle_with_corrections(0);
+  const auto stored = none.store(bundle["pith_number"].get<std::string>(), pith::test::to_bytes(bundle), {});
+  REQUIRE_FALSE(stored);
+  CHECK(stored.error().message.find("--cache-dir") != std::string::npos);
+  CHECK_FALSE(none.load_body(body_of(bundle)));
 }

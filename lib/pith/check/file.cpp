@@ -2,6 +2,7 @@
 
 #include "pith/base/input_file.hpp"
 
+#include "pith/check/child_report.hpp"
 #include "pith/check/isolation.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/registry/verify.hpp"
@@ -49,7 +50,7 @@ FileCheck check_file(const std::filesystem::path& path, const registry::TrustSto
   // PDFs are parsed in a child process with limits (isolated_check.hpp).
   if (looks_like_pdf(*head)) {
     if (isolation == Isolation::none) return check_pdf_file(path.string(), trust);
-    return run_isolated(path.string(), [&] { return check_pdf_file(path.string(), trust); });
+    return judged_in_parent(run_isolated(path.string(), [&] { return check_pdf_file(path.string(), trust); }), trust);
   }
   return check_registry_file(path, trust);
 }

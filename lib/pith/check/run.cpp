@@ -2,9 +2,11 @@
 
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
+#include "pith/check/child_report.hpp"
 #include "pith/check/corpus.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
+#include "pith/check/resolver_host.hpp"
 
 #include <array>
 #include <istream>
@@ -149,7 +151,12 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
     return std::nullopt;
   };
   // Resolved identifiers are the registry's answer already: no second lookup.
-  tasks.emit = [&](std::size_t i, FileCheck checked) { online.add(inputs.names[i], std::move(checked), !is_ready(i)); };
+  tasks.emit = [&](std::size_t i, FileCheck checked) {
+    // A child's report is a claim: the parent verifies its record again (child_report.hpp).
+    if (!is_ready(i)) checked = judged_in_parent(std::move(checked), trust);
+    if (!options.resolver_bases.empty()) check_resolver_hosts(checked.report, options.resolver_bases);
+    online.add(inputs.names[i], std::move(checked), !is_ready(i));
+  };
 
   CorpusOptions corpus;
   corpus.jobs = options.jobs;

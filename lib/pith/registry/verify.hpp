@@ -94,6 +94,8 @@ struct ReceiptParts {
   std::string key_id;
   std::string key_fingerprint;  // fingerprint_sha256_hex; may be empty
   std::string signature_b64;
+
+  friend bool operator==(const ReceiptParts&, const ReceiptParts&) = default;
 };
 [[nodiscard]] DocumentVerification verify_record_with_receipt(const nlohmann::json& canonical_record,
                                                               std::string_view claimed_sha256,
