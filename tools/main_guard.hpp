@@ -3,6 +3,7 @@
 // from a library, a bug) is one line naming the tool and exit 2, never an
 // abort with a core dump.
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/terminal_text.hpp"
 
 #include <exception>
 #include <iostream>
@@ -14,7 +15,7 @@ int run_guarded(const char* tool, Command&& command) {
   try {
     return command();
   } catch (const std::exception& e) {
-    std::cerr << tool << ": internal error: " << e.what() << "\n";
+    std::cerr << tool << ": internal error: " << terminal_safe(e.what()) << "\n";
   } catch (...) {
     std::cerr << tool << ": internal error: unknown exception\n";
   }

@@ -10,6 +10,7 @@
 // looked up by pith::check::look_up_identifiers (check/lookup.hpp), every input
 // is checked and printed by pith::check::run_checks (check/run.hpp).
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
 #include "pith/check/lookup.hpp"
 #include "pith/check/run.hpp"
@@ -90,7 +91,7 @@ int check_command(int argc, char** argv) {
     if (files_from != "-") {
       list_file.open(files_from);
       if (!list_file) {
-        std::cerr << "pith-check: --files-from " << files_from << ": cannot read\n";
+        std::cerr << "pith-check: --files-from " << pith::terminal_safe(files_from) << ": cannot read\n";
         return pith::exit_code::usage_or_io;
       }
     }
@@ -104,10 +105,10 @@ int check_command(int argc, char** argv) {
 
   std::vector<std::string> warnings;
   pith::registry::TrustStore trust = pith::registry::TrustStore::with_defaults(&warnings);
-  for (const auto& w : warnings) std::cerr << "pith-check: warning: " << w << "\n";
+  for (const auto& w : warnings) std::cerr << "pith-check: warning: " << pith::terminal_safe(w) << "\n";
   for (const auto& file : trust_keys) {
     if (auto added = trust.add_key_file(file); !added) {
-      std::cerr << "pith-check: --trust-key " << added.error().describe() << "\n";
+      std::cerr << "pith-check: --trust-key " << pith::terminal_safe(added.error().describe()) << "\n";
       return pith::exit_code::usage_or_io;
     }
   }
@@ -120,6 +121,8 @@ int check_command(int argc, char** argv) {
   run.colour = !json_output && use_colour();
   run.json = json_output;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
+  run.resolver_bases = resolver_options.mirrors;
+  run.resolver_bases.push_back(resolver_options.resolver_url);
   std::optional<pith::resolver::Resolver> online;
   std::optional<pith::resolver::Resolver> local;  // --offline: cache and file:// only, for PDFs carrying only a number
   if (!resolver_options.offline) {

@@ -1,7 +1,10 @@
 #include "pith/base/child_process.hpp"
 
+#include "pith/base/sandbox.hpp"
+
 #include <cerrno>
 #include <csignal>
+#include <stdexcept>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -53,6 +56,8 @@ bool write_all(int fd, std::string_view data) {
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
   std::string payload(1, result_tag);
   try {
+    // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
+    if (auto confined = enter_sandbox({out_fd}); !confined) throw std::runtime_error(confined.error().describe());
     payload += work();
   } catch (const std::bad_alloc&) {
     payload = std::string(1, error_tag) + subject + " exceeded the memory limit of " +
@@ -193,6 +198,10 @@ Result<std::string> ChildProcess::finish() {
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
+    if (killed_by_sandbox(sig)) {
+      return stopped(subject_ + " was stopped by the sandbox: it made a forbidden system call (" + describe_signal(sig) +
+                     "); the input may be an exploit attempt");
+    }
     if (sig == SIGXCPU) {
       return stopped(subject_ + " exceeded the CPU-time limit of " + std::to_string(limits_.cpu_seconds) +
                      " s and was stopped");

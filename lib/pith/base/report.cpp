@@ -1,6 +1,7 @@
 #include "pith/base/report.hpp"
 
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/terminal_text.hpp"
 
 #include <algorithm>
 
@@ -116,19 +117,21 @@ std::string Report::to_text(bool color) const {
   const Verdict v = verdict();
   const bool good = v == Verdict::verified;
   out += color ? (good ? "\033[32m✓\033[0m " : "\033[31m✗\033[0m ") : (good ? "✓ " : "✗ ");
-  out += input.empty() ? "(input)" : input;
+  // Every value from the input is made inert for the terminal
+  // (terminal_text.hpp): the verdict line is ours alone to draw.
+  out += input.empty() ? "(input)" : terminal_safe(input);
   out += ": ";
   out += to_string(v);
-  if (!pith_number.empty()) out += " " + pith_number;
+  if (!pith_number.empty()) out += " " + terminal_safe(pith_number);
   out += "\n";
-  if (error) out += "  error: " + *error + "\n";
+  if (error) out += "  error: " + terminal_safe(*error) + "\n";
   for (const auto& c : checks_) {
     out += "  ";
     if (color) out += colour(c.status);
     out += mark(c.status);
     if (color) out += "\033[0m";
-    out += " " + c.code;
-    if (!c.detail.empty()) out += ": " + c.detail;
+    out += " " + terminal_safe(c.code);
+    if (!c.detail.empty()) out += ": " + terminal_safe(c.detail);
     out += "\n";
   }
   return out;

@@ -26,18 +26,35 @@ struct CarriedCopy {
   // counts, as report.extra["completeness"]), when the document has one.
   std::optional<nlohmann::json> completeness;
 
+  // What the parent verifies again (child_report.hpp), so that a child that
+  // parsed a hostile PDF cannot vouch for a record itself: the registry
+  // document as carried, or, for a record carried without one (XMP), the
+  // record in canonical form, its number and receipt parts. Travels through
+  // the child's pipe; not part of details.carried.
+  struct Evidence {
+    std::string document_bytes;  // a bundle or state, exactly as carried
+    std::string canonical_json;  // else: canon(canonical_record)
+    std::string pith_number;
+    std::optional<registry::ReceiptParts> receipt;
+
+    friend bool operator==(const Evidence&, const Evidence&) = default;
+  };
+  std::optional<Evidence> evidence;
+
   // What a verified document carries.
   [[nodiscard]] static CarriedCopy of(const registry::DocumentContent& record, const Report& report);
   // {"kind", "event_ids", "built_at"?, "completeness"?}: details.carried.
   [[nodiscard]] nlohmann::json to_json() const;
+  // to_json() and "evidence": what the child's pipe carries (isolation.hpp).
+  // from_json() reads both.
+  [[nodiscard]] nlohmann::json to_wire() const;
   [[nodiscard]] static Result<CarriedCopy> from_json(const nlohmann::json& json);
 
   friend bool operator==(const CarriedCopy&, const CarriedCopy&) = default;
 };
 
-// The ids of the events a document applies, in order: its state's
-// applied_event_ids, else every event of a bundle; empty for a bare record.
-[[nodiscard]] std::vector<std::string> applied_event_ids(const registry::DocumentContent& record);
+// The ids of the events a document applies (registry/verify.hpp).
+using registry::applied_event_ids;
 
 // What a PDF that names a number but carries no record shows a reader, read
 // in the child process, so the parent can bind the record it resolves for

@@ -78,7 +78,7 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
 
 nlohmann::json file_check_to_wire(const FileCheck& checked) {
   nlohmann::json wire = report_to_wire(checked.report);
-  wire["carried"] = checked.carried ? checked.carried->to_json() : nlohmann::json(nullptr);
+  wire["carried"] = checked.carried ? checked.carried->to_wire() : nlohmann::json(nullptr);
   if (checked.evidence) wire["evidence"] = checked.evidence->to_json();
   return wire;
 }

@@ -119,6 +119,9 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   if (const auto it = now.report.extra.find("completeness"); it != now.report.extra.end()) {
     pdf_report.extra["completeness"] = *it;
   }
+  // An older copy served in place of the one already verified: the PDF's
+  // report must say so, not only the lookup's.
+  if (const Check* rollback = r.report.find("online.rollback")) pdf_report.warn(rollback->code, rollback->detail);
   pdf_report.pass("online.verified", std::string("the registry's current ") + to_string(now.kind) + " verifies (" +
                                          to_string(r.origin) + ": " + r.source + ")");
 

@@ -34,6 +34,8 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   auto sources = nlohmann::json::array();
   for (const auto& s : extraction.sightings) {
     sources.push_back({{"source", to_string(s.source)}, {"where", s.where}, {"number", s.number.to_string()}});
+    // The URL as found, for the parent's resolver-host check (resolver_host.hpp).
+    if (!s.url.empty()) sources.back()["url"] = s.url;
   }
   report.extra["pith_sources"] = std::move(sources);
   if (!extraction.problems.empty()) report.extra["metadata_problems"] = extraction.problems;
@@ -413,6 +415,11 @@ Result<registry::DocumentVerification> verify_xmp_record(const pdf::XmpReadout& 
 std::optional<registry::DocumentVerification> verify_carried_record(const pdf::PdfMetadata& metadata, const pdf::PdfExtraction& extraction,
                                                     const registry::TrustStore& trust, Report& report) {
   const std::string bundle_name = std::string("embedded ") + pdf::meta::embedded_name;
+  if (metadata.embedded_bundle_count > 1) {
+    report.warn("pdf.bundle.duplicate", std::to_string(metadata.embedded_bundle_count) + " embedded files are named " +
+                                            pdf::meta::embedded_name + ": the first is checked, the others are ignored "
+                                            "(another reader may show another one)");
+  }
   if (metadata.embedded_bundle) {
     auto verified = registry::verify_document(*metadata.embedded_bundle, trust, bundle_name);
     if (!verified) {

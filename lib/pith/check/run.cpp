@@ -1,10 +1,13 @@
 #include "pith/check/run.hpp"
 
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/terminal_text.hpp"
+#include "pith/check/child_report.hpp"
 #include "pith/check/corpus.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/resolver_host.hpp"
 
 #include <array>
 #include <istream>
@@ -57,7 +60,7 @@ class Writer {
       out_ << report.to_text(options_.colour) << bindings_text(report) << completeness_panel_text(checked);
     }
     // Input that could not be processed: one line naming it, on stderr.
-    if (report.error) err_ << "pith-check: " << name << ": " << *report.error << "\n";
+    if (report.error) err_ << "pith-check: " << terminal_safe(name) << ": " << terminal_safe(*report.error) << "\n";
     out_.flush();
     show_progress();
   }
@@ -166,7 +169,12 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
     return std::nullopt;
   };
   // Resolved identifiers are the registry's answer already: no second lookup.
-  tasks.emit = [&](std::size_t i, FileCheck checked) { online.add(inputs.names[i], std::move(checked), !is_ready(i)); };
+  tasks.emit = [&](std::size_t i, FileCheck checked) {
+    // A child's report is a claim: the parent verifies its record again (child_report.hpp).
+    if (!is_ready(i)) checked = judged_in_parent(std::move(checked), trust);
+    if (!options.resolver_bases.empty()) check_resolver_hosts(checked.report, options.resolver_bases);
+    online.add(inputs.names[i], std::move(checked), !is_ready(i));
+  };
 
   CorpusOptions corpus;
   corpus.jobs = options.jobs;

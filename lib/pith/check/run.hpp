@@ -25,6 +25,9 @@ struct CheckRunOptions {
   bool colour = false;    // ANSI colours in the human text
   bool progress = false;  // a progress line on stderr (only when it is a TTY)
   std::size_t online_batch = 64;  // numbers looked up together
+  // The configured resolver and mirrors: a PDF's resolver link to another host
+  // (and not the public registry) is a warning (resolver_host.hpp). Empty: no such check.
+  std::vector<std::string> resolver_bases;
   IsolationLimits limits;
   // Offline (run_checks' resolver is nullptr): a resolver in offline mode
   // (cache and file:// mirrors only) for the numbers of PDFs that carry no

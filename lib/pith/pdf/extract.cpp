@@ -82,9 +82,10 @@ class Collector {
 
   // Records `value` found at `where` as a sighting, or as a problem when it
   // is not a Pith Number.
-  void number(NumberSource source, std::string where, std::string_view value) {
+  void number(NumberSource source, std::string where, std::string_view value, std::string_view url = {}) {
     if (auto parsed = registry::parse_pith_number(value)) {
-      out_.sightings.push_back(NumberSighting{source, std::move(where), std::string(value), std::move(*parsed)});
+      out_.sightings.push_back(
+          NumberSighting{source, std::move(where), std::string(value), std::move(*parsed), std::string(url)});
     } else {
       out_.problems.push_back(where + " holds " + quoted(value) + ", which is not a Pith Number");
     }
@@ -100,7 +101,7 @@ class Collector {
       out_.problems.push_back(where + " holds " + quoted(url) + ", which is not a resolver URL");
       return;
     }
-    number(source, where + " " + quoted(url), *id);
+    number(source, where + " " + quoted(url), *id, url);
   }
 
  private:
@@ -252,6 +253,11 @@ PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
   out.xmp_packet = or_problem(reader.xmp_metadata(), "the XMP packet (/Metadata)", out, rewritten);
   out.embedded_bundle =
       or_problem(reader.embedded_file(meta::embedded_name), "the embedded pith-bundle.json", out, rewritten);
+  // A second one would be ignored here but could be what another reader shows.
+  if (auto files = reader.embedded_files()) {
+    out.embedded_bundle_count = static_cast<std::size_t>(std::count_if(
+        files->begin(), files->end(), [](const NameTreeEntry& e) { return e.key_utf8 == meta::embedded_name; }));
+  }
 
   auto page = reader.first_page();
   if (!page) {

@@ -28,7 +28,8 @@ struct PdfMetadata {
   std::optional<std::string> info_number;      // Info /PithNumber
   std::optional<std::string> info_url;         // Info /PithURL
   std::optional<std::string> info_title;       // Info /Title
-  std::optional<std::string> embedded_bundle;  // the embedded pith-bundle.json, decoded
+  std::optional<std::string> embedded_bundle;  // the embedded pith-bundle.json, decoded (the first, if several)
+  std::size_t embedded_bundle_count = 0;       // EmbeddedFiles entries named pith-bundle.json
   std::vector<std::string> link_uris;          // /URI of page 1's link annotations (all of them)
   // Byte offsets of the cross-reference sections (the /Prev chain), when read
   // from a PDF: sections at or after a stamp's originalLength are revisions
@@ -64,6 +65,7 @@ struct NumberSighting {
   std::string where;  // for people: "XMP pith:number", "page 1 link https://…/pith/…"
   std::string raw;    // the value as found
   registry::PithNumber number;  // as parsed: any form (full, body, short)
+  std::string url;    // the resolver URL it was found in (URL sources only)
 };
 
 // Two sightings naming different papers.

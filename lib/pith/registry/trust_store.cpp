@@ -1,5 +1,7 @@
 #include "pith/registry/trust_store.hpp"
 
+#include "pith/base/input_file.hpp"
+
 #include "pith/registry/number.hpp"
 #include "pith/signed_json/strict.hpp"
 
@@ -9,6 +11,12 @@
 #include <sstream>
 
 namespace pith::registry {
+
+namespace {
+// A key file is a few hundred bytes.
+constexpr std::size_t max_key_file_bytes = 64u * 1024u;
+}  // namespace
+
 
 using nlohmann::json;
 
@@ -177,11 +185,10 @@ Result<void> TrustStore::add(TrustedKey key) {
 }
 
 Result<void> TrustStore::add_key_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return fail(ErrorKind::io, file.string(), "cannot read key file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  auto key = parse_key_file(buf.str(), file.string());
+  if (auto mine = check_not_writable_by_others(file, "key file"); !mine) return mine;
+  auto bytes = read_input_file(file, max_key_file_bytes);
+  if (!bytes) return std::unexpected(bytes.error());
+  auto key = parse_key_file(*bytes, file.string());
   if (!key) return std::unexpected(key.error());
   return add(std::move(*key));
 }
@@ -190,6 +197,8 @@ std::vector<Error> TrustStore::add_key_dir(const std::filesystem::path& dir) {
   std::vector<Error> errors;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return errors;
+  // A directory others can write lets them add keys: none of it is trusted.
+  if (auto mine = check_not_writable_by_others(dir, "key directory"); !mine) return {mine.error()};
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());

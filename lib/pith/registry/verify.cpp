@@ -345,7 +345,10 @@ void verify_state(Verifying& out, const json& document, const TrustStore& trust)
     } else {
       report.fail("state.record.mismatch", "current.record_created carries another record than current.canonical_record");
     }
-    ReceiptOutcome receipt = check_receipt(report, untrusted, rc.receipt, *derived, trust, rc.created_at, CheckStatus::fail);
+    // The projection's created_at is not covered by any signature (the
+    // receipt signs the record hash only): it must not decide whether a key
+    // was in force, so a key with a validity window cannot verify a state alone.
+    ReceiptOutcome receipt = check_receipt(report, untrusted, rc.receipt, *derived, trust, {}, CheckStatus::fail);
     fill_receipt(out, receipt);
     const json aliases = derive_source_aliases(record, derived->number.body, rc.created_at);
     if (*state.source_aliases == aliases) {
@@ -364,8 +367,13 @@ void verify_state(Verifying& out, const json& document, const TrustStore& trust)
   if (state.equivocation_count.value_or(0) != 0) {
     report.warn("state.equivocation", "the state lists equivocating events: the registry signed conflicting events");
   }
+  // Nothing signs `current` beyond the record and its receipt: its lists
+  // (corrections, author claims, anchors, mirror hints) are a server's claim,
+  // so they are neither shown as the record's facts nor acted on.
+  report.skip("state.current.unsigned",
+              "a state alone is not signed: its current lists (corrections, attestations, timestamp anchors, mirror "
+              "hints) are not shown; the record verified, the state did not (verify the bundle for them)");
   settle_untrusted(report, untrusted);
-  report.extra["completeness"] = completeness(*state.current, json_null());
 }
 
 void verify_bare_record(Verifying& out, const json& record, const TrustStore&) {
@@ -419,8 +427,54 @@ json receipt_block(const ReceiptParts& parts, std::string_view canonical_sha256)
 }  // namespace
 
 const json& merged_state(const DocumentContent& record) {
-  if (record.kind == DocumentKind::state) return record.document;
+  // A state alone is not signed: it has no merged state anyone vouches for.
+  if (record.kind != DocumentKind::bundle) return json_null();
   return member(record.document, "state");
+}
+
+std::vector<std::string> applied_event_ids(const DocumentContent& content) {
+  std::vector<std::string> ids;
+  if (content.kind != DocumentKind::bundle) return ids;
+  const json& applied = member(merged_state(content), "applied_event_ids");
+  if (applied.is_array()) {
+    for (const auto& id : applied) {
+      if (id.is_string()) ids.push_back(id.get<std::string>());
+    }
+    return ids;
+  }
+  const json& events = member(content.document, "events");
+  if (events.is_array()) {
+    for (const auto& e : events) {
+      if (member(e, "event_id").is_string()) ids.push_back(member(e, "event_id").get<std::string>());
+    }
+  }
+  return ids;
+}
+
+std::optional<std::string> rollback_from(const DocumentContent& known, const DocumentContent& candidate) {
+  if (known.kind != DocumentKind::bundle) return std::nullopt;  // nothing signed to lose
+  if (candidate.kind != DocumentKind::bundle) {
+    return std::string("a ") + to_string(candidate.kind) + " (no signed history) in place of the signed bundle held";
+  }
+  const auto now = applied_event_ids(candidate);
+  const std::set<std::string> now_set(now.begin(), now.end());
+  std::size_t missing = 0;
+  std::string first;
+  for (const auto& id : applied_event_ids(known)) {
+    if (now_set.count(id)) continue;
+    if (missing++ == 0) first = id;
+  }
+  if (missing > 0) {
+    return std::to_string(missing) + " applied event(s) of the copy held are missing (first " + first.substr(0, 19) + ")";
+  }
+  // Same comparison as key windows (trust_store.cpp): ISO 8601 UTC to the second.
+  const std::string known_at = string_member(known.document, "built_at").substr(0, 19);
+  const std::string candidate_at = string_member(candidate.document, "built_at").substr(0, 19);
+  if (!known_at.empty() && candidate_at < known_at) {
+    return "built_at " + (candidate_at.empty() ? std::string("(none)") : candidate_at) + " is older than the " +
+           known_at + " of the copy held";
+  }
+  return std::nullopt;
 }
 
 DocumentVerification::DocumentVerification(DocumentContent content, Report verification_report)

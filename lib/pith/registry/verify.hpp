@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pith::registry {
 
@@ -93,6 +94,8 @@ struct ReceiptParts {
   std::string key_id;
   std::string key_fingerprint;  // fingerprint_sha256_hex; may be empty
   std::string signature_b64;
+
+  friend bool operator==(const ReceiptParts&, const ReceiptParts&) = default;
 };
 [[nodiscard]] DocumentVerification verify_record_with_receipt(const nlohmann::json& canonical_record,
                                                               std::string_view claimed_sha256,
@@ -100,8 +103,23 @@ struct ReceiptParts {
                                                               const std::optional<ReceiptParts>& receipt,
                                                               const TrustStore& trust, std::string_view input_name);
 
-// The merged state of a verified document: a bundle's `state`, or the state
-// itself; null for a record.
+// The signed merged state of a document: a bundle's `state` (covered by the
+// bundle signature). Null for anything else, a state alone included: its
+// content is not signed (only its record's receipt is), so nothing may be
+// read from it as fact (corrections, applied events, mirror hints, times).
 [[nodiscard]] const nlohmann::json& merged_state(const DocumentContent& content);
+
+// The ids of the events a document applies, in order: its signed merged
+// state's applied_event_ids, else every event of a bundle; empty for
+// anything but a bundle (a state alone lists ids nobody signed).
+[[nodiscard]] std::vector<std::string> applied_event_ids(const DocumentContent& content);
+
+// Why `candidate` is older than `known` (both verified, same record), or
+// nullopt when it is not: `known` is a bundle and `candidate` is not (an
+// unsigned state or a bare record in place of signed history), applies
+// events `candidate` lacks, or was built later (signed built_at). A cache
+// never lets an older answer replace a newer copy (a rollback hiding a
+// correction).
+[[nodiscard]] std::optional<std::string> rollback_from(const DocumentContent& known, const DocumentContent& candidate);
 
 }  // namespace pith::registry

@@ -51,6 +51,12 @@ std::string cache_key(std::string_view full_number) {
   return number && number->has_whole_body() ? number->body : std::string();
 }
 
+std::unexpected<Error> no_cache_location() {
+  return fail(ErrorKind::io, "cache",
+              "no private cache location (HOME is unset and XDG_CACHE_HOME is not an absolute path): not cached; "
+              "give --cache-dir DIR");
+}
+
 }  // namespace
 
 std::int64_t unix_now() {
@@ -61,6 +67,7 @@ RecordCache::RecordCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
 Result<std::filesystem::path> RecordCache::store(const std::string& full_number, std::string_view bytes,
                                                  const CacheMeta& meta, const std::vector<std::string>& arxiv_aliases) {
+  if (dir_.empty()) return no_cache_location();
   const std::string body = cache_key(full_number);
   if (!safe_name(body)) return fail(ErrorKind::malformed, full_number, "not a cacheable Pith Number");
   std::error_code ec;
@@ -98,6 +105,7 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
     return {};
   }
   if (entries.empty()) return {};
+  if (dir_.empty()) return no_cache_location();
   std::error_code ec;
   std::filesystem::create_directories(dir_ / "aliases", ec);
   if (ec) return fail(ErrorKind::io, dir_.string(), "cannot create the cache directory: " + ec.message());
@@ -147,7 +155,7 @@ Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fet
 }
 
 std::optional<CachedDocument> RecordCache::load_body(const std::string& body) const {
-  if (!safe_name(body)) return std::nullopt;
+  if (dir_.empty() || !safe_name(body)) return std::nullopt;
   CachedDocument doc;
   doc.path = dir_ / (body + ".json");
   auto bytes = read_bounded(doc.path);
@@ -171,6 +179,7 @@ std::optional<CachedDocument> RecordCache::load_body(const std::string& body) co
 
 std::vector<std::string> RecordCache::bodies_with_prefix(const std::string& prefix) const {
   std::vector<std::string> out;
+  if (dir_.empty()) return out;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
     const std::string name = entry.path().filename().string();
@@ -184,7 +193,7 @@ std::vector<std::string> RecordCache::bodies_with_prefix(const std::string& pref
 
 std::optional<std::string> RecordCache::body_for_arxiv(const std::string& arxiv_text) const {
   const std::string name = alias_file_name(arxiv_text);
-  if (!safe_name(name)) return std::nullopt;
+  if (dir_.empty() || !safe_name(name)) return std::nullopt;
   auto text = read_bounded(dir_ / "aliases" / name);
   if (!text) return std::nullopt;
   std::string number = *text;
@@ -194,7 +203,7 @@ std::optional<std::string> RecordCache::body_for_arxiv(const std::string& arxiv_
 }
 
 void RecordCache::remove(const std::string& body) const {
-  if (!safe_name(body)) return;
+  if (dir_.empty() || !safe_name(body)) return;
   std::error_code ec;
   std::filesystem::remove(dir_ / (body + ".json"), ec);
   std::filesystem::remove(dir_ / (body + ".meta.json"), ec);

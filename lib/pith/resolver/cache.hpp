@@ -31,6 +31,8 @@ struct CachedDocument {
 
 class RecordCache {
  public:
+  // An empty `dir` is no cache: nothing is found, storing fails (no
+  // private location to keep records in; options.hpp default_cache_dir()).
   explicit RecordCache(std::filesystem::path dir);
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <pwd.h>
+#include <unistd.h>
 
 namespace pith::resolver {
 namespace {
@@ -36,9 +38,16 @@ std::vector<std::string> split_url_list(std::string_view list) {
 std::filesystem::path default_cache_dir() {
   const std::string xdg = env("XDG_CACHE_HOME");
   if (!xdg.empty() && xdg.front() == '/') return std::filesystem::path(xdg) / "pith";
-  const std::string home = env("HOME");
-  if (!home.empty()) return std::filesystem::path(home) / ".cache" / "pith";
-  return std::filesystem::temp_directory_path() / "pith-cache";
+  std::string home = env("HOME");
+  if (home.empty()) {
+    // As ssh does: the account's home directory when HOME is unset.
+    if (const passwd* account = ::getpwuid(::getuid()); account && account->pw_dir) home = account->pw_dir;
+  }
+  if (!home.empty() && home.front() == '/') return std::filesystem::path(home) / ".cache" / "pith";
+  // Never a shared, predictable place such as /tmp/pith-cache: another user
+  // could plant or hold entries there (an older bundle, a full disk). No
+  // cache at all instead (RecordCache with an empty directory).
+  return {};
 }
 
 ResolverOptions ResolverOptions::from_environment() {

@@ -32,7 +32,10 @@ struct ResolverOptions {
   [[nodiscard]] std::filesystem::path effective_cache_dir() const;
 };
 
-// $XDG_CACHE_HOME/pith, else ~/.cache/pith (absolute XDG paths only, per the spec).
+// $XDG_CACHE_HOME/pith, else ~/.cache/pith (absolute XDG paths only, per the
+// spec; HOME unset: the account's home from the password database). Empty
+// when there is no such private place: then nothing is cached (never a
+// shared, predictable directory such as /tmp/pith-cache).
 [[nodiscard]] std::filesystem::path default_cache_dir();
 
 // Splits a PITH_MIRRORS-style list.

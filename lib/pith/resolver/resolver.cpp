@@ -1,5 +1,7 @@
 #include "pith/resolver/resolver.hpp"
 
+#include "pith/registry/documents.hpp"
+
 #include <algorithm>
 #include <ctime>
 #include <optional>
@@ -71,9 +73,12 @@ std::optional<Refusal> rejection_reason(const registry::DocumentVerification& ve
   return std::nullopt;
 }
 
-// mirror_hints of a (verified) bundle or state: other bases serving the same paths.
-std::vector<std::string> mirror_hint_bases(const nlohmann::json& document) {
+// mirror_hints of a verified bundle: other bases serving the same paths.
+// Only a bundle's are signed; a state alone is not, and its hints would send
+// requests wherever its author chose (SSRF).
+std::vector<std::string> mirror_hint_bases(const registry::DocumentContent& content) {
   std::vector<std::string> out;
+  if (content.kind != registry::DocumentKind::bundle) return out;
   auto collect = [&out](const nlohmann::json& hints) {
     if (!hints.is_array()) return;
     for (const auto& h : hints) {
@@ -83,15 +88,8 @@ std::vector<std::string> mirror_hint_bases(const nlohmann::json& document) {
       }
     }
   };
-  if (!document.is_object()) return out;
-  if (document.contains("mirror_hints")) collect(document["mirror_hints"]);
-  if (document.contains("current") && document["current"].is_object() && document["current"].contains("mirror_hints")) {
-    collect(document["current"]["mirror_hints"]);
-  }
-  if (document.contains("state") && document["state"].is_object() && document["state"].contains("current") &&
-      document["state"]["current"].is_object() && document["state"]["current"].contains("mirror_hints")) {
-    collect(document["state"]["current"]["mirror_hints"]);
-  }
+  collect(registry::member(content.document, "mirror_hints"));
+  collect(registry::member(registry::member(registry::merged_state(content), "current"), "mirror_hints"));
   return out;
 }
 
@@ -108,7 +106,9 @@ std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
   return out;
 }
 
-bool cacheable(registry::DocumentKind kind) { return kind == registry::DocumentKind::bundle || kind == registry::DocumentKind::state; }
+// Only a signed bundle is kept: a state alone is not signed, and a cached
+// copy is what later lookups (and the rollback check) start from.
+bool cacheable(registry::DocumentKind kind) { return kind == registry::DocumentKind::bundle; }
 
 }  // namespace
 
@@ -295,7 +295,29 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     ++job.next;
     return;
   }
+  if (job.cached_record) {
+    if (auto older = registry::rollback_from(*job.cached_record, *verified->record())) {
+      finish_with_rollback(job, ep.url, *older);
+      return;
+    }
+  }
   finish_from_network(job, *std::move(*verified).record(), ep.url, *answer);
+}
+
+void Resolver::finish_with_rollback(Job& job, const std::string& url, const std::string& why) {
+  // The answer verifies, but is older than the verified copy held: a
+  // replayed bundle hiding later events (a correction). It replaces nothing;
+  // the newer copy is used, and its fetch time is left as it was so the
+  // registry is asked again next time.
+  job.failures.push_back(url + ": older than the cached copy (" + why + ")");
+  registry::VerifiedRecord record = std::move(*job.cached_record);
+  job.cached_record.reset();
+  Resolution r = job.resolved(ResolutionOrigin::cache, job.cached->path.string(), std::move(record));
+  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " + r.source +
+                                       " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
+  r.report.warn("online.rollback", url + " served an older copy of the record than the one already verified (" + why +
+                                       "): not used; the newer cached copy " + r.source + " is");
+  job.result = std::move(r);
 }
 
 void Resolver::finish_exhausted(Job& job) {
@@ -346,7 +368,7 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
     if (job.result) continue;
     std::vector<std::string> bases = user_bases;
     if (job.cached_record) {
-      for (auto& hint : mirror_hint_bases(job.cached_record->document)) bases.push_back(without_trailing_slash(hint));
+      for (auto& hint : mirror_hint_bases(*job.cached_record)) bases.push_back(without_trailing_slash(hint));
     }
     std::vector<std::string> unique;
     for (auto& b : bases) {

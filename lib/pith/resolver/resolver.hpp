@@ -75,6 +75,7 @@ class Resolver {
   void handle_answer(Job& job, Result<HttpResponse> answer);
   void finish_from_network(Job& job, registry::VerifiedRecord record, const std::string& url, const HttpResponse& response);
   void finish_exhausted(Job& job);
+  void finish_with_rollback(Job& job, const std::string& url, const std::string& why);
 
   ResolverOptions options_;
   DocumentVerifier verify_;

@@ -3,8 +3,10 @@
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/child_process.hpp"
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/input_file.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/check/file.hpp"
+#include "pith/base/terminal_text.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/stamp.hpp"
@@ -17,6 +19,7 @@
 #include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
 #include "pith/resolver/resolver.hpp"
+#include "pith/signed_json/strict.hpp"
 #include "pith/tex/source.hpp"
 #include "pith/tex/stamp.hpp"
 
@@ -60,17 +63,18 @@ std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
   return found->number.to_string();
 }
 
-std::optional<std::string> read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // The base written into the PDF or pith.sty (/PithURL, XMP resolverUrl, the
 // badge link): --resolver when it is a web address, else the public default.
 std::string link_base(const StampRunOptions& opt) { return pdf::meta::published_resolver(opt.registry.resolver_url); }
+
+// A state alone is not signed (only its record's receipt is): embedding it
+// would carry its unsigned lists into the PDF as if they were the record's.
+// pith-stamp embeds only signed bundles.
+std::unexpected<Error> refuse_state(const StampRunOptions& opt, const std::string& origin, const std::string& number) {
+  return fail(ErrorKind::usage, origin,
+              "is a state document (state.json), which is not signed: pith-stamp embeds only a signed bundle; give "
+              "the record's bundle.json (" + pdf::resolver_url(link_base(opt), number) + "/bundle.json)");
+}
 
 // The verification of the record for `number`: from --bundle, else from the
 // resolver (which hands out only verified records). Verification uses only
@@ -89,10 +93,12 @@ Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt,
   if (!trusted) return std::unexpected(trusted.error());
   const registry::TrustStore& trust = *trusted;
   if (!opt.bundle.empty()) {
-    auto bytes = read_whole_file(opt.bundle);
-    if (!bytes) return fail(ErrorKind::io, opt.bundle, "cannot read the bundle file");
+    // Read with the bound of signed JSON (8 MiB), not whole and then checked.
+    auto bytes = read_input_file(opt.bundle, signed_json::StrictJsonLimits{}.max_bytes);
+    if (!bytes) return fail(bytes.error().kind, opt.bundle, "cannot read the bundle file: " + bytes.error().message);
     auto record = registry::verify_document(*bytes, trust, opt.bundle);
     if (record) outcome.verification = record->report;
+    if (record && record->kind() == registry::DocumentKind::state) return refuse_state(opt, opt.bundle, number);
     return record;
   }
   resolver::Resolver resolver(opt.registry, resolver::verifier_using(trust));
@@ -100,6 +106,7 @@ Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt,
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
   outcome.record_source = resolution->source;
+  if (resolution->record.kind == registry::DocumentKind::state) return refuse_state(opt, resolution->source, number);
   Report report = resolution->record.report;  // verified: the resolver hands out only verified records
   return registry::DocumentVerification(std::move(resolution->record), std::move(report));
 }
@@ -746,7 +753,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
   }
   for (const auto& w : o.warnings) err << "pith-stamp: warning: " << w << "\n";
   if (!o.succeeded()) {
-    err << "pith-stamp: " << o.message << "\n";
+    err << "pith-stamp: " << terminal_safe(o.message) << "\n";
     if (o.verification && print.verbose) err << o.verification->to_text(false);
     return;
   }
@@ -756,13 +763,13 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     return;
   }
   if (o.status == Status::already_stamped) {
-    err << "pith-stamp: " << o.message << " (nothing to do)\n";
+    err << "pith-stamp: " << terminal_safe(o.message) << " (nothing to do)\n";
     return;
   }
-  err << "pith-stamp: " << (o.output.empty() ? input : o.output) << ": stamped with " << o.pith_number;
+  err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output) << ": stamped with " << terminal_safe(o.pith_number);
   if (o.original_length) err << " (+" << *o.update_bytes << " bytes after the original " << *o.original_length << ")";
   err << "\n";
-  for (const auto& n : o.notes) err << "pith-stamp: " << n << "\n";
+  for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n) << "\n";
 }
 
 }  // namespace pith::stamp

@@ -1,0 +1,89 @@
+// The child that parses PDFs runs confined (base/sandbox.hpp, entered by
+// check/isolation.cpp): a forbidden system call kills it and is reported,
+// descriptors it inherited are closed, and what a check needs still works.
+#include "pith/base/sandbox.hpp"
+#include "pith/check/isolation.hpp"
+#include "support/test_data.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using pith::Report;
+using pith::Verdict;
+namespace check = pith::check;
+
+namespace {
+
+Report passing(const std::string& detail) {
+  Report r;
+  r.trust_anchor("test.ran", detail);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a forbidden system call in the sandbox kills the child and is reported", "[sandbox]") {
+  const auto dir = pith::test::fresh_temp_dir("sandbox-forbidden");
+  const std::string written = (dir / "written-by-child").string();
+  struct Attempt {
+    const char* name;
+    std::function<void()> act;
+  };
+  const Attempt attempts[] = {
+      {"a socket", [] { (void)::socket(AF_INET, SOCK_STREAM, 0); }},
+      {"a file opened for writing", [&] { (void)::open(written.c_str(), O_WRONLY | O_CREAT, 0600); }},
+      {"exec", [] { ::execl("/bin/true", "true", static_cast<char*>(nullptr)); }},
+      {"fork", [] { (void)::fork(); }},
+      {"a signal to the parent", [] { (void)::kill(::getppid(), SIGTERM); }},
+  };
+  for (const auto& attempt : attempts) {
+    DYNAMIC_SECTION(attempt.name) {
+      const Report r = check::run_isolated("exploit.pdf", [&]() -> check::FileCheck {
+        attempt.act();
+        return passing("the forbidden call returned");
+      }).report;
+      REQUIRE(r.error);
+      CHECK(r.error->find("stopped by the sandbox") != std::string::npos);
+      CHECK(r.verdict() == Verdict::error);
+      CHECK_FALSE(std::filesystem::exists(written));
+    }
+  }
+}
+
+TEST_CASE("in the sandbox a check reads files, allocates and reports", "[sandbox]") {
+  const auto dir = pith::test::fresh_temp_dir("sandbox-allowed");
+  pith::test::write_file(dir / "input.pdf", "%PDF-1.7\nhello\n");
+  const std::string path = (dir / "input.pdf").string();
+  const Report r = check::run_isolated("input.pdf", [&]() -> check::FileCheck {
+    std::string text = pith::test::read_file(path);
+    std::vector<char> big(std::size_t{32} << 20, 'x');  // mmap-sized allocation
+    return passing(text.substr(0, 8) + std::to_string(big.size()));
+  }).report;
+  INFO(r.to_text());
+  REQUIRE_FALSE(r.error);
+  CHECK(r.verdict() == Verdict::verified);
+  REQUIRE(r.find("test.ran"));
+  CHECK(r.find("test.ran")->detail == "%PDF-1.733554432");
+}
+
+TEST_CASE("the child does not keep descriptors it inherited", "[sandbox]") {
+  const int inherited = ::open("/dev/null", O_RDONLY);  // no O_CLOEXEC, and fork() keeps it anyway
+  REQUIRE(inherited > 2);
+  const Report r = check::run_isolated("x.pdf", [&]() -> check::FileCheck {
+    return passing(::fcntl(inherited, F_GETFD) == -1 ? "closed" : "open");
+  }).report;
+  ::close(inherited);
+  REQUIRE_FALSE(r.error);
+  CHECK(r.find("test.ran")->detail == "closed");
+}
+
+TEST_CASE("SIGSYS is the sandbox's signal", "[sandbox]") {
+  CHECK(pith::killed_by_sandbox(SIGSYS));
+  CHECK_FALSE(pith::killed_by_sandbox(SIGSEGV));
+}
