@@ -26,12 +26,13 @@ fail() {
 pages_of() { pdfinfo "$1" 2>/dev/null | sed -n 's/^Pages: *//p'; }
 stamp_it() { "$stamp" --bundle "$bundle" --pith "$number" "$@"; }
 
-# A real paper: pdflatex, two pages.
+# A real paper: pdflatex, two pages, with the record's title (so pith-check
+# can bind the record to it: issue 10).
 mkdir -p "$work/made"
 cat >"$work/made/paper.tex" <<'TEX'
 \documentclass{article}
 \usepackage{hyperref}
-\begin{document}\title{Paper}\author{A}\maketitle Text.\newpage Two.\end{document}
+\begin{document}\title{Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large language models}\author{A}\maketitle Text.\newpage Two.\end{document}
 TEX
 (cd "$work/made" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
 paper="$work/made/paper.pdf"
@@ -50,7 +51,10 @@ for pdf in "$paper" "$work/made/classic.pdf" /usr/share/doc/libtasn1-doc/libtasn
   grep -qi "warning\|damaged" "$work/qpdf.txt" && fail "$name shifted: qpdf warns: $(head -3 "$work/qpdf.txt")"
   [[ $(pages_of "$shifted") == "$before" && -n $before ]] || fail "$name shifted: pdfinfo pages $(pages_of "$shifted") != $before"
   verdict=$("$check" --offline "$shifted" 2>&1 | head -1) || true
-  [[ $verdict == *"verified $number"* ]] || fail "$name shifted: pith-check says: $verdict"
+  # libtasn1's manual is not the record's paper: its record verifies, unbound.
+  want="verified $number"
+  [[ $name == libtasn1 ]] && want="unbound $number"
+  [[ $verdict == *"$want"* ]] || fail "$name shifted: pith-check says: $verdict"
 done
 
 # ---- hostile PDFs through both tools -------------------------------------------

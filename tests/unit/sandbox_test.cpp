@@ -40,6 +40,7 @@ TEST_CASE("a forbidden system call in the sandbox kills the child and is reporte
       {"a file opened for writing", [&] { (void)::open(written.c_str(), O_WRONLY | O_CREAT, 0600); }},
       {"exec", [] { ::execl("/bin/true", "true", static_cast<char*>(nullptr)); }},
       {"fork", [] { (void)::fork(); }},
+      {"an O_TMPFILE file", [&] { (void)::open(dir.c_str(), O_TMPFILE | O_WRONLY, 0600); }},
       {"a signal to the parent", [] { (void)::kill(::getppid(), SIGTERM); }},
   };
   for (const auto& attempt : attempts) {
@@ -70,6 +71,18 @@ TEST_CASE("in the sandbox a check reads files, allocates and reports", "[sandbox
   CHECK(r.verdict() == Verdict::verified);
   REQUIRE(r.find("test.ran"));
   CHECK(r.find("test.ran")->detail == "%PDF-1.733554432");
+}
+
+TEST_CASE("in the sandbox a directory can be listed (poppler lists its data directories)", "[sandbox]") {
+  const auto dir = pith::test::fresh_temp_dir("sandbox-list");
+  pith::test::write_file(dir / "entry", "x");
+  const Report r = check::run_isolated("x.pdf", [&]() -> check::FileCheck {
+    std::size_t entries = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().filename() == "entry" ? 1 : 0;
+    return passing(std::to_string(entries));
+  }).report;
+  REQUIRE_FALSE(r.error);
+  CHECK(r.find("test.ran")->detail == "1");
 }
 
 TEST_CASE("the child does not keep descriptors it inherited", "[sandbox]") {

@@ -174,13 +174,19 @@ TEST_CASE("byte binding: a full rewrite is a warning, a changed prefix with the 
   const std::string update = "2 0 obj\n<<>>\nendobj\nxref\n0 1\ntrailer\n<<>>\nstartxref\n1234\n%%EOF\n";
   const auto sha = sha256_hex(original);
   const auto len = std::to_string(original.size());
-  // Rewritten: other bytes, no revision ending where the stamp's original did.
-  std::string rewritten = "%PDF-1.7\n% rewritten by another tool\n" + original + update;
+  // Rewritten: other bytes in one revision, none ending where the stamp's original did.
+  std::string rewritten = "%PDF-1.7\n% rewritten by another tool\n1 0 obj\n<<>>\nendobj\n2 0 obj\n<<>>\nendobj\n"
+                          "xref\n0 1\ntrailer\n<<>>\nstartxref\n60\n%%EOF\n";
   auto b = check::bind_bytes(rewritten, sha, len);
   CHECK(b.code == "pdf.bytes.rewritten");
   CHECK(b.status == CheckStatus::warn);
   // Rewritten into fewer bytes than the stamp covered.
   CHECK(check::bind_bytes("%PDF-1.7\nsmall\n%%EOF\n", sha, len).code == "pdf.bytes.rewritten");
+  // Tampered: bytes inserted before the update, which is still appended
+  // (two revisions, the stamped bytes no longer end one).
+  const auto spliced = check::bind_bytes("%PDF-1.7\n% inserted\n" + original + update, sha, len);
+  CHECK(spliced.code == "pdf.bytes.prefix_broken");
+  CHECK(spliced.status == CheckStatus::fail);
   // Tampered: same layout, a byte changed before the appended update.
   std::string tampered = original + update;
   tampered[3] = 'X';

@@ -70,8 +70,10 @@ Result<void> load_filter() {
   for (const int call : allowed) {
     if (const int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, call, 0); rc < 0) return refused("seccomp rule", -rc);
   }
-  // Opening: read-only, never creating or truncating.
-  const scmp_datum_t forbidden_flags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE;
+  // Opening: read-only, never creating or truncating. O_TMPFILE includes the
+  // O_DIRECTORY bit: only its own bit is forbidden, so directories can still
+  // be listed (poppler reads /usr/share/poppler/nameToUnicode).
+  const scmp_datum_t forbidden_flags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | (O_TMPFILE & ~O_DIRECTORY);
   int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
                             SCMP_A2(SCMP_CMP_MASKED_EQ, forbidden_flags, 0));
   if (rc == 0) rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, forbidden_flags, 0));

@@ -9,17 +9,11 @@
 namespace pith::check {
 namespace {
 
-// The same report with no check anchoring trust.
-Report without_anchors(const Report& from) {
-  Report out;
-  out.input = from.input;
-  out.pith_number = from.pith_number;
-  out.input_kind = from.input_kind;
-  out.error = from.error;
-  out.number_found = from.number_found;
-  out.extra = from.extra;
-  for (const Check& c : from.checks()) out.add(c.code, c.status, c.detail, false);
-  return out;
+// The same report with no check anchoring trust (everything else kept:
+// content bindings, whether they are required, details).
+Report without_anchors(Report from) {
+  from.drop_trust_anchors();
+  return from;
 }
 
 // The carried record verified in this process, or nullopt when the evidence

@@ -351,6 +351,16 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   }
   const auto prefix = file.substr(0, static_cast<std::size_t>(*length));
   const auto actual = sha256_hex(prefix);
+  // A writer that rewrites the whole file (qpdf, pikepdf, "save as") leaves
+  // one revision. Several revisions whose first `length` bytes no longer end
+  // one: bytes were inserted or removed before an update that is still
+  // appended (the stamp's) — tampering, not a rewrite.
+  if (actual != *original_sha256 && !ends_a_revision(prefix) && count_revision_ends(file) >= 2) {
+    return {CheckStatus::fail, "pdf.bytes.prefix_broken",
+            "bytes were inserted or removed before the stamp's update, which is still appended: the first " +
+                std::to_string(*length) + " bytes no longer end a revision",
+            0};
+  }
   if (actual != *original_sha256 && !ends_a_revision(prefix)) return rewritten(*length);
   if (actual != *original_sha256) {
     return {CheckStatus::fail, "pdf.bytes.prefix_broken",
