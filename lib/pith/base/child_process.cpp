@@ -221,14 +221,7 @@ Result<std::string> ChildProcess::finish() {
 Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
                                  const ChildLimits& limits) {
   ChildProcess child = ChildProcess::start(std::move(subject), work, limits);
-  while (child.fd() >= 0) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
-    pollfd p{child.fd(), POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
-    if (ready > 0) child.read_available();
-  }
+  read_until_done_or_deadline(child);
   return child.finish();
 }
 

@@ -11,6 +11,7 @@
 #include "pith/base/error.hpp"
 
 #include <chrono>
+#include <poll.h>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -72,5 +73,20 @@ class ChildProcess {
 // Runs `work` in a child process under `limits` and returns what it returned.
 [[nodiscard]] Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
                                                const ChildLimits& limits = {});
+
+// Reads what one child sends until it is complete or its deadline has passed
+// (its finish() then kills it: the wall-clock limit). For ChildProcess and the
+// classes that wrap it (check::IsolatedChild).
+template <class Child>
+void read_until_done_or_deadline(Child& child) {
+  while (child.fd() >= 0) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
+    pollfd p{child.fd(), POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
+    if (ready > 0) child.read_available();
+  }
+}
 
 }  // namespace pith

@@ -121,14 +121,7 @@ FileCheck IsolatedChild::finish() {
 FileCheck run_isolated(std::string_view input_name, const std::function<FileCheck()>& check,
                        const IsolationLimits& limits) {
   IsolatedChild child = IsolatedChild::start(std::string(input_name), check, limits);
-  while (child.fd() >= 0) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
-    pollfd p{child.fd(), POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
-    if (ready > 0) child.read_available();
-  }
+  read_until_done_or_deadline(child);
   return child.finish();
 }
 
