@@ -47,8 +47,8 @@ TEX
 (cd "$work" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
 "$stamp" --bundle "$bundle" --pith "$number" -o "$work/stamped.pdf" "$work/paper.pdf"
 
-median_ms() {  # median_ms PREPARE COMMAND
-  hyperfine -N --style none --warmup 2 --runs "$runs" --prepare "$1" --export-json "$work/h.json" "$2" >/dev/null 2>&1
+median_ms() {  # median_ms PREPARE COMMAND [HYPERFINE OPTION]
+  hyperfine -N --style none --warmup 2 --runs "$runs" ${3:-} --prepare "$1" --export-json "$work/h.json" "$2" >/dev/null 2>&1
   /usr/bin/python3 -c "import json; r=json.load(open('$work/h.json'))['results'][0]; print('%.1f' % (r['median']*1000))"
 }
 row() { printf '| %s | %s ms |\n' "$1" "$2"; }
@@ -69,7 +69,9 @@ ex_ms=$(median_ms "cp '$big' '$w'" "exiftool -q -overwrite_original -XMP-dc:Iden
 row "exiftool in place" "$ex_ms"
 ap_ms=$(median_ms "cp '$big' '$w'" "'$stamp' --append --bundle '$bundle' --pith $number '$w'")
 row "pith-stamp --append" "$ap_ms"
-pc_ms=$(median_ms "true" "'$check' --offline '$work/stamped.pdf'")
+# The lipsum paper is not the record's paper: pith-check says `unbound`
+# (exit 4) after the whole check, which is what is timed.
+pc_ms=$(median_ms "true" "'$check' --offline '$work/stamped.pdf'" --ignore-failure)
 row "pith-check --offline (10-page stamped paper)" "$pc_ms"
 pm_ms=$(median_ms "true" "pdfinfo -meta '$work/stamped.pdf'")
 row "pdfinfo -meta (same file)" "$pm_ms"
