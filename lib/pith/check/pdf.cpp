@@ -7,6 +7,8 @@
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
+#include "pith/registry/documents.hpp"
+#include "pith/registry/identifier.hpp"
 #include "pith/registry/number.hpp"
 #include "pith/registry/title.hpp"
 
@@ -121,21 +123,10 @@ std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extractio
   return out;
 }
 
-namespace {
-
-std::string record_metadata_string(const nlohmann::json& canonical_record, const char* key) {
-  if (!canonical_record.is_object()) return {};
-  const auto metadata = canonical_record.find("metadata");
-  if (metadata == canonical_record.end() || !metadata->is_object()) return {};
-  const auto value = metadata->find(key);
-  return value != metadata->end() && value->is_string() ? value->get<std::string>() : std::string();
-}
-
-}  // namespace
 
 BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
                                  Report& report, const std::vector<TitleCandidate>* stamped, bool binds_content) {
-  const std::string expected = record_metadata_string(canonical_record, "title_canon_sha256");
+  const std::string expected = registry::read_record_metadata(canonical_record).title_canon_sha256;
   const auto binding = bind_title(candidates, expected);
   switch (binding.verdict) {
     case TitleVerdict::match:
@@ -222,42 +213,24 @@ void check_visible_abstract(const pdf::PageText& page, const std::string& expect
   bindings["visible_abstract"] = binding_json(BindingState::absent, "not found on page 1");
 }
 
-struct ArxivSource {
-  std::string id;
-  std::optional<int> version;
-};
-
-std::optional<ArxivSource> arxiv_source(const nlohmann::json& canonical_record) {
-  if (!canonical_record.is_object()) return std::nullopt;
-  const auto source = canonical_record.find("source");
-  if (source == canonical_record.end() || !source->is_object()) return std::nullopt;
-  const auto kind = source->find("kind");
-  const auto id = source->find("id");
-  if (kind == source->end() || *kind != "arxiv" || id == source->end() || !id->is_string()) return std::nullopt;
-  ArxivSource out{id->get<std::string>(), std::nullopt};
-  if (const auto v = source->find("version"); v != source->end() && v->is_number_integer()) out.version = v->get<int>();
-  return out;
-}
-
-std::string arxiv_name(const std::string& id, const std::optional<int>& version) {
-  return "arXiv:" + id + (version ? "v" + std::to_string(*version) : std::string());
-}
+// "arXiv:2106.02679v1", as people write it.
+std::string arxiv_name(const registry::ArxivId& id) { return "arXiv:" + id.to_string(); }
 
 void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
                          nlohmann::json& bindings) {
-  const auto source = arxiv_source(canonical_record);
+  const auto source = registry::record_arxiv_source(canonical_record);
   const auto seen = arxiv_sightings(page);
   if (!source) {
     bindings["arxiv_id"] = binding_json(BindingState::undetermined, "the record's source is not an arXiv paper");
     return;
   }
-  const std::string named = arxiv_name(source->id, source->version);
+  const std::string named = arxiv_name(*source);
   const auto same = [&](const ArxivSighting& s) {
     return s.id == source->id && (!s.version || !source->version || *s.version == *source->version);
   };
   for (const auto& s : seen) {
     if (s.watermark && !same(s)) {
-      const std::string detail = s.where + " names " + arxiv_name(s.id, s.version) + ", but the record is " + named;
+      const std::string detail = s.where + " names " + arxiv_name({s.id, s.version}) + ", but the record is " + named;
       report.fail("pdf.arxiv.mismatch", detail);
       bindings["arxiv_id"] = binding_json(BindingState::mismatch, detail);
       return;
@@ -279,8 +252,9 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
 
 void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
                             nlohmann::json& bindings) {
-  check_visible_title(page, record_metadata_string(canonical_record, "title_canon_sha256"), report, bindings);
-  check_visible_abstract(page, record_metadata_string(canonical_record, "abstract_canon_sha256"), report, bindings);
+  const registry::RecordMetadata metadata = registry::read_record_metadata(canonical_record);
+  check_visible_title(page, metadata.title_canon_sha256, report, bindings);
+  check_visible_abstract(page, metadata.abstract_canon_sha256, report, bindings);
   check_arxiv_binding(page, canonical_record, report, bindings);
 }
 

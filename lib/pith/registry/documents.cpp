@@ -106,6 +106,11 @@ RecordSource read_record_source(const json& canonical_record) {
   return out;
 }
 
+RecordMetadata read_record_metadata(const json& canonical_record) {
+  const json& metadata = member(canonical_record, "metadata");
+  return {string_member(metadata, "title_canon_sha256"), string_member(metadata, "abstract_canon_sha256")};
+}
+
 RecordCreated read_record_created(const json& event) {
   const json& payload = member(event, "payload");
   RecordCreated rc;

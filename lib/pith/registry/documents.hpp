@@ -71,6 +71,15 @@ struct RecordSource {
 };
 [[nodiscard]] RecordSource read_record_source(const nlohmann::json& canonical_record);
 
+// What a record says of the paper that a PDF can be bound to
+// (canonical_record.metadata): the SHA-256 of its title's and abstract's
+// canonical forms (registry/title.hpp); empty when absent.
+struct RecordMetadata {
+  std::string title_canon_sha256;
+  std::string abstract_canon_sha256;
+};
+[[nodiscard]] RecordMetadata read_record_metadata(const nlohmann::json& canonical_record);
+
 // The payload of a record_created event: the record and the registry's receipt.
 struct RecordCreated {
   const nlohmann::json* canonical_record = nullptr;  // null when absent

@@ -1,5 +1,7 @@
 #include "pith/registry/identifier.hpp"
 
+#include "pith/registry/documents.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -102,6 +104,14 @@ const char* to_string(IdentifierKind k) {
 
 std::string ArxivId::to_string() const { return id + (version ? "v" + std::to_string(*version) : ""); }
 
+std::optional<ArxivId> record_arxiv_source(const nlohmann::json& canonical_record) {
+  const RecordSource source = read_record_source(canonical_record);
+  if (source.kind != "arxiv" || source.id.empty()) return std::nullopt;
+  ArxivId out{source.id, std::nullopt};
+  if (source.version) out.version = static_cast<int>(*source.version);
+  return out;
+}
+
 IdentifierKind Identifier::kind() const {
   const PithNumber* n = number();
   if (n == nullptr) return IdentifierKind::arxiv;
@@ -129,13 +139,9 @@ bool Identifier::matches(std::string_view full_number, const nlohmann::json& can
     return got && n->matches(*got);
   }
   const ArxivId& wanted = *arxiv();
-  if (!canonical_record.is_object() || !canonical_record.contains("source")) return false;
-  const auto& src = canonical_record["source"];
-  if (!src.is_object() || src.value("kind", std::string()) != "arxiv") return false;
-  if (!src.contains("id") || !src["id"].is_string() || src["id"].get<std::string>() != wanted.id) return false;
-  if (!wanted.version) return true;
-  return src.contains("version") && src["version"].is_number_integer() &&
-         src["version"].get<long long>() == *wanted.version;
+  const auto source = record_arxiv_source(canonical_record);
+  if (!source || source->id != wanted.id) return false;
+  return !wanted.version || source->version == wanted.version;
 }
 
 std::string Identifier::mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const {

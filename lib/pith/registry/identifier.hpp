@@ -28,6 +28,10 @@ struct ArxivId {
   [[nodiscard]] std::string to_string() const;
 };
 
+// The arXiv paper a record comes from (canonical_record.source of kind
+// "arxiv", documents.hpp), or nullopt when its source is of another kind.
+[[nodiscard]] std::optional<ArxivId> record_arxiv_source(const nlohmann::json& canonical_record);
+
 // A Pith Number (in any form) or an arXiv id.
 struct Identifier {
   std::variant<PithNumber, ArxivId> value;

@@ -1,6 +1,7 @@
 #include "pith/resolver/resolver.hpp"
 
 #include "pith/registry/documents.hpp"
+#include "pith/registry/identifier.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -95,14 +96,10 @@ std::vector<std::string> mirror_hint_bases(const registry::DocumentContent& cont
 
 std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
   std::vector<std::string> out;
-  if (!record.is_object() || !record.contains("source") || !record["source"].is_object()) return out;
-  const auto& src = record["source"];
-  if (src.value("kind", std::string()) != "arxiv" || !src.contains("id") || !src["id"].is_string()) return out;
-  const std::string id = src["id"].get<std::string>();
-  out.push_back(id);
-  if (src.contains("version") && src["version"].is_number_integer()) {
-    out.push_back(id + "v" + std::to_string(src["version"].get<long long>()));
-  }
+  const auto arxiv = registry::record_arxiv_source(record);
+  if (!arxiv) return out;
+  out.push_back(arxiv->id);
+  if (arxiv->version) out.push_back(arxiv->to_string());
   return out;
 }
 

@@ -13,6 +13,8 @@
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/pdf/page_text.hpp"
+#include "pith/registry/documents.hpp"
+#include "pith/registry/identifier.hpp"
 #include "pith/registry/number.hpp"
 #include "pith/registry/title.hpp"
 #include "pith/registry/visible_title.hpp"
@@ -199,28 +201,10 @@ Outcome stamp_tex_offline(const StampRunOptions& opt, const tex::TexNumber& numb
   return o;
 }
 
-// pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
-// record (--bundle or the resolver), then write pith.sty (tex/stamp.hpp).
-// The record's title hash and a name for the paper it is ("arXiv:ID vN").
-std::string record_title_sha256(const registry::VerifiedRecord& record) {
-  const auto& r = record.canonical_record;
-  if (!r.is_object() || !r.contains("metadata") || !r["metadata"].is_object()) return {};
-  const auto& m = r["metadata"];
-  return m.contains("title_canon_sha256") && m["title_canon_sha256"].is_string() ? m["title_canon_sha256"].get<std::string>()
-                                                                                  : std::string();
-}
-
+// A name for the record's paper: its number, and its arXiv id when it has one.
 std::string record_paper(const registry::VerifiedRecord& record) {
-  const auto& r = record.canonical_record;
-  if (r.is_object() && r.contains("source") && r["source"].is_object()) {
-    const auto& src = r["source"];
-    if (src.value("kind", "") == "arxiv" && src.contains("id") && src["id"].is_string()) {
-      std::string name = "arXiv:" + src["id"].get<std::string>();
-      if (src.contains("version") && src["version"].is_number_integer()) name += "v" + std::to_string(src["version"].get<int>());
-      return record.pith_number + " (" + name + ")";
-    }
-  }
-  return record.pith_number;
+  const auto arxiv = registry::record_arxiv_source(record.canonical_record);
+  return arxiv ? record.pith_number + " (arXiv:" + arxiv->to_string() + ")" : record.pith_number;
 }
 
 // Before writing: is this the record's paper? The paper's titles against the
@@ -229,7 +213,7 @@ std::string record_paper(const registry::VerifiedRecord& record) {
 std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std::vector<registry::TitleCandidate>& titles,
                                           const std::vector<std::string>& visible_lines, const registry::VerifiedRecord& record,
                                           Outcome& outcome) {
-  const std::string expected = record_title_sha256(record);
+  const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
   if (expected.empty()) {
     outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
     return std::nullopt;
@@ -256,6 +240,8 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
   return std::nullopt;
 }
 
+// pith-stamp paper.tex: find the paper's \pithnumber, get and verify its
+// record (--bundle or the resolver), then write pith.sty (tex/stamp.hpp).
 // --pith on a .tex is honoured only as the number the paper names: pith.sty
 // is read by the paper's \pithnumber, so another number would be written
 // for nothing (or contradict it). Disagreeing, or no \pithnumber: exit 2.
