@@ -1,12 +1,13 @@
 #include "pith/pdf/page_text.hpp"
 
+#include "pith/base/utf8.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <memory>
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-page.h>
-#include <utf8proc.h>
 
 namespace pith::pdf {
 
@@ -21,18 +22,10 @@ void ignore_poppler_message(const std::string&, void*) {}
 std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    utf8proc_int32_t cp = 0;
-    const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + pos),
-                                    static_cast<utf8proc_ssize_t>(text.size() - pos), &cp);
-    if (n <= 0) {
-      out += "\xEF\xBF\xBD";
-      ++pos;
-      continue;
-    }
-    out.append(text.substr(pos, static_cast<std::size_t>(n)));
-    pos += static_cast<std::size_t>(n);
+  while (!text.empty()) {
+    const Utf8Step step = next_utf8(text);
+    out.append(step.code_point < 0 ? std::string_view("\xEF\xBF\xBD") : text.substr(0, step.length));
+    text.remove_prefix(step.length);
   }
   return out;
 }

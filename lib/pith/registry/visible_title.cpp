@@ -1,5 +1,6 @@
 #include "pith/registry/visible_title.hpp"
 
+#include "pith/base/utf8.hpp"
 #include "pith/registry/title.hpp"
 
 #include <algorithm>
@@ -14,18 +15,10 @@ namespace {
 
 std::vector<utf8proc_int32_t> code_points(std::string_view text) {
   std::vector<utf8proc_int32_t> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    utf8proc_int32_t cp = 0;
-    const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + pos),
-                                    static_cast<utf8proc_ssize_t>(text.size() - pos), &cp);
-    if (n <= 0) {
-      out.push_back(0xFFFD);
-      ++pos;
-      continue;
-    }
-    out.push_back(cp);
-    pos += static_cast<std::size_t>(n);
+  while (!text.empty()) {
+    const Utf8Step step = next_utf8(text);
+    out.push_back(step.code_point < 0 ? 0xFFFD : step.code_point);
+    text.remove_prefix(step.length);
   }
   return out;
 }

@@ -1,0 +1,20 @@
+#pragma once
+// Walking UTF-8 from hostile sources (PDF strings, page text, network values)
+// one code point at a time, with utf8proc's validation: overlong forms,
+// surrogates, values above U+10FFFF and cut sequences are invalid. Each caller
+// decides what an invalid byte becomes (a visible escape, U+FFFD).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace pith {
+
+struct Utf8Step {
+  std::int32_t code_point = -1;  // -1: the bytes at the start are not valid UTF-8
+  std::size_t length = 1;        // bytes taken: the sequence, or the one invalid byte
+};
+
+// The first code point of `text`, which must not be empty.
+[[nodiscard]] Utf8Step next_utf8(std::string_view text);
+
+}  // namespace pith
