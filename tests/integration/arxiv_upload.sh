@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/pith-arxiv.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 paper="$work/paper"
-mkdir -p "$paper/sections" "$paper/figures" "$work/shared"
+mkdir -p "$paper/sections" "$paper/figures" "$work/outside"
 cd "$paper"
 cat > main.tex <<'TEX'
 \documentclass{article}
@@ -106,11 +106,11 @@ echo "ok: a missing pith.sty is named"
 
 # A file from outside the paper's directory is not uploaded: arXiv's build
 # would fail, and the verdict names the file.
-echo '\newcommand\shared{shared text}' > "$work/shared/macros.tex"
-sed -i 's|\\begin{document}|\\input{../shared/macros}\n\\begin{document}\\shared|' main.tex
+echo '\newcommand\shared{shared text}' > "$work/outside/macros.tex"
+sed -i 's|\\begin{document}|\\input{../outside/macros}\n\\begin{document}\\shared|' main.tex
 status=0; "$PITH_BIN/pith-stamp" --arxiv main.tex > outside.out 2>&1 || status=$?
 [[ $status == 2 ]] || { cat outside.out; fail "outside file: exit $status, not 2"; }
-grep -q "\.\./shared/macros.tex: read from outside the paper's directory" outside.out || { cat outside.out; fail "outside file: not named"; }
+grep -q "\.\./outside/macros.tex: read from outside the paper's directory" outside.out || { cat outside.out; fail "outside file: not named"; }
 [[ ! -e main-arxiv.tar.gz ]] || fail "outside file: an archive was written"
 echo "ok: a file from outside the paper's directory is named as missing"
 

@@ -19,11 +19,7 @@ export SOURCE_DATE_EPOCH=1700000000
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 title='Efficient fine-tuning of affine flows in O(n log n) time: Schrödinger bridges for naïve differential equations'
 tex_title='Efficient fine-tuning of affine flows in $O(n\log n)$ time: Schr\"odinger bridges for na\"{\i}ve differential equations'

@@ -9,11 +9,7 @@ source_dir=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
 zoo=${PITH_ZOO_DIR:-$PWD/zoo}
 "$source_dir/tests/support/pdf_zoo.sh" "$zoo"
 
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 has_feature() { [[ ",$1," == *",$2,"* ]]; }
 count_matches() { grep -acE -- "$1" "$2" || true; }

@@ -23,11 +23,7 @@ zoo=${PITH_ZOO_DIR:-$PWD/zoo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 # stamp IN OUT [OPTION...]
 stamp() { "$bin/pith-stamp" --pith "$number" --bundle "$bundle" "${@:3}" -o "$2" "$1"; }

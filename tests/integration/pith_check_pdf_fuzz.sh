@@ -25,11 +25,7 @@ XDG_CONFIG_HOME="$work/config"
 # tests left in a shared one.
 export XDG_CACHE_HOME="$work/cache"
 
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 # Seeds: three producers (xref stream + object streams, classic table, XMP
 # already there), stamped.

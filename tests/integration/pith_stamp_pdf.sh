@@ -18,11 +18,7 @@ export SOURCE_DATE_EPOCH=1700000000
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 size_of() { stat -c %s "$1"; }
 
 # ---- the PDFs --------------------------------------------------------------

@@ -1,5 +1,6 @@
-# Sourced by the integration scripts that drive pith-check: one place for the
-# expectation helpers. Needs $check (the tool) and $work (a scratch dir).
+# Sourced by the integration scripts: one place for the expectation helpers.
+# fail is for every script; expect_* need $check (the tool) and $work (a
+# scratch dir).
 # fail MESSAGE: records a failure; the script exits non-zero at its end.
 failures=0
 fail() {
