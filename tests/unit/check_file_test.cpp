@@ -1,5 +1,6 @@
 #include "pith/check/file.hpp"
 #include "pith/base/exit_codes.hpp"
+#include "support/pdf_samples.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
 
@@ -39,4 +40,26 @@ TEST_CASE("check_registry_file: kinds by content, errors for the unreadable", "[
   CHECK(record.verdict() == Verdict::unverifiable);
   CHECK(pith::exit_code_for(record.verdict()) == pith::exit_code::unverifiable);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("check_bytes: the same dispatch for an input in memory, named as given", "[check_file]") {
+  const auto trust = pith::registry::TrustStore::with_pinned_key();
+  const auto bundle = pith::check::check_bytes(read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"), "a.tar:b.json", trust);
+  CHECK(bundle.report.verdict() == Verdict::verified);
+  CHECK(bundle.report.input == "a.tar:b.json");
+
+  const auto junk = pith::check::check_bytes("GIF89a....", "upload", trust).report;
+  CHECK(junk.verdict() == Verdict::error);
+  CHECK(junk.input == "upload");
+
+  const auto pdf = pith::test::sample_pdf(pith::test::SamplePdf::classic);
+  REQUIRE(pdf.has_value());  // make test installs TeX Live and qpdf
+  const std::string bytes = read_file(*pdf);
+  const auto from_file = pith::check::check_file(*pdf, trust).report;
+  for (const auto isolation : {pith::check::Isolation::child_process, pith::check::Isolation::none}) {
+    const auto in_memory = pith::check::check_bytes(bytes, "member.pdf", trust, isolation).report;
+    CHECK(in_memory.input == "member.pdf");
+    CHECK(in_memory.verdict() == from_file.verdict());
+    CHECK(in_memory.input_kind == from_file.input_kind);
+  }
 }

@@ -55,4 +55,17 @@ FileCheck check_file(const std::filesystem::path& path, const registry::TrustSto
   return check_registry_file(path, trust);
 }
 
+FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
+                      Isolation isolation) {
+  if (!looks_like_pdf(bytes.substr(0, 1024))) {
+    if (bytes.size() > max_registry_file_bytes) {
+      return error_report(std::string(name), "larger than " + std::to_string(max_registry_file_bytes) +
+                                                 " bytes: not a registry document");
+    }
+    return check_registry_bytes(bytes, trust, name);
+  }
+  if (isolation == Isolation::none) return check_pdf_bytes(bytes, trust, name);
+  return judged_in_parent(run_isolated(name, [&] { return check_pdf_bytes(bytes, trust, name); }), trust);
+}
+
 }  // namespace pith::check

@@ -30,4 +30,10 @@ enum class Isolation { child_process, none };
                                    Isolation isolation = Isolation::child_process);
 [[nodiscard]] FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
 
+// The same dispatch for an input already in memory (a tar member, an upload):
+// `name` is what reports call it. A PDF is checked in a child process unless
+// `isolation` is none; the bytes are shared with the child by fork, not copied.
+[[nodiscard]] FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
+                                    Isolation isolation = Isolation::child_process);
+
 }  // namespace pith::check
