@@ -3,6 +3,8 @@
 #   make test  — install what is missing, build, run every test (and a short fuzz run)
 # and for the parsers (docs/fuzzing.md):
 #   make fuzz  — run every libFuzzer target FUZZ_SECONDS each (default 60)
+# and for the Debian packages (tests/package/run.sh; root, a few minutes):
+#   make package-test — build the .debs, lintian, install them into a clean Debian 12 root and use them
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
 WERROR    ?= $(if $(CI),ON,OFF)
@@ -15,7 +17,7 @@ FUZZ_CXX ?= clang++-16
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke
+.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke package-test
 
 all: build
 
@@ -31,6 +33,7 @@ build: configure
 test: build fuzz-build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+	tests/package/maybe-run.sh
 
 fuzz-build: deps
 	CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) cmake -S . -B $(FUZZ_BUILD) -DPITH_FUZZ=ON \
@@ -48,6 +51,9 @@ demo: build
 
 bench: build
 	bench/run.sh $(abspath $(BUILD))
+
+package-test: deps
+	tests/package/run.sh
 
 install: build
 	cmake --install $(BUILD)

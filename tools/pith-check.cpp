@@ -17,6 +17,7 @@
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "main_guard.hpp"
+#include "tool_cli.hpp"
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -58,7 +59,7 @@ bool use_colour() {
 int check_command(int argc, char** argv) {
   CLI::App app{"pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against trusted keys"};
   app.footer(exit_code_help);
-  app.set_version_flag("--version", std::string(pith::version_string));
+  pith::cli::add_common_options(app, "pith-check");  // --version, and the options listing for completions
   pith::resolver::ResolverOptions resolver_options = pith::resolver::ResolverOptions::from_environment();
   bool json_output = false;
   std::vector<std::string> trust_keys;

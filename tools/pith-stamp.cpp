@@ -17,6 +17,7 @@
 #include "pith/stamp/arxiv.hpp"
 #include "pith/stamp/run.hpp"
 #include "main_guard.hpp"
+#include "tool_cli.hpp"
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -63,13 +64,17 @@ int stamp_command(int argc, char** argv) {
                "--arxiv: 0 what arXiv will build verifies, 1 it does not verify, 2 something missing or\n"
                "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).",
                "pith-stamp"};
-  app.set_version_flag("--version", std::string("pith-stamp ") + pith::version_string);
-  app.add_option("file", opt.input, "the PDF (or .tex) to stamp")->required();
+  pith::cli::add_common_options(app, "pith-stamp");  // --version, and the options listing for completions
+  // Not ->required(): CLI11 checks that before unknown options, so `--bogus`
+  // alone would say "file is required" instead of naming --bogus.
+  app.add_option("file", opt.input, "the PDF (or .tex) to stamp");
   app.add_option("--pith", opt.pith, "the Pith Number (default: from the PDF's metadata or the .tex beside it)");
   app.add_option("--bundle", opt.bundle,
-                 "registry bundle or state file to stamp with, instead of asking the resolver (fully verified)");
+                 "registry bundle or state file to stamp with, instead of asking the resolver (fully verified)")
+      ->type_name("FILE");
   app.add_option("-o,--output", opt.output,
-                 "write a stamped copy here instead of updating FILE in place (- for standard output)");
+                 "write a stamped copy here instead of updating FILE in place (- for standard output)")
+      ->type_name("FILE");
   app.add_flag("--append", opt.append,
                "append the update to FILE directly (cost independent of size; a crash can leave a partial "
                "update after the intact original bytes)");
@@ -82,7 +87,8 @@ int stamp_command(int argc, char** argv) {
                "rebuild it as arXiv does and check the PDF offline");
   app.add_option("--compiler", compiler, "with --arxiv: pdflatex, latex, xelatex or lualatex (default: the paper's last build)")
       ->check(CLI::IsMember({"pdflatex", "latex", "xelatex", "lualatex"}));
-  app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)");
+  app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)")
+      ->type_name("FILE");
   pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", print.verbose, "say what was done");
   app.add_flag("--json", print.json, "print the outcome as JSON on stdout");
@@ -91,6 +97,10 @@ int stamp_command(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : pith::exit_code::usage_or_io;
+  }
+  if (opt.input.empty()) {
+    std::cerr << "pith-stamp: nothing to stamp (give a PDF or a .tex file)\nRun with --help for more information.\n";
+    return pith::exit_code::usage_or_io;
   }
   opt.source_date_epoch = source_date_epoch();
   if (arxiv) return arxiv_command(opt, compiler, print);

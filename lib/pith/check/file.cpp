@@ -1,12 +1,14 @@
 #include "pith/check/file.hpp"
 
 #include "pith/base/input_file.hpp"
+#include "pith/base/terminal_text.hpp"
 
 #include "pith/check/child_report.hpp"
 #include "pith/check/isolation.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/registry/verify.hpp"
 
+#include <optional>
 
 namespace pith::check {
 
@@ -19,9 +21,21 @@ Report error_report(const std::string& name, std::string message) {
   return r;
 }
 
+// Registry documents are JSON objects (or arrays): anything else gets a
+// sentence showing how it starts, never the JSON parser's jargon.
+std::optional<std::string> not_a_document(std::string_view bytes) {
+  const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return "empty: not a PDF or a registry document";
+  if (bytes[first] == '{' || bytes[first] == '[' || bytes.starts_with("\xEF\xBB\xBF")) return std::nullopt;
+  constexpr std::size_t shown = 16;
+  return "not a PDF or a registry document (starts with \"" + terminal_safe(bytes.substr(0, shown)) + "\"" +
+         (bytes.size() > shown ? "…" : "") + ")";
+}
+
 }  // namespace
 
 FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
+  if (auto refused = not_a_document(bytes)) return error_report(std::string(name), *refused);
   auto verified = registry::verify_document(bytes, trust, name);
   if (!verified) return error_report(std::string(name), verified.error().message);
   CarriedCopy carried = CarriedCopy::of(verified->content(), verified->report);  // for the online check (online.hpp)

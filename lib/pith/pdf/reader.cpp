@@ -365,7 +365,8 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
   if (!r) return r;
   if (r->encrypted_ && !limits.allow_encrypted)
     return fail(ErrorKind::usage, name,
-                "the PDF is encrypted; pith does not modify encrypted files. Decrypt it first "
+                "the PDF is encrypted; pith does not modify encrypted files, and checking one needs it "
+                "decrypted. Decrypt it first "
                 "(e.g. `qpdf --decrypt in.pdf out.pdf`, adding --password=... if it has one), "
                 "then run pith on the decrypted copy");
   return r;

@@ -32,6 +32,12 @@ struct ResolverOptions {
   [[nodiscard]] std::filesystem::path effective_cache_dir() const;
 };
 
+// Appended to a failure to reach the registry: what a user without network
+// (or behind a firewall) can do instead; the flags are resolver_cli.hpp's.
+inline constexpr const char* network_hint =
+    " (no network? use --offline for the cache and file:// bases only, a saved registry bundle (pith-check "
+    "FILE, pith-stamp --bundle FILE), or --mirror URL for another base)";
+
 // $XDG_CACHE_HOME/pith, else ~/.cache/pith (absolute XDG paths only, per the
 // spec; HOME unset: the account's home from the password database). Empty
 // when there is no such private place: then nothing is cached (never a

@@ -339,6 +339,7 @@ void Resolver::finish_exhausted(Job& job) {
     if (options_.offline) message += " (offline: only file:// bases and the cache were tried)";
   }
   const ErrorKind kind = job.refused ? *job.refused : job.not_served() ? ErrorKind::not_served : ErrorKind::network;
+  if (kind == ErrorKind::network && !options_.offline) message += network_hint;  // options.hpp
   job.result = fail(kind, job.input, message);
 }
 

@@ -1,0 +1,59 @@
+# pith_tool_docs(TARGET): the man page TARGET(1) and the bash and zsh
+# completions of a built tool, generated at build time from the tool itself
+# (help2man reads --help/--version; cmake/gen-completions.sh reads the hidden
+# --list-options of tools/tool_cli.hpp) plus man/TARGET.h2m and the sections
+# every tool shares (man/exit-status.h2m, man/common.h2m), and installed.
+# A new tool needs only man/<tool>.h2m and one call.
+find_program(HELP2MAN help2man)
+option(PITH_MAN_PAGES "Generate the man pages with help2man" ON)
+set(PITH_MAN_DIR ${PROJECT_SOURCE_DIR}/man)
+set(PITH_DOCS_OUT ${PROJECT_BINARY_DIR}/share)
+
+function(pith_tool_docs target)
+  set(completion_out ${PITH_DOCS_OUT}/completions)
+  add_custom_command(
+    OUTPUT ${completion_out}/bash/${target} ${completion_out}/zsh/_${target}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/cmake/gen-completions.sh $<TARGET_FILE:${target}> ${target} ${completion_out}
+    DEPENDS ${target} ${PROJECT_SOURCE_DIR}/cmake/gen-completions.sh
+    COMMENT "Generating the shell completions of ${target}")
+  set(outputs ${completion_out}/bash/${target} ${completion_out}/zsh/_${target})
+  install(FILES ${completion_out}/bash/${target} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+  install(FILES ${completion_out}/zsh/_${target} DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+  if(PITH_MAN_PAGES)
+    if(NOT HELP2MAN)
+      message(FATAL_ERROR "help2man not found (apt-get install help2man), or configure with -DPITH_MAN_PAGES=OFF")
+    endif()
+    set(page ${PITH_DOCS_OUT}/man/man1/${target}.1)
+    set(includes ${PITH_MAN_DIR}/${target}.h2m ${PITH_MAN_DIR}/exit-status.h2m ${PITH_MAN_DIR}/common.h2m)
+    add_custom_command(
+      OUTPUT ${page}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${PITH_DOCS_OUT}/man/man1
+      # The date from SOURCE_DATE_EPOCH (help2man honours it): reproducible pages.
+      COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --source=pith
+              --include=${PITH_MAN_DIR}/${target}.h2m --include=${PITH_MAN_DIR}/exit-status.h2m
+              --include=${PITH_MAN_DIR}/common.h2m --output=${page} $<TARGET_FILE:${target}>
+      DEPENDS ${target} ${includes}
+      COMMENT "Generating the man page ${target}(1)")
+    list(APPEND outputs ${page})
+    install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  endif()
+  add_custom_target(${target}-docs ALL DEPENDS ${outputs})
+endfunction()
+
+# pith(7): man/pith.7.in with the shared sections (exit status, environment,
+# files, see also) from the same .h2m files the tool pages include.
+function(pith_overview_page)
+  if(NOT PITH_MAN_PAGES)
+    return()
+  endif()
+  set(PITH_MAN_COMMON "")
+  foreach(part exit-status common)
+    file(READ ${PITH_MAN_DIR}/${part}.h2m text)
+    string(REGEX REPLACE "\\[([A-Z ]+)\\]" ".SH \"\\1\"" text "${text}")
+    string(APPEND PITH_MAN_COMMON "${text}")
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ${PITH_MAN_DIR}/pith.7.in ${PITH_MAN_DIR}/exit-status.h2m ${PITH_MAN_DIR}/common.h2m)
+  configure_file(${PITH_MAN_DIR}/pith.7.in ${PITH_DOCS_OUT}/man/man7/pith.7 @ONLY)
+  install(FILES ${PITH_DOCS_OUT}/man/man7/pith.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
+endfunction()

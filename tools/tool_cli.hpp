@@ -1,0 +1,45 @@
+#pragma once
+// What every pith tool's command line has besides its own options: one
+// `--version` text, and the hidden `--list-options` that the build reads to
+// generate the shell completions (cmake/PithToolDocs.cmake), so they are made
+// from the CLI11 definitions themselves and cannot drift from them.
+#include "pith/base/linked_libraries.hpp"
+#include "pith/base/version.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
+
+namespace pith::cli {
+
+// "<tool> <version>" (what help2man reads), then the libraries it runs with.
+inline std::string version_text(const char* tool) {
+  return std::string(tool) + " " + version_string + "\nlibraries: " + linked_library_versions();
+}
+
+// --version, and --list-options: one line per option, tab-separated: its
+// names (space-separated), "flag" or "value", the value's type name, the
+// description ("-" for an empty field: shells merge empty tab fields). The listing walks app's options when the flag is seen, at
+// parse time, so it sees the options added after this call too.
+inline void add_common_options(CLI::App& app, const char* tool) {
+  app.set_version_flag("--version", version_text(tool));
+  app.add_flag_callback(
+         "--list-options",
+         [&app] {
+           for (const CLI::Option* option : app.get_options()) {
+             if (option->get_positional()) continue;
+             std::string names;
+             for (const auto& name : option->get_snames()) names += (names.empty() ? "-" : " -") + name;
+             for (const auto& name : option->get_lnames()) names += (names.empty() ? "--" : " --") + name;
+             if (names.empty() || names == "--list-options") continue;
+             const std::string type = option->get_type_name();
+             const std::string description = option->get_description();
+             std::cout << names << '\t' << (option->get_expected_max() == 0 ? "flag" : "value") << '\t'
+                       << (type.empty() ? "-" : type) << '\t' << (description.empty() ? "-" : description) << '\n';
+           }
+           throw CLI::Success();
+         })
+      ->group("");  // hidden: for the build, not for users
+}
+
+}  // namespace pith::cli
