@@ -19,8 +19,8 @@ started=$SECONDS
 say() { printf '== %s (%ds)\n' "$*" $((SECONDS - started)); }
 
 # The mirror and suite of this machine's apt sources (deb822 or one-line).
-mirror=$(grep -rhoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-  head -1 | awk '{print $2}')
+mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
+  awk '/^(URIs:|deb) +https?:\/\/[^ ]+\/debian\/?( |$)/ { print $2; exit }' || true)
 mirror=${PITH_DEBIAN_MIRROR:-${mirror:-http://deb.debian.org/debian}}
 security=${mirror%/debian*}/debian-security
 
