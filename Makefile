@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The two commands of the README:
 #   make demo  — install what is missing, build, run pith on the bundled sample
 #   make test  — install what is missing, build, run every test (and a short fuzz run)

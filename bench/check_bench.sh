@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/check_bench.sh BUILD_DIR — what checking PDFs costs.
 #
 # 1. A corpus: 500 stamped PDFs of assorted sizes (the PDF zoo, 14 producers

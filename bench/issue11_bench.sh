@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/issue11_bench.sh BUILD_DIR [BASELINE_BUILD_DIR] — the figures issue 11
 # asks for, in one run (hyperfine medians; record them as indicative unless
 # the machine is quiet):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The PDF half of pith-stamp, without verification (which bench/ measures
 // separately through pith-stamp itself): map, read the metadata, plan the
 // update, write it atomically to OUT (or in place when OUT is IN).

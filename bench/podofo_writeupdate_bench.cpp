@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Baseline for bench/stamp_bench.sh: what PoDoFo's own whole-document path
 // costs for the same job (load every object, set two Info keys, WriteUpdate
 // to a copy). Usage: podofo_writeupdate_bench IN.pdf OUT.pdf

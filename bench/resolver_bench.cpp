@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // resolver_bench: Pith Number lookups per second through libpith's resolver
 // (fetch + full verification + identity check + atomic cache write).
 //   resolver_bench --resolver URL [--trust-key FILE]... [--concurrency N]

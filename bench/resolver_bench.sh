@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Resolver benchmark: 1,000 lookups of distinct test-signed bundles against a
 # loopback server (127.0.0.1 only), libpith's batch client vs a shell loop of
 # curl + the registry's Python verification recipe, in the same run.

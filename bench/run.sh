@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Benchmarks. Usage: bench/run.sh BUILD_DIR   (make bench)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

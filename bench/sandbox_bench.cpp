@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // sandbox_bench: what confining a checking child costs (base/sandbox.hpp).
 // Forks N children that do nothing but exit, first plainly, then entering the
 // sandbox first (descriptor sweep, no_new_privs, seccomp filter build and

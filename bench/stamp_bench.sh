@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/stamp_bench.sh BUILD_DIR — what stamping a PDF costs, against what
 # other tools cost for a comparable job, on a typical 10-page paper and on
 # 1,000+ page files. Wall time from hyperfine (median and minimum: robust on a

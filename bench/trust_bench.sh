@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/trust_bench.sh BUILD_DIR BASELINE_PITH_CHECK — what issue 13's
 # hardening costs pith-check (the sandboxed child, the parent verifying the
 # carried record again, the terminal sanitiser), measured against a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // verify_bench: bundles fully verified per second on one thread.
 //   verify_bench [--seconds S] [--trust-key FILE]... BUNDLE...
 // Each bundle is verified completely (strict parse, record hash, receipt,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The registry's own verification recipe, timed: json.dumps (canonical) +
 hashlib SHA-256 + cryptography's Ed25519, on the same bundles as verify_bench.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith_tool_docs(TARGET): the man page TARGET(1) and the bash and zsh
 # completions of a built tool, generated at build time from the tool itself
 # (help2man reads --help/--version; cmake/gen-completions.sh reads the hidden

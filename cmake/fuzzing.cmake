@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # PITH_FUZZ: every target of this build is compiled with coverage feedback for
 # libFuzzer plus AddressSanitizer and UndefinedBehaviorSanitizer, so a fuzz
 # target finds memory errors and UB in the library, not only in itself. Only

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gen-completions.sh TOOL NAME OUTDIR: writes OUTDIR/bash/NAME and
 # OUTDIR/zsh/_NAME from `TOOL --list-options` (tools/tool_cli.hpp: names,
 # flag|value, type name, description; tab-separated), so the completions

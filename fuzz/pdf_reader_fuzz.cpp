@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PDF reader: a file as pith-check and pith-stamp open it (the lazy reader),
 // then everything they read from it: the metadata, the Pith Numbers it
 // claims, page 1 and its annotations, the embedded files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Registry documents: a bundle, state, record or resolver answer verified
 // against the pinned registry key, as pith-check and pith-stamp do with what
 // a resolver serves or a PDF embeds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs every libFuzzer target of a PITH_FUZZ build (or the ones named) for
 # SECONDS each, one after the other, and fails when any of them finds a crash,
 # a leak, a timeout or an out-of-memory input, printing where that input is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Strict JSON: whatever parse_strict accepts has a canonical form, so canon()
 // of it must not throw (canonical.hpp promises this), and canonical JSON is
 // itself strict JSON that canonicalises to the same bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // .tex scanner: the \pithnumber in effect in a LaTeX source (comments,
 // escapes, braces, \endinput), as pith-stamp reads a paper. In memory:
 // \input is not followed, so the fuzzer never touches the file system.

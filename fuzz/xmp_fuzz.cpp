@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // XMP: a PDF's packet read for its pith properties, and merged with a
 // record's properties as pith-stamp does. A merged packet must read back
 // with the number written, and merging again must give the same bytes

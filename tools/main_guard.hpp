@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The catch-all around each tool's main: anything unexpected (an exception
 // from a library, a bug) is one line naming the tool and exit 2, never an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pith-check: verifies the Pith Number carried by a PDF, and Pith registry
 // files (bundle, state.json, canonical record, resolver answer), detected by
 // content, with keys from the trust store only. An argument that is not an

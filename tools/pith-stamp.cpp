@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pith-stamp: write a verified, signed Pith record into a compiled PDF as one
 // incremental update (or, for a .tex file, into a generated pith.sty). The
 // work is pith::stamp::run_stamp (lib/pith/stamp/run.hpp); this is the

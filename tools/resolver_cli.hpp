@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The registry options shared by pith-check and pith-stamp, registered once
 // here so the tools never duplicate them. Start from

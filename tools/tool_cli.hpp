@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every pith tool's command line has besides its own options: one
 // `--version` text, and the hidden `--list-options` that the build reads to

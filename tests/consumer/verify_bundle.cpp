@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // verify-bundle FILE: verifies a registry document with the pinned key only,
 // through libpith's public headers; prints the number, exits 0 when verified.
 #include <pith/registry/trust_store.hpp>

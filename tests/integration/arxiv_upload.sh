@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-stamp --arxiv: a paper with \input from a subdirectory, a figure and
 # a .bib (its .bbl made by latexmk). The archive holds exactly the files the
 # build read inside the paper's directory, plus pith.sty and the .bbl:

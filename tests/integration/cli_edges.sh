@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The command line's edges, as a new user meets them (issue 14): one
 # --version format for both tools, unknown options named, a file that is
 # neither PDF nor JSON described by how it starts, a network failure that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The same data gives the same exit code by every route: a tampered bundle is
 # exit 1 (and an intact one signed by no trusted key exit 4) whether it is
 # given to pith-stamp --bundle, served to pith-stamp by a file:// resolver,

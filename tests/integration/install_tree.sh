@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake --install into a temporary prefix, then use what was installed as a
 # user and a downstream developer would: the man pages render, the bash
 # completion completes `pith-check --of` to --offline, the zsh one exists,

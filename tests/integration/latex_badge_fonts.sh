@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The badge never needs a font that METAFONT must make. A T1 paper with the
 # Computer Modern families, without lmodern (the paper does not load it)
 # and without cm-super (not installed by scripts/install-deps; the test

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The sample with latexmk and samples/latexmkrc, offline from the sample's
 # registry mirror: pith-stamp paper.tex writes pith.sty before the build,
 # the PDF carries the signed record from pith.sty alone, pith-stamp

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # latexmk with the shipped rc (latex/latexmkrc, loaded by samples/latexmkrc)
 # on every engine latexmk drives: -pdf, -pdfxe, -pdflua, -pdfdvi, -pdfps.
 # Each cell builds a fresh copy of samples/ offline from the sample's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Binding a record to the PDF a reader sees (issue 10): papers built here by
 # every engine (pdflatex, xelatex, lualatex, latex+dvips+ps2pdf) with a title
 # that spans lines and carries ligatures, math and accents — their visible

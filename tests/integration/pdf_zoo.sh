@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The PDF zoo (tests/support/pdf_zoo.sh) is what the stamp and check tests
 # stand on: check that every file is a clean PDF with the structure, page
 # count, title and features its manifest promises, and that a second run

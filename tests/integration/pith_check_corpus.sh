@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check on a corpus, like a librarian would run it: -j N workers,
 # --files-from FILE|-, JSON Lines (one object per input, in input order, the
 # same for any -j), -q (exit code only), the worst exit code wins

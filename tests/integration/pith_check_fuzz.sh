@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check on corrupted bundles (zzuf bit flips): it must never crash or
 # hang, exit only with a documented code, and exit 0 only when the signed
 # content is unchanged (the unsigned bundle_signature.signed_at aside).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check on real PDFs: every file of the zoo stamped by pith-stamp
 # verifies offline; then the tampering cases of the check issue, each with its
 # verdict and exit code: an edited embedded bundle, an edited XMP record, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check on hostile PDFs: stamped zoo files mutated by bit flips (zzuf),
 # truncations and splices, all checked in ONE pith-check run. Every file gets
 # exactly one verdict (one JSON line), the exit code is a documented one, no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check on registry files, like a user would run it: verdicts, exit
 # codes, --json, --trust-key, stderr messages. Needs PITH_BIN (built tools)
 # and PITH_TEST_DATA (tests/data); pith-test-sign is next to the tests.

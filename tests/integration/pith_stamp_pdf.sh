@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-stamp on real PDFs, judged by readers we did not write: qpdf --check,
 # poppler (pdfinfo, pdfdetach), exiftool. Every producer of the PDF zoo
 # (tests/support/pdf_zoo.sh) when it is there, else a few made here. Then the

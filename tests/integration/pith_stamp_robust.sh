@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-stamp and pith-check on inputs that once damaged files or the tools
 # (issue 11): a header offset, hostile PDFs (deep nesting, a self-measuring
 # object stream, a wrapping xref subsection, object-stream bombs), damaged

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The installed headers are the public API (lib/CMakeLists.txt:
 # PITH_PUBLIC_HEADERS). Installs the build into a temporary prefix and
 # compiles every installed header on its own, with only the install tree and

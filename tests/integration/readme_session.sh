@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The README's "A session" block, run as it stands: every `$ ` command is run
 # (in order, in one directory, with bash), and every output line the README
 # shows must appear in what the command printed, in order, with "…" matching

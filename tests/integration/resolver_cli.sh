@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check resolving numbers and arXiv ids like a user would: a record that
 # is only on a (loopback) registry is fetched, verified and cached; with the
 # server stopped, --offline verifies it from the cache. Substituted records

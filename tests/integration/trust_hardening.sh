@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 13 from the command line: nothing a hostile file carries can draw on
 # the terminal (an ANSI payload in a file name, a bundle and a PDF: escaped in
 # the text output, exact in --json); a FIFO given as input is refused, not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make test's packaging step: runs tests/package/run.sh (minutes: a package
 # build and a Debian root) only when PITH_PACKAGE_TEST=1 or the last commit
 # touched what the packages are made of; otherwise says why it skipped.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make package-test: builds the Debian packages from this tree
 # (dpkg-buildpackage -b), runs lintian on them, installs them with apt into a
 # clean Debian 12 (debootstrap minbase, from the apt mirror this machine

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by the integration scripts: one place for the expectation helpers.
 # fail is for every script; expect_* need $check (the tool) and $work (a
 # scratch dir).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes crafted hostile PDFs into a directory (tests/integration/hostile_pdfs.sh).
 
 Each is a small, otherwise well-formed PDF with one hostile part:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Test helpers for the LaTeX side: a VerifiedRecord built from the bundle
 // fixture (as the verifier would yield it, without running the verifier),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/latex_matrix.hpp"
 
 #include "pith/tex/sty.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The LaTeX test matrix: papers in each package-loading variant and class,
 // compiled with each engine, and the checks every resulting PDF must pass.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Real HTTP(S) servers on 127.0.0.1 for tests (never any other address): a
 // thin wrapper over cpp-httplib that binds a random free port, serves in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Sample PDFs made on demand by real producers (pdflatex, qpdf, ghostscript),
 // cached in one temporary directory per test process. A producer that is not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pdf_zoo.sh OUTDIR — makes the PDF test zoo shared by the stamp and check
 # tests: real PDFs from every producer pith must handle, each with a known
 # title so title-binding checks can be exercised.

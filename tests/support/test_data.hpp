@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading the committed fixtures in tests/data (and any file) in tests.
 #include <filesystem>

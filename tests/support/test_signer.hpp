@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // TEST ONLY. A deterministic Ed25519 signer standing in for the registry, so
 // tests can build signed records, receipts, events, bundles and states, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pith-test-server: TEST ONLY. Serves a directory over HTTP on 127.0.0.1 at a
 // random free port (never another address), for shell tests and benchmarks.
 // Prints its base URL (http://127.0.0.1:PORT) on the first line of stdout,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pith-test-sign: TEST ONLY. Writes registry documents signed by the test
 // signer (key pith-test-2026, tests/data/test-signing-key.json) to stdout,
 // for shell tests and other helpers' fixtures. Deterministic output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"

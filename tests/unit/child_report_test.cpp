@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A lying child cannot produce `verified`: the parent drops the child's trust
 // anchors and verifies the carried record again (check/child_report.hpp).
 #include "pith/check/child_report.hpp"

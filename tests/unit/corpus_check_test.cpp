@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Many inputs, each checked in its own child process, a bounded number at a
 // time: every input gets exactly one report, in input order, whatever the
 // children do (crash, hang, spin) and whichever finishes first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The HTTP client against real servers on 127.0.0.1: statuses, retries,
 // timeouts, slow drip, truncation, size bound, redirects, TLS, conditional
 // requests, file:// and connection reuse.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parsing what users type to name a paper, and matching fetched records to it.
 #include "pith/registry/identifier.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A check run in a child process: its report comes back whole; a crash, a
 // runaway loop, a hang or a memory blow-up becomes an `error` verdict.
 #include "pith/check/isolation.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Each class: the badge's link lies between the title block and the
 // abstract (or first section) on page 1, with the generated pith.sty.
 #include "pith/tex/sty.hpp"

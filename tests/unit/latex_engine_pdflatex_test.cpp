@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine × loading-variant matrix for pdflatex: a paper with the generated
 // pith.sty compiles, and its PDF carries the signed record exactly.
 #include "support/latex_matrix.hpp"

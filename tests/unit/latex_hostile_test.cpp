@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile registry data: a record whose title holds TeX, comment and
 // parameter characters, unbalanced braces and non-ASCII text. The generated
 // pith.sty compiles on every engine and the title comes out literally in

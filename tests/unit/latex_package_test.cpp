@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // latex/pith.sty on its own (no verified data): number validation, options,
 // the manual badge, the log message that says how to add the record, and
 // the kernel check.

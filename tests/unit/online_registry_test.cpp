@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The online part of pith-check (pdf_online.hpp) on a registry file's
 // carried copy, against a registry on 127.0.0.1 (bundles signed by the test
 // key): a correction, superseded and equivocating events, a record no longer

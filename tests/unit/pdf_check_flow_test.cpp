@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // check_pdf_metadata end to end on PDF metadata as pith-stamp writes it,
 // and the tampering cases of the check issue (no PDF parser needed: the
 // metadata and the byte layout are built directly).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PDF checks that need no PDF parser: numbers against the record, title
 // binding, byte binding on buffers.
 #include "pith/base/crypto.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pulling Pith Numbers out of PDF metadata: every place, where each was
 // found, and conflicts naming both sides.
 #include "pith/pdf/extract.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ASCIIHexDecode streams read back byte-exact through the lazy reader
 // (PoDoFo 0.9.8 alone decodes the '>' end marker as one more byte).
 #include "pith/pdf/reader.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The online comparison: the registry's current bundle against the copy a
 // PDF carries (documents signed by the test signer; no network: the
 // Resolution is built as the resolver returns it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stamping real PDFs, checked by readers we did not write: qpdf, poppler
 // (pdfinfo, pdfdetach) and exiftool must all see what we wrote.
 #include "pith/pdf/extract.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/number.hpp"
 #include "pith/signed_json/strict.hpp"
 #include "pith/tex/source.hpp"

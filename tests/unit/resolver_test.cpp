@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The resolver's decisions (fetch order, mirrors, cache, offline, identity
 // checks) against real loopback servers, with a stand-in verifier whose
 // verdict the test controls. The same flows with real Ed25519-signed

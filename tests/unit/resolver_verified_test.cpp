@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The resolver with the real verifier and bundles signed by the test key,
 // served by real HTTP(S) servers on 127.0.0.1: every fault gives a clear
 // error or a fallback, and never an accepted bad record.

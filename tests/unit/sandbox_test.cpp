@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The child that parses PDFs runs confined (base/sandbox.hpp, entered by
 // check/isolation.cpp): a forbidden system call kills it and is reported,
 // descriptors it inherited are closed, and what a check needs still works.

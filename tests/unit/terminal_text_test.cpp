@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // terminal_safe: nothing from an input can act on a terminal.
 #include "pith/base/report.hpp"
 #include "pith/base/terminal_text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 13, trust hardening: pith vouches only for what a trusted key
 // signed. Each attack of the review as a test with test-signed fixtures:
 // forged state content, a state's times and mirror hints, rollback.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real registry data verifies completely, and every signed byte of it is
 // covered: changing any value anywhere in the bundle makes it fail.
 #include "pith/signed_json/canonical.hpp"

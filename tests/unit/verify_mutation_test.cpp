@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile input: every node of the real bundle replaced by values of every
 // JSON type, and random byte-level corruption. verify_document must never
 // throw or crash, and must never say `verified` for data that differs from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every failure path, exercised with documents signed by the test signer.
 #include "pith/signed_json/canonical.hpp"
 #include "pith/registry/number.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Visible bindings without a PDF: normalising extracted text, finding the
 // record's title and abstract among page-1 lines, arXiv ids on page 1, the
 // PageText wire form, the unbound verdict, and a rewrite told from tampering.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // XMP merge and read-back (Exempi), checked against exiftool as an
 // independent reader.
 #include "pith/pdf/xmp.hpp"

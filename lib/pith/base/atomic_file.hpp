@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writing files without ever leaving one half-written: the one atomic writer
 // of pith (PDFs, the generated pith.sty, the resolver's cache).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Running work on hostile input in a forked child process under CPU-time,
 // memory and wall-clock limits: a crash, a hang or a blow-up in a parser

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The cryptography pith needs, via libsodium: SHA-256, Ed25519 detached
 // signature verification, and strict base64/hex codecs (strict so that one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One error type for the whole library: what kind of failure, where it
 // happened and what went wrong. `where` names the input (a file, a URL, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Exit codes of pith-check and pith-stamp. Stable: never renumber.
 // Documented in README.md and in each tool's --help.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading what a user (or an attacker) names as input, in the tool's own
 // process: never blocking (a FIFO or a device is refused, not opened for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The versions of the libraries pith is linked with, for `--version` and bug
 // reports: asked of each library at run time where it can say (libcurl,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A read-only memory map of a whole file. Reading a PDF's trailer, cross-
 // reference data and a handful of objects touches only those pages, so the

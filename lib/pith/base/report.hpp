@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A verification report: an ordered list of checks with dotted codes
 // (`record.hash.match`, `receipt.signature.valid`, `key.untrusted`, ...), each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Confines a child process that parses hostile input (PoDoFo, Exempi): once
 // in the sandbox it can read files, compute and write to the descriptors it

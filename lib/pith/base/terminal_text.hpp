@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Text from inputs (file names, key ids, claimed numbers, titles, JSON
 // previews) reaches a terminal in pith's human output. A hostile value could

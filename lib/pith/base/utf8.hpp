@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Walking UTF-8 from hostile sources (PDF strings, page text, network values)
 // one code point at a time, with utf8proc's validation: overlong forms,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the offline check of a file hands to the online check: the copy of
 // the registry document the file carried (the bundle, state or record inside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A report from the child that parsed a hostile file (isolation.hpp) is a
 // claim, not a verdict: a parser exploit in the child could write any report.

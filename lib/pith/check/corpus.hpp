@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checking many files at once (pith-check -j N): every file is checked in its
 // own child process under IsolationLimits (isolated_check.hpp), at most

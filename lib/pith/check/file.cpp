@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/file.hpp"
 
 #include "pith/base/input_file.hpp"

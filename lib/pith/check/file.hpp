@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What pith-check does with one input file, as a library call so every
 // front end (and later issues: PDFs, identifiers) shares one dispatch.

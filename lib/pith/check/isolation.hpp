@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checking hostile input in a child process. PDFs are parsed with PoDoFo,
 // whose 0.9.x parsers have a long CVE list and no fuzzing: pith-check runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pith-check's arguments that name a paper instead of a file (a Pith Number
 // in any form, an arXiv id): resolved from the registry, its mirrors or the

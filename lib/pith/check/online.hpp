@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pith-check online (the default): what the registry serves now for the
 // number a PDF carries, compared with the copy inside the PDF. Newer events

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Verifying what a PDF says about its Pith Number: that every number in it
 // names the verified record, that the pith metadata is that record's, that the

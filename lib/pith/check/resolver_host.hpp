@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A PDF's resolver links (XMP pith:resolverUrl, Info /PithURL, page-1 badge
 // links) send readers to a registry. One that points at another host than the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One pith-check run over many inputs, as a library call so the CLI stays a
 // thin front end: files are checked in child processes (corpus_check.hpp, at

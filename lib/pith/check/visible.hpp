@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Visible bindings: does page 1, as a reader sees it, show the paper the
 // record names? The record hashes its title and abstract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every Pith Number a PDF carries, and where each was found: XMP pith:number
 // and pith:resolverUrl, XMP dc:identifier values `pith:…`, Info /PithNumber

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/page_text.hpp"
 
 #include "pith/base/utf8.hpp"

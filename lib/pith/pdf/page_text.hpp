@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a reader sees on page 1: its text lines in reading order and the URIs
 // of its link annotations. A plain value (strings only) with a JSON form, so

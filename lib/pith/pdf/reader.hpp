@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Lazy, bounded reading of a PDF: the trailer, the cross-reference data and
 // only the objects asked for. Opening a 1,000-page thesis costs what its

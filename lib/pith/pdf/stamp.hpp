@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Stamping a PDF with a verified Pith record, as ONE incremental update:
 //  - XMP: the existing packet merged with the pith properties (xmp.hpp),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One incremental update (ISO 32000-1 7.5.6) appended after a PDF's bytes:
 // the new or changed objects, a classic cross-reference section listing only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // CONTRACT: the pith metadata vocabulary written into PDFs, shared by
 // pith-stamp (XMP + Info + embedded file), the generated pith.sty (which

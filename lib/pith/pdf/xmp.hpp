@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // XMP packets (Exempi): merge the pith properties into a PDF's existing packet
 // without losing anything else in it, and read them back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The registry's wire formats as readable structs (spec §3-§4), read once
 // from the strictly parsed JSON so that the checks read fields, not JSON

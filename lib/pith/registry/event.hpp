@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One open-graph event checked on its own: its content hash and id, its
 // signature by a trusted key, its subject. (References to other events are

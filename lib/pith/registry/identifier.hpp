@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a user may type to name a paper, for lookup: a full Pith Number
 // (`pith:2020:WXNI57C2SJ24QK62DB7DTUREA3`), the bare 26-character body, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Pith Numbers: `pith:YYYY:<26>`. The body is the first 130 bits of the
 // record's canonical SHA-256 in RFC 4648 base32 (A-Z2-7, no padding); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checks shared by every registry document: the canonical record (its hash
 // is its number: self-certifying) and the registry's receipt over it (the

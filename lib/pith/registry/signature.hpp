@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One registry signature block (receipt, event `signature`, bundle
 // `bundle_signature`) checked against the trust store:

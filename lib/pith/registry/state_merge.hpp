@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Recomputes a record's merged state from its events
 // (`pith-open-graph-merge-v1`), so a mirror can rebuild the state without

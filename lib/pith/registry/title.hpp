@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Title binding: metadata.title_canon_sha256 = sha256(UTF-8 of the title
 // lower-cased, runs of whitespace collapsed to one space, trimmed);

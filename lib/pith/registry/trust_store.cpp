@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/trust_store.hpp"
 
 #include "pith/base/input_file.hpp"

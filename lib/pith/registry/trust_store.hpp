@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The keys pith trusts, and nothing else. A signature counts only when its key
 // is in this store, matched by key_id AND fingerprint. Keys shipped inside the

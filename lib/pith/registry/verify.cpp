@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // verify_document: detects the kind of registry document from its content
 // and runs every check the document allows (spec §1-§4). What cannot be
 // checked is reported as a skip that says why.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // CONTRACT between the verification core and its users (resolver, stamper,
 // checker, sty generator). The core (issue 2) implements `verify_document` in

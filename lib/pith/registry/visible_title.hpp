@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Finding a title (or abstract) the registry hashed among lines of text a
 // reader sees (page 1 of a PDF): the text is normalised, spans of

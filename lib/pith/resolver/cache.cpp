@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/resolver/cache.hpp"
 
 #include "pith/registry/number.hpp"

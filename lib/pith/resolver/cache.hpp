@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // On-disk cache of registry documents: one file per Pith Number holding the
 // verified bundle (or state) bytes exactly as served, `<BODY>.json`, plus a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // HTTP(S) GET for the resolver, done the way curl users expect: TLS
 // verification always on (there is deliberately no switch to turn it off),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How the tools reach the registry: one value type shared by pith-check and
 // pith-stamp (the CLI flags are registered by tools/resolver_cli.hpp, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Resolves what a user typed (full number, body, short form, arXiv id) to a
 // fully verified registry document. Order: a fresh cache entry; then, per

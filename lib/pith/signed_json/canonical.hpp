@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Canonical JSON: the exact bytes the registry hashes and signs.
 // canon(x) is byte-identical to Python's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The first place two JSON values differ, as a JSON path, for reports such
 // as "state recomputed from events differs at $.current.source_aliases[2]".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A strict JSON parser for signed data. Two readers of the same signed bytes
 // must see the same values, so anything a parser may resolve differently is

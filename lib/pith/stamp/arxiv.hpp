@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `pith-stamp --arxiv paper.tex`: the upload archive for arXiv, and proof
 // that what arXiv will build from it carries a verifiable record.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One pith-stamp run, as a library call so the CLI stays a thin front end
 // (the twin of check/run.hpp): find the Pith Number (--pith, the PDF's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Finding the \pithnumber{...} in effect in a LaTeX paper, the way TeX would
 // read it: comments are ignored (an unescaped % to the end of the line),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/tex/stamp.hpp"
 
 #include "pith/base/atomic_file.hpp"

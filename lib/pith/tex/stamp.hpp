@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `pith-stamp paper.tex`: bake the verified, signed record of the paper's
 // \pithnumber into a generated pith.sty beside the paper. Uploaded with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The generated pith.sty: latex/pith.sty (compiled into the library) plus a
 // data block carrying one verified, signed registry record, so a PDF built
