@@ -1,6 +1,7 @@
 # The two commands of the README:
 #   make demo  — install what is missing, build, run pith on the bundled sample
-#   make test  — install what is missing, build, run every test (and a short fuzz run)
+#   make test  — install what is missing, build, run every test (and a short fuzz run,
+#                and the distributed-engine recipes: corpus-engines-test, ~1 min)
 # and for the parsers (docs/fuzzing.md):
 #   make fuzz  — run every libFuzzer target FUZZ_SECONDS each (default 60)
 BUILD     ?= build
@@ -15,7 +16,7 @@ FUZZ_CXX ?= clang++-16
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke
+.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke corpus-engines-test
 
 all: build
 
@@ -31,6 +32,12 @@ build: configure
 test: build fuzz-build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+	$(MAKE) corpus-engines-test
+
+# docs/corpus.md's recipes (GNU parallel over ssh, Dask distributed) end to
+# end on 127.0.0.1; a recipe whose engine cannot start is skipped, saying so.
+corpus-engines-test: build
+	PITH_BIN=$(abspath $(BUILD))/tools PITH_SOURCE_DIR=$(CURDIR) PITH_ZOO_DIR=$(abspath $(BUILD))/zoo tests/engines/run.sh
 
 fuzz-build: deps
 	CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) cmake -S . -B $(FUZZ_BUILD) -DPITH_FUZZ=ON \
