@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The two commands of the README:
 #   make demo  — install what is missing, build, run pith on the bundled sample
-#   make test  — install what is missing, build, run every test (and a short fuzz run)
+#   make test  — install what is missing, build, run every test (and a short fuzz run,
+#                and the distributed-engine recipes: corpus-engines-test, ~1 min)
 # and for the parsers (docs/fuzzing.md):
 #   make fuzz  — run every libFuzzer target FUZZ_SECONDS each (default 60)
 # and for the Debian packages (tests/package/run.sh; root, a few minutes):
@@ -18,7 +19,7 @@ FUZZ_CXX ?= clang++-16
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke package-test
+.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke package-test corpus-engines-test
 
 all: build
 
@@ -35,6 +36,12 @@ test: build fuzz-build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 	tests/package/maybe-run.sh
+	$(MAKE) corpus-engines-test
+
+# docs/corpus.md's recipes (GNU parallel over ssh, Dask distributed) end to
+# end on 127.0.0.1; a recipe whose engine cannot start is skipped, saying so.
+corpus-engines-test: build
+	PITH_BIN=$(abspath $(BUILD))/tools PITH_SOURCE_DIR=$(CURDIR) PITH_ZOO_DIR=$(abspath $(BUILD))/zoo tests/engines/run.sh
 
 fuzz-build: deps
 	CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) cmake -S . -B $(FUZZ_BUILD) -DPITH_FUZZ=ON \

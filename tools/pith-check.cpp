@@ -13,6 +13,7 @@
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
+#include "pith/check/corpus_input.hpp"
 #include "pith/check/lookup.hpp"
 #include "pith/check/run.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -22,6 +23,8 @@
 #include "resolver_cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -80,6 +83,36 @@ int check_command(int argc, char** argv) {
   app.add_option("--files-from", files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
+  // Corpus runs (docs/corpus.md).
+  std::vector<std::string> archives;
+  bool null_separated = false;
+  std::string shard;
+  app.add_flag("-0,--null", null_separated, "--files-from names are separated by NUL, not newlines (find -print0)");
+  app.add_option("--tar", archives, "check the regular members of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked (repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--max-member-size", run.max_member_bytes, "--tar: a larger member is that member's error, unread (default 268435456)")
+      ->type_name("BYTES");
+  std::uint64_t file_memory_mb = 0;
+  app.add_option("--file-timeout", run.limits.wall_seconds, "per-file wall-clock limit in seconds (CPU: the same, at most 30; default 60)")
+      ->check(CLI::Range(1u, 86400u))
+      ->type_name("SECONDS");
+  app.add_option("--file-memory", file_memory_mb, "per-file address-space limit in MiB (default 3072)")
+      ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20))
+      ->type_name("MIB");
+  std::string workers = "pool";
+  app.add_option("--workers", workers, "pool: long-lived worker processes, each replaced after 500 inputs or a crash (default); fork: a process forked per input")
+      ->check(CLI::IsMember({"pool", "fork"}))
+      ->type_name("pool|fork");
+  app.add_option("--summary", run.summary_file, "write counts per verdict and per failing check, and the slowest inputs, to FILE (JSON)")
+      ->type_name("FILE");
+  app.add_option("--html", run.html_file, "write a self-contained HTML report to FILE: counts, the inputs not verified, their reports")
+      ->type_name("FILE");
+  app.add_option("--joblog", run.joblog, "append a line to FILE for each input once its report is out")->type_name("FILE");
+  app.add_flag("--resume", run.resume, "skip the inputs the --joblog FILE already holds (continue a killed run)");
+  app.add_option("--shard", shard, "check only shard K of N (1 <= K <= N): a stable split by a hash of each input's name")
+      ->type_name("K/N");
   pith::cli::add_resolver_options(app, resolver_options);
   try {
     app.parse(argc, argv);
@@ -97,10 +130,31 @@ int check_command(int argc, char** argv) {
         return pith::exit_code::usage_or_io;
       }
     }
-    for (auto& path : pith::check::read_path_list(files_from == "-" ? std::cin : list_file)) files.push_back(std::move(path));
+    for (auto& path : pith::check::read_path_list(files_from == "-" ? std::cin : list_file, null_separated ? '\0' : '\n'))
+      files.push_back(std::move(path));
   }
-  if (files.empty()) {
-    std::cerr << "pith-check: nothing to check (give files, numbers or --files-from)\n"
+  run.fork_per_file = workers == "fork";
+  if (file_memory_mb != 0) run.limits.memory_bytes = file_memory_mb << 20;
+  run.limits.cpu_seconds = std::min(run.limits.cpu_seconds, run.limits.wall_seconds);
+  if (!shard.empty()) {
+    const auto parsed = pith::check::Shard::parse(shard);
+    if (!parsed) {
+      std::cerr << "pith-check: " << pith::terminal_safe(parsed.error().describe()) << "\n";
+      return pith::exit_code::usage_or_io;
+    }
+    run.shard_index = parsed->index;
+    run.shard_count = parsed->count;
+  }
+  if (run.resume && run.joblog.empty()) {
+    std::cerr << "pith-check: --resume needs --joblog FILE (the log of the run to continue)\n";
+    return pith::exit_code::usage_or_io;
+  }
+  if (std::count(archives.begin(), archives.end(), "-") + (files_from == "-" ? 1 : 0) > 1) {
+    std::cerr << "pith-check: stdin ('-') can be read only once: one of --tar - and --files-from -\n";
+    return pith::exit_code::usage_or_io;
+  }
+  if (files.empty() && archives.empty()) {
+    std::cerr << "pith-check: nothing to check (give files, numbers, --files-from or --tar)\n"
               << "Run with --help for more information.\n";
     return pith::exit_code::usage_or_io;
   }
@@ -120,6 +174,7 @@ int check_command(int argc, char** argv) {
   pith::check::CheckRunInputs inputs;
   inputs.ready = pith::check::look_up_identifiers(files, resolver_options, trust);
   inputs.names = std::move(files);
+  inputs.archives = std::move(archives);
   run.colour = !json_output && use_colour();
   run.json = json_output;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;

@@ -22,8 +22,8 @@ namespace {
 
 // The first byte the child sends says what follows: the work's result, or
 // why there is none (an exception in the child).
-constexpr char result_tag = 'R';
-constexpr char error_tag = 'E';
+constexpr char result_tag = child_result_tag;
+constexpr char error_tag = child_error_tag;
 
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
   const rlimit limit{soft, hard};
@@ -44,29 +44,11 @@ bool write_all(int fd, std::string_view data) {
 // running the parent's atexit handlers or flushing its stdio buffers.
 [[noreturn]] void run_child(int out_fd, const std::string& subject, const std::function<std::string()>& work,
                             const ChildLimits& limits) {
-  if (const int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC); devnull >= 0) {
-    ::dup2(devnull, STDOUT_FILENO);
-    ::dup2(devnull, STDERR_FILENO);
-    ::close(devnull);
-  }
-  // A crash must end the child and be seen by the parent as that signal, not
-  // go to handlers inherited from the caller.
-  for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU, SIGPIPE}) std::signal(sig, SIG_DFL);
-  set_limit(RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1);
-  set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
-  set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
-  std::string payload(1, result_tag);
-  try {
-    // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
-    if (auto confined = enter_sandbox({out_fd}); !confined) throw std::runtime_error(confined.error().describe());
-    payload += work();
-  } catch (const std::bad_alloc&) {
-    payload = std::string(1, error_tag) + subject + " exceeded the memory limit of " +
-              std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped";
-  } catch (const std::exception& e) {
-    payload = std::string(1, error_tag) + subject + " failed: internal error: " + e.what();
-  } catch (...) {
-    payload = std::string(1, error_tag) + subject + " failed: internal error";
+  std::string payload;
+  if (auto confined = confine_child(out_fd, limits); !confined) {
+    payload = std::string(1, error_tag) + subject + " failed: internal error: " + confined.error().describe();
+  } else {
+    payload = child_work_payload(subject, work, limits);
   }
   ::_exit(write_all(out_fd, payload) ? 0 : 3);
 }
@@ -77,6 +59,72 @@ std::string describe_signal(int sig) {
 }
 
 }  // namespace
+
+std::string child_work_payload(const std::string& subject, const std::function<std::string()>& work,
+                               const ChildLimits& limits) {
+  try {
+    return std::string(1, result_tag) + work();
+  } catch (const std::bad_alloc&) {
+    return std::string(1, error_tag) + subject + " exceeded the memory limit of " +
+           std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped";
+  } catch (const std::exception& e) {
+    return std::string(1, error_tag) + subject + " failed: internal error: " + e.what();
+  } catch (...) {
+    return std::string(1, error_tag) + subject + " failed: internal error";
+  }
+}
+
+Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limit_per_request) {
+  if (const int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC); devnull >= 0) {
+    ::dup2(devnull, STDOUT_FILENO);
+    ::dup2(devnull, STDERR_FILENO);
+    ::close(devnull);
+  }
+  // A crash must end the child and be seen by the parent as that signal, not
+  // go to handlers inherited from the caller.
+  for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU, SIGPIPE}) std::signal(sig, SIG_DFL);
+  // A worker moves its soft limit on before each request: the hard one stays open.
+  set_limit(RLIMIT_CPU, limits.cpu_seconds, cpu_limit_per_request ? RLIM_INFINITY : limits.cpu_seconds + 1);
+  set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
+  set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
+  // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
+  return enter_sandbox({keep_fd});
+}
+
+std::optional<std::string> describe_child_end(const std::string& subject, int status, const ChildLimits& limits) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (killed_by_sandbox(sig)) {
+      return subject + " was stopped by the sandbox: it made a forbidden system call (" + describe_signal(sig) +
+             "); the input may be an exploit attempt";
+    }
+    if (sig == SIGXCPU) {
+      return subject + " exceeded the CPU-time limit of " + std::to_string(limits.cpu_seconds) + " s and was stopped";
+    }
+    return subject + " crashed (" + describe_signal(sig) + ")";
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return subject + " ended abnormally (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+  }
+  return std::nullopt;
+}
+
+std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits) {
+  return subject + " took longer than " + std::to_string(limits.wall_seconds) + " s and was stopped (wall-clock limit)";
+}
+
+std::string describe_too_large(const std::string& subject, const ChildLimits& limits) {
+  return subject + " sent back more than " + std::to_string(limits.max_output_bytes) + " bytes and was stopped";
+}
+
+Result<std::string> child_payload(const std::string& subject, std::string payload) {
+  auto stopped = [](std::string message) { return fail(ErrorKind::malformed, "", std::move(message)); };
+  if (payload.empty()) return stopped(subject + " sent back no complete result");
+  if (payload.front() == error_tag) return stopped(payload.substr(1));
+  if (payload.front() != result_tag) return stopped(subject + " sent back no complete result");
+  payload.erase(0, 1);
+  return payload;
+}
 
 ChildProcess ChildProcess::start(std::string subject, const std::function<std::string()>& work,
                                  const ChildLimits& limits) {
@@ -189,34 +237,10 @@ Result<std::string> ChildProcess::finish() {
   }
   pid_ = -1;
 
-  if (timed_out) {
-    return stopped(subject_ + " took longer than " + std::to_string(limits_.wall_seconds) +
-                   " s and was stopped (wall-clock limit)");
-  }
-  if (too_large_) {
-    return stopped(subject_ + " sent back more than " + std::to_string(limits_.max_output_bytes) +
-                   " bytes and was stopped");
-  }
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    if (killed_by_sandbox(sig)) {
-      return stopped(subject_ + " was stopped by the sandbox: it made a forbidden system call (" + describe_signal(sig) +
-                     "); the input may be an exploit attempt");
-    }
-    if (sig == SIGXCPU) {
-      return stopped(subject_ + " exceeded the CPU-time limit of " + std::to_string(limits_.cpu_seconds) +
-                     " s and was stopped");
-    }
-    return stopped(subject_ + " crashed (" + describe_signal(sig) + ")");
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return stopped(subject_ + " ended abnormally (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
-  }
-  if (data_.empty()) return stopped(subject_ + " sent back no complete result");
-  if (data_.front() == error_tag) return stopped(data_.substr(1));
-  if (data_.front() != result_tag) return stopped(subject_ + " sent back no complete result");
-  data_.erase(0, 1);
-  return std::move(data_);
+  if (timed_out) return stopped(describe_wall_clock_stop(subject_, limits_));
+  if (too_large_) return stopped(describe_too_large(subject_, limits_));
+  if (auto ended = describe_child_end(subject_, status, limits_)) return stopped(std::move(*ended));
+  return child_payload(subject_, std::move(data_));
 }
 
 Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,

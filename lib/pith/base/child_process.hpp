@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 
@@ -74,6 +75,30 @@ class ChildProcess {
 // Runs `work` in a child process under `limits` and returns what it returned.
 [[nodiscard]] Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
                                                const ChildLimits& limits = {});
+
+// The parts of a child's life that other runners of hostile work share
+// (base/worker_pool.hpp: long-lived workers under the same rules).
+// In the child, before touching the input: stdout/stderr to /dev/null,
+// default crash signals, RLIMIT_CPU/AS/CORE from `limits`, then the sandbox
+// keeping only `keep_fd`. An Error: the child must not go on.
+// `cpu_limit_per_request`: the hard RLIMIT_CPU stays open, for a worker
+// (worker_pool.hpp) that sets its soft limit before each request.
+[[nodiscard]] Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limit_per_request = false);
+// In the child: runs `work` and returns the tagged payload to send back
+// (child_result_tag + result, or child_error_tag + why: an exception, memory).
+[[nodiscard]] std::string child_work_payload(const std::string& subject, const std::function<std::string()>& work,
+                                             const ChildLimits& limits);
+// In the parent, from a waitpid status: why the child ended abnormally
+// ("the check crashed (signal 11 (Segmentation fault))"), or nullopt for exit 0.
+[[nodiscard]] std::optional<std::string> describe_child_end(const std::string& subject, int status,
+                                                            const ChildLimits& limits);
+[[nodiscard]] std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits);
+[[nodiscard]] std::string describe_too_large(const std::string& subject, const ChildLimits& limits);
+// What a child sent (a tag byte, then the result or the reason there is none):
+// the result, or an Error (kind malformed) with the reason.
+[[nodiscard]] Result<std::string> child_payload(const std::string& subject, std::string payload);
+inline constexpr char child_result_tag = 'R';
+inline constexpr char child_error_tag = 'E';
 
 // Reads what one child sends until it is complete or its deadline has passed
 // (its finish() then kills it: the wall-clock limit). For ChildProcess and the

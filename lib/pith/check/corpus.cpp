@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/corpus.hpp"
 
+#include "pith/base/worker_pool.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -14,6 +16,7 @@ namespace {
 struct Running {
   std::size_t index = 0;
   IsolatedChild child;
+  std::chrono::steady_clock::time_point started;
 };
 
 // Reports that finished before an earlier input: held until their turn.
@@ -40,17 +43,20 @@ int milliseconds_until(std::chrono::steady_clock::time_point t) {
   return static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 60'000));
 }
 
-}  // namespace
-
-void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
-  const std::size_t jobs = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
+// The same run over long-lived workers: one request per input, answers
+// judged by the same step as a forked child's (file_check_from_child).
+void check_in_pool(const CorpusTasks& tasks, const CorpusOptions& options) {
+  WorkerPoolOptions pool_options;
+  pool_options.workers = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
+  pool_options.limits = options.limits.child_limits();
+  pool_options.requests_per_worker = options.inputs_per_worker;
+  WorkerPool pool("the check", [&tasks](std::string_view request) { return file_check_wire_text(tasks.check_request(request)); },
+                  pool_options);
   InOrder out(tasks.emit);
-  std::vector<Running> running;
   std::size_t next = 0;
-
-  while (next < tasks.count || !running.empty()) {
-    // Start children up to the bound; answers the parent has are emitted at once.
-    while (next < tasks.count && running.size() < jobs) {
+  const auto more = [&] { return tasks.has ? tasks.has(next) : next < tasks.count; };
+  while (more() || pool.busy()) {
+    while (pool.has_idle() && more()) {
       const std::size_t i = next++;
       if (tasks.in_parent) {
         if (auto answer = tasks.in_parent(i)) {
@@ -58,8 +64,45 @@ void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
           continue;
         }
       }
+      pool.submit(i, tasks.request(i));
+    }
+    if (!pool.busy()) continue;
+    for (auto& done : pool.wait()) {
+      const std::size_t i = static_cast<std::size_t>(done.ticket);
+      FileCheck checked = file_check_from_child(tasks.name(i), std::move(done.answer));
+      if (tasks.took) tasks.took(i, done.seconds);
+      out.done(i, std::move(checked));
+    }
+  }
+}
+
+}  // namespace
+
+void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
+  if (options.inputs_per_worker > 0 && tasks.request && tasks.check_request) {
+    check_in_pool(tasks, options);
+    return;
+  }
+  const std::size_t jobs = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
+  InOrder out(tasks.emit);
+  std::vector<Running> running;
+  std::size_t next = 0;
+  const auto more = [&] { return tasks.has ? tasks.has(next) : next < tasks.count; };
+
+  while (more() || !running.empty()) {
+    // Start children up to the bound; answers the parent has are emitted at once.
+    while (running.size() < jobs && more()) {
+      const std::size_t i = next++;
+      if (tasks.in_parent) {
+        if (auto answer = tasks.in_parent(i)) {
+          out.done(i, std::move(*answer));
+          continue;
+        }
+      }
+      const auto started = std::chrono::steady_clock::now();
       running.push_back(Running{i, IsolatedChild::start(tasks.name(i), [&tasks, i] { return tasks.check_in_child(i); },
-                                                        options.limits)});
+                                                        options.limits),
+                                started});
     }
     if (running.empty()) continue;
 
@@ -86,7 +129,9 @@ void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
       }
       // Past the deadline with the pipe still open: finish() kills it.
       if (complete || now >= it->child.deadline()) {
-        out.done(it->index, it->child.finish());
+        FileCheck checked = it->child.finish();
+        if (tasks.took) tasks.took(it->index, std::chrono::duration<double>(std::chrono::steady_clock::now() - it->started).count());
+        out.done(it->index, std::move(checked));
         it = running.erase(it);
       } else {
         ++it;

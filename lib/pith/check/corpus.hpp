@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <string_view>
 
 namespace pith::check {
 
@@ -20,6 +21,10 @@ inline constexpr unsigned max_corpus_jobs = 256;
 struct CorpusOptions {
   unsigned jobs = 1;  // children at a time, 1..max_corpus_jobs
   IsolationLimits limits;
+  // With CorpusTasks::request and check_request: `jobs` long-lived workers
+  // (base/worker_pool.hpp), each replaced after this many inputs or a crash,
+  // instead of a fork per input. 0: a fork per input (pith-check --workers=fork).
+  std::size_t inputs_per_worker = 500;
 };
 
 // Input `i` of `count`: `in_parent(i)` may answer directly (e.g. a number
@@ -28,10 +33,20 @@ struct CorpusOptions {
 // input order, as soon as every earlier input has been emitted.
 struct CorpusTasks {
   std::size_t count = 0;
+  // Inputs that arrive as the run goes (members streamed from a tar): when
+  // set, input i exists iff has(i), asked in increasing i; `count` is unused.
+  std::function<bool(std::size_t)> has;
   std::function<FileCheck(std::size_t)> check_in_child;
   std::function<std::optional<FileCheck>(std::size_t)> in_parent;  // may be empty
   std::function<std::string(std::size_t)> name;                    // for error reports
   std::function<void(std::size_t, FileCheck)> emit;
+  // The worker pool's two ends: input i as bytes the parent sends (its path,
+  // or its content), and the check of such a request in a worker. Both set:
+  // inputs are checked by the pool; else each in a child forked for it.
+  std::function<std::string(std::size_t)> request;
+  std::function<FileCheck(std::string_view)> check_request;
+  // Wall-clock seconds input i took in its child (may be empty), before emit.
+  std::function<void(std::size_t, double)> took;
 };
 
 void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options);

@@ -102,20 +102,23 @@ Result<FileCheck> file_check_from_wire(const nlohmann::json& wire) {
   return checked;
 }
 
+std::string file_check_wire_text(const FileCheck& checked) { return dump(file_check_to_wire(checked)); }
+
 IsolatedChild IsolatedChild::start(std::string input_name, const std::function<FileCheck()>& check,
                                    const IsolationLimits& limits) {
   ChildProcess child = ChildProcess::start(
-      "the check", [&check] { return dump(file_check_to_wire(check())); }, limits.child_limits());
+      "the check", [&check] { return file_check_wire_text(check()); }, limits.child_limits());
   return IsolatedChild(std::move(input_name), std::move(child));
 }
 
-FileCheck IsolatedChild::finish() {
-  auto sent = child_.finish();
-  if (!sent) return error_report(input_name_, sent.error().message);
+FileCheck IsolatedChild::finish() { return file_check_from_child(input_name_, child_.finish()); }
+
+FileCheck file_check_from_child(std::string_view input_name, Result<std::string> sent) {
+  if (!sent) return error_report(input_name, sent.error().message);
   const auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return error_report(input_name_, "the check sent back no complete report");
+  if (wire.is_discarded()) return error_report(input_name, "the check sent back no complete report");
   auto checked = file_check_from_wire(wire);
-  if (!checked) return error_report(input_name_, checked.error().describe());
+  if (!checked) return error_report(input_name, checked.error().describe());
   return std::move(*checked);
 }
 

@@ -73,6 +73,13 @@ class IsolatedChild {
   ChildProcess child_;
 };
 
+// The two ends of the child's pipe, for every runner of checks in children
+// (IsolatedChild, the worker pool of check_corpus): what the child sends for
+// its FileCheck, and what the parent makes of what arrived (or of why
+// nothing did: the crash or limit becomes the report's `error`).
+[[nodiscard]] std::string file_check_wire_text(const FileCheck& checked);
+[[nodiscard]] FileCheck file_check_from_child(std::string_view input_name, Result<std::string> sent);
+
 // The lossless form of a Report sent from the child (Report::to_json is for
 // people and drops what the verdict is computed from).
 [[nodiscard]] nlohmann::json report_to_wire(const Report& report);

@@ -5,12 +5,20 @@
 #include "pith/base/terminal_text.hpp"
 #include "pith/check/child_report.hpp"
 #include "pith/check/corpus.hpp"
+#include "pith/check/corpus_input.hpp"
+#include "pith/check/corpus_summary.hpp"
+#include "pith/base/tar_reader.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/resolver_host.hpp"
 
 #include <array>
+#include <chrono>
+#include <fstream>
+#include <stdexcept>
+#include <csignal>
+#include <deque>
 #include <istream>
 #include <map>
 #include <ostream>
@@ -19,9 +27,39 @@ namespace pith::check {
 
 namespace {
 
-std::string json_line(const FileCheck& checked) {
-  return checked.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+// An archive member's line also names the archive and the member exactly
+// (`file` is "ARCHIVE:MEMBER", for people: docs/pith-check-json.md).
+nlohmann::json json_report(const CorpusInput& input, const FileCheck& checked) {
+  nlohmann::json j = checked.to_json();
+  if (input.is_member()) {
+    j["archive"] = input.archive;
+    j["member"] = input.member;
+  }
+  return j;
 }
+
+// SIGINT, SIGTERM and SIGHUP wait while a report and its joblog line are
+// written, so an interrupted run never has one without the other (SIGKILL
+// cannot wait: docs/corpus.md).
+class SignalsHeld {
+ public:
+  explicit SignalsHeld(bool hold) : hold_(hold) {
+    if (!hold_) return;
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+    ::sigprocmask(SIG_BLOCK, &set, &previous_);
+  }
+  ~SignalsHeld() {
+    if (hold_) ::sigprocmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  bool hold_;
+  sigset_t previous_{};
+};
 
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
@@ -46,39 +84,76 @@ struct Tally {
 
 class Writer {
  public:
-  Writer(const CheckRunOptions& options, std::size_t total, std::ostream& out, std::ostream& err)
-      : options_(options), total_(total), out_(out), err_(err) {}
+  Writer(const CheckRunOptions& options, std::optional<std::size_t> total, JobLog* joblog, std::ostream& out,
+         std::ostream& err)
+      : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {}
 
-  void write(const std::string& name, const FileCheck& checked) {
+  void write(const CorpusInput& input, const FileCheck& checked) {
     const Report& report = checked.report;
     tally_.add(report.verdict());
     worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
-    if (options_.quiet) return;
-    clear_progress();
-    if (options_.json) {
-      out_ << json_line(checked);
-    } else if (!report.error) {
-      out_ << report.to_text(options_.colour) << bindings_text(report) << completeness_panel_text(checked);
+    const SignalsHeld held(joblog_ != nullptr);
+    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty();
+    const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
+    summary_.add(input.name, checked, json, input.seconds);
+    if (!options_.quiet) {
+      clear_progress();
+      if (options_.json) {
+        out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      } else if (!report.error) {
+        out_ << report.to_text(options_.colour) << bindings_text(report) << completeness_panel_text(checked);
+      }
+      // Input that could not be processed: one line naming it, on stderr.
+      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(*report.error) << "\n";
+      out_.flush();
     }
-    // Input that could not be processed: one line naming it, on stderr.
-    if (report.error) err_ << "pith-check: " << terminal_safe(name) << ": " << terminal_safe(*report.error) << "\n";
-    out_.flush();
-    show_progress();
+    // Only once the report is out: a resumed run never loses one.
+    if (joblog_) note_failure(joblog_->record(input, report.verdict()));
+    if (!options_.quiet) show_progress();
+  }
+
+  // A problem of the run, not of one input (an unreadable archive, a joblog
+  // that cannot be written): one line on stderr, and exit code 2 at least.
+  void run_error(const std::string& message) {
+    clear_progress();
+    err_ << "pith-check: " << terminal_safe(message) << "\n" << std::flush;
+    worst_ = exit_code::worst(worst_, exit_code::usage_or_io);
   }
 
   void finish() {
+    if (joblog_) note_failure(joblog_->sync());
     clear_progress();
-    if (!options_.quiet && !options_.json && total_ > 1) {
+    if (!options_.quiet && !options_.json && tally_.done > 1) {
       out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
     }
     out_.flush();
+    summary_.set_elapsed(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+    if (!options_.quiet && !options_.json && tally_.done > 1) err_ << summary_.to_text() << std::flush;
+    if (!options_.summary_file.empty()) save("--summary", options_.summary_file,
+                                                     summary_.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!options_.html_file.empty()) save("--html", options_.html_file, summary_.to_html());
   }
   [[nodiscard]] int exit_code() const { return worst_; }
+  void set_total(std::optional<std::size_t> total) { total_ = total; }
 
  private:
+  void save(const char* option, const std::string& path, const std::string& text) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (!file) run_error(std::string(option) + " " + path + ": cannot write");
+  }
+  void note_failure(const Result<void>& written) {
+    if (!written && !joblog_failed_) {
+      joblog_failed_ = true;
+      run_error(written.error().describe());
+    }
+  }
   void show_progress() {
     if (!options_.progress) return;
-    err_ << "\rpith-check: " << tally_.done << "/" << total_ << " (" << tally_.describe() << ")" << std::flush;
+    err_ << "\rpith-check: " << tally_.done;
+    if (total_) err_ << "/" << *total_;
+    err_ << " (" << tally_.describe() << ")" << std::flush;
     progress_shown_ = true;
   }
   void clear_progress() {
@@ -88,10 +163,14 @@ class Writer {
   }
 
   const CheckRunOptions& options_;
-  std::size_t total_;
+  std::optional<std::size_t> total_;  // unknown while archives are read
+  JobLog* joblog_;
+  bool joblog_failed_ = false;
   std::ostream& out_;
   std::ostream& err_;
   Tally tally_;
+  CorpusSummary summary_{!options_.html_file.empty()};
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   int worst_ = exit_code::ok;
   bool progress_shown_ = false;
 };
@@ -104,10 +183,10 @@ class OnlineBatch {
   OnlineBatch(resolver::Resolver* resolver, resolver::Resolver* local, std::size_t size, Writer& writer)
       : resolver_(resolver), local_(local), size_(size), writer_(writer) {}
 
-  void add(std::string name, FileCheck checked, bool look_up) {
+  void add(CorpusInput input, FileCheck checked, bool look_up) {
     resolver::Resolver* by = checked.evidence ? (resolver_ ? resolver_ : local_) : resolver_;
     const bool wanted = look_up && by != nullptr && !number_of(checked).empty();
-    pending_.push_back(Pending{std::move(name), std::move(checked), wanted ? by : nullptr});
+    pending_.push_back(Pending{std::move(input), std::move(checked), wanted ? by : nullptr});
     if (!resolver_ || pending_.size() >= size_) flush();  // offline: local lookups, written at once
   }
 
@@ -132,13 +211,13 @@ class OnlineBatch {
         }
       }
     }
-    for (auto& p : pending_) writer_.write(p.name, p.checked);
+    for (auto& p : pending_) writer_.write(p.input, p.checked);
     pending_.clear();
   }
 
  private:
   struct Pending {
-    std::string name;
+    CorpusInput input;  // without its bytes
     FileCheck checked;
     resolver::Resolver* by = nullptr;  // who looks its number up; nullptr: nobody
   };
@@ -152,45 +231,179 @@ class OnlineBatch {
   std::vector<Pending> pending_;
 };
 
+
+// The run's inputs in order: the names given, then each archive's regular
+// members, read one at a time as the run reaches them (a tar from stdin is
+// never held whole). Inputs outside the shard or already in the joblog are
+// passed over here; the rest are numbered 0, 1, ... as check_corpus sees
+// them. An input's bytes are dropped once it is reported.
+class InputStream {
+ public:
+  InputStream(const CheckRunInputs& given, const CheckRunOptions& options, const JobLog* joblog, Writer& writer)
+      : given_(given), options_(options), shard_{options.shard_index, options.shard_count}, joblog_(joblog),
+        writer_(writer) {}
+
+  // Known only when there are no archives (for the progress line).
+  [[nodiscard]] std::optional<std::size_t> total() const {
+    if (!given_.archives.empty() || joblog_ || shard_.count > 1) return std::nullopt;
+    return given_.names.size();
+  }
+
+  // Is there an input `i`? Reads on until there is, or nothing is left.
+  bool has(std::size_t i) {
+    while (i >= first_ + held_.size()) {
+      auto input = pull();
+      if (!input) return false;
+      held_.push_back(std::move(*input));
+    }
+    return true;
+  }
+  [[nodiscard]] CorpusInput& at(std::size_t i) { return held_[i - first_]; }
+
+  // Input `i` is reported (in order): what is left of it is its label.
+  CorpusInput release(std::size_t i) {
+    CorpusInput label = std::move(at(i));
+    label.bytes.reset();
+    while (!held_.empty() && first_ <= i) {
+      held_.pop_front();
+      ++first_;
+    }
+    return label;
+  }
+
+ private:
+  std::optional<CorpusInput> pull() {
+    for (;;) {
+      auto input = next_unfiltered();
+      if (!input) return std::nullopt;
+      if (shard_.count > 1 && !shard_.holds(*input)) continue;
+      if (joblog_ && joblog_->holds(*input)) continue;
+      return input;
+    }
+  }
+
+  std::optional<CorpusInput> next_unfiltered() {
+    if (name_ < given_.names.size()) {
+      CorpusInput input;
+      input.name = given_.names[name_];
+      if (name_ < given_.ready.size()) input.ready = given_.ready[name_];
+      ++name_;
+      return input;
+    }
+    while (archive_ < given_.archives.size()) {
+      const std::string& path = given_.archives[archive_];
+      if (!reader_) {
+        auto opened = TarReader::open(path, options_.max_member_bytes);
+        if (!opened) {
+          writer_.run_error("--tar " + opened.error().describe() + " (skipped)");
+          ++archive_;
+          continue;
+        }
+        reader_.emplace(std::move(*opened));
+      }
+      auto member = reader_->next();
+      if (!member || !*member) {
+        // A damaged archive: what was read stays reported; the rest cannot be found.
+        if (!member) writer_.run_error("--tar " + member.error().describe() + " (the rest of this archive is not checked)");
+        reader_.reset();
+        ++archive_;
+        continue;
+      }
+      CorpusInput input;
+      input.archive = path;
+      input.member = std::move((*member)->name);
+      input.name = path + ":" + input.member;
+      if ((*member)->error) {
+        Report r;
+        r.input = input.name;
+        r.error = *(*member)->error;
+        input.ready = std::move(r);
+      } else {
+        input.bytes = std::move((*member)->bytes);
+      }
+      return input;
+    }
+    return std::nullopt;
+  }
+
+  const CheckRunInputs& given_;
+  const CheckRunOptions& options_;
+  Shard shard_;
+  const JobLog* joblog_;
+  Writer& writer_;
+  std::size_t name_ = 0;
+  std::size_t archive_ = 0;
+  std::optional<TarReader> reader_;
+  std::deque<CorpusInput> held_;
+  std::size_t first_ = 0;  // the index of held_.front()
+};
+
 }  // namespace
 
 int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
                const CheckRunOptions& options, std::ostream& out, std::ostream& err) {
-  Writer writer(options, inputs.names.size(), out, err);
+  std::optional<JobLog> joblog;
+  if (!options.joblog.empty()) {
+    auto opened = JobLog::open(options.joblog, options.resume);
+    if (!opened) {
+      err << "pith-check: --joblog " << terminal_safe(opened.error().describe()) << "\n";
+      return exit_code::usage_or_io;
+    }
+    joblog.emplace(std::move(*opened));
+  }
+  Writer writer(options, std::nullopt, joblog ? &*joblog : nullptr, out, err);
+  InputStream stream(inputs, options, joblog ? &*joblog : nullptr, writer);
+  writer.set_total(stream.total());
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
-  const auto is_ready = [&](std::size_t i) { return i < inputs.ready.size() && inputs.ready[i].has_value(); };
 
   CorpusTasks tasks;
-  tasks.count = inputs.names.size();
-  tasks.name = [&](std::size_t i) { return inputs.names[i]; };
+  tasks.has = [&](std::size_t i) { return stream.has(i); };
+  tasks.name = [&](std::size_t i) { return stream.at(i).name; };
   // In the child: this process is already isolated, so no second fork.
-  tasks.check_in_child = [&](std::size_t i) { return check_file(inputs.names[i], trust, Isolation::none); };
+  tasks.check_in_child = [&](std::size_t i) {
+    const CorpusInput& input = stream.at(i);
+    if (input.bytes) return check_bytes(*input.bytes, input.name, trust, Isolation::none);
+    return check_file(input.name, trust, Isolation::none);
+  };
+  // The worker pool's requests: the same checks, the input sent to a worker.
+  tasks.request = [&](std::size_t i) { return to_request(stream.at(i)); };
+  tasks.check_request = [&](std::string_view request) {
+    const auto input = from_request(request);
+    if (!input) throw std::runtime_error("malformed request");
+    if (input->bytes) return check_bytes(*input->bytes, input->name, trust, Isolation::none);
+    return check_file(std::string(input->name), trust, Isolation::none);
+  };
+  tasks.took = [&](std::size_t i, double seconds) { stream.at(i).seconds = seconds; };
   tasks.in_parent = [&](std::size_t i) -> std::optional<FileCheck> {
-    if (is_ready(i)) return FileCheck(*inputs.ready[i]);
+    if (const auto& ready = stream.at(i).ready) return FileCheck(*ready);
     return std::nullopt;
   };
   // Resolved identifiers are the registry's answer already: no second lookup.
   tasks.emit = [&](std::size_t i, FileCheck checked) {
+    const bool ready = stream.at(i).ready.has_value();
+    CorpusInput label = stream.release(i);
+    label.ready.reset();
     // A child's report is a claim: the parent verifies its record again (child_report.hpp).
-    if (!is_ready(i)) checked = judged_in_parent(std::move(checked), trust);
+    if (!ready) checked = judged_in_parent(std::move(checked), trust);
     if (!options.resolver_bases.empty()) check_resolver_hosts(checked.report, options.resolver_bases);
-    online.add(inputs.names[i], std::move(checked), !is_ready(i));
+    online.add(std::move(label), std::move(checked), !ready);
   };
 
   CorpusOptions corpus;
   corpus.jobs = options.jobs;
   corpus.limits = options.limits;
+  corpus.inputs_per_worker = options.fork_per_file ? 0 : options.inputs_per_worker;
   check_corpus(tasks, corpus);
   online.flush();
   writer.finish();
   return writer.exit_code();
 }
 
-std::vector<std::string> read_path_list(std::istream& in) {
+std::vector<std::string> read_path_list(std::istream& in, char separator) {
   std::vector<std::string> paths;
   std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (std::getline(in, line, separator)) {
+    if (separator == '\n' && !line.empty() && line.back() == '\r') line.pop_back();
     if (!line.empty()) paths.push_back(std::move(line));
   }
   return paths;

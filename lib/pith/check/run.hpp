@@ -34,11 +34,28 @@ struct CheckRunOptions {
   // (cache and file:// mirrors only) for the numbers of PDFs that carry no
   // record, so they can still be verified and bound. nullptr: not resolved.
   resolver::Resolver* local_resolver = nullptr;
+  // Corpus runs (docs/corpus.md). --joblog: one line per finished input,
+  // written once its report is out; with `resume`, inputs it holds are skipped.
+  std::string joblog;
+  bool resume = false;
+  // --shard K/N: only the inputs whose name hashes to K-1 modulo N (corpus_input.hpp).
+  unsigned shard_index = 1;
+  unsigned shard_count = 1;
+  // Long-lived workers, replaced after this many inputs (check/corpus.hpp);
+  // `fork_per_file`: a child forked per input instead (--workers=fork).
+  std::size_t inputs_per_worker = 500;
+  bool fork_per_file = false;
+  // --summary FILE (JSON) and --html FILE: written at the end (corpus_summary.hpp).
+  std::string summary_file;
+  std::string html_file;
+  // --tar: a member larger than this is that member's `error`, unread.
+  std::size_t max_member_bytes = std::size_t{256} << 20;
 };
 
 struct CheckRunInputs {
   std::vector<std::string> names;            // as given: file paths or identifiers
   std::vector<std::optional<Report>> ready;  // reports already made (resolved identifiers); same size or empty
+  std::vector<std::string> archives;         // --tar: archives whose regular members are checked, after `names`
 };
 
 // `resolver`: nullptr when offline (the online checks are then skipped and
@@ -50,7 +67,7 @@ struct CheckRunInputs {
                              const CheckRunOptions& options, std::ostream& out, std::ostream& err);
 
 // One line per path read from `in` (`--files-from`): trailing CR stripped,
-// empty lines skipped.
-[[nodiscard]] std::vector<std::string> read_path_list(std::istream& in);
+// empty lines skipped. `separator` '\0': NUL-separated (`--null`).
+[[nodiscard]] std::vector<std::string> read_path_list(std::istream& in, char separator = '\n');
 
 }  // namespace pith::check

@@ -1,0 +1,87 @@
+#pragma once
+// Long-lived worker processes for hostile work, for front ends that handle
+// many small inputs (pith-check on a corpus, a checking service): each worker
+// is forked once and confined exactly like a ChildProcess (limits, quiet
+// output, default crash signals, the sandbox: child_process.hpp), then
+// serves requests one at a time over a socket: request bytes in, the
+// handler's answer out. The CPU-time limit is per request (the worker's soft
+// RLIMIT_CPU is moved on before each), the wall-clock limit is the parent's
+// deadline. A worker that crashes, hits a limit or sends too much is that
+// request's Error, worded as ChildProcess::finish words it, and is replaced;
+// a worker is also replaced after `requests_per_worker` requests, so what a
+// parser leaks or leaves behind stays bounded. The pool does not look inside
+// requests or answers.
+//
+// fork() without exec: create and use it from a single-threaded process.
+#include "pith/base/child_process.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <vector>
+
+namespace pith {
+
+struct WorkerPoolOptions {
+  unsigned workers = 1;
+  ChildLimits limits;                     // per request
+  std::size_t requests_per_worker = 500;  // then the worker is replaced
+  std::size_t max_request_bytes = std::size_t{1} << 30;
+};
+
+class WorkerPool {
+ public:
+  // `handler` runs in the workers (forked from this process as it is when a
+  // worker starts: what the handler captures by reference must outlive the
+  // pool and be set up before). `subject` names the work in messages.
+  using Handler = std::function<std::string(std::string_view request)>;
+  WorkerPool(std::string subject, Handler handler, WorkerPoolOptions options);
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+  ~WorkerPool();  // ends every worker
+
+  struct Done {
+    std::uint64_t ticket = 0;
+    Result<std::string> answer;  // the handler's answer, or why there is none
+    double seconds = 0;          // wall-clock time of the request
+  };
+
+  // A worker is free for a request.
+  [[nodiscard]] bool has_idle() const;
+  [[nodiscard]] bool busy() const;  // a request is in flight
+  // Gives `request` to a free worker (starting one if needed). Call only when
+  // has_idle(). A worker that cannot take it makes it Done with an Error at
+  // the next wait().
+  void submit(std::uint64_t ticket, std::string_view request);
+  // Waits until at least one request is done (or its deadline passes) and
+  // returns those done, in no particular order.
+  [[nodiscard]] std::vector<Done> wait();
+
+ private:
+  struct Worker {
+    pid_t pid = -1;
+    int fd = -1;
+    std::size_t served = 0;
+    bool in_flight = false;
+    std::uint64_t ticket = 0;
+    std::chrono::steady_clock::time_point started{};
+    std::chrono::steady_clock::time_point deadline{};
+    std::string answer;  // bytes received for the request in flight
+  };
+  [[nodiscard]] bool start(Worker& w);
+  void stop(Worker& w, int* status);
+  void fail_request(Worker& w, std::string message, std::vector<Done>& done);
+  // True when the request in flight is complete (or the worker is gone).
+  bool read_from(Worker& w, std::vector<Done>& done);
+
+  std::string subject_;
+  Handler handler_;
+  WorkerPoolOptions options_;
+  std::vector<Worker> workers_;
+  std::vector<Done> early_;  // requests that could not be given to a worker
+};
+
+}  // namespace pith

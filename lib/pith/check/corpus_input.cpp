@@ -1,0 +1,146 @@
+#include "pith/check/corpus_input.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace pith::check {
+
+namespace {
+
+constexpr std::size_t joblog_sync_every = 256;
+
+nlohmann::json key_object(const CorpusInput& input) {
+  if (input.is_member()) return {{"archive", input.archive}, {"member", input.member}};
+  return {{"file", input.name}};
+}
+
+// Names from a PDF are hostile: bytes that are not UTF-8 are kept as \u-escaped
+// replacement-free text by dumping with `replace`; the same call writes and reads.
+std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+std::optional<unsigned> parse_unsigned(std::string_view s) {
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::string CorpusInput::joblog_key() const { return dump(key_object(*this)); }
+
+// 'P' name, or 'B' <name length: 8 decimal digits> name bytes.
+std::string to_request(const CorpusInput& input) {
+  if (!input.bytes) return "P" + input.name;
+  std::string length = std::to_string(input.name.size());
+  std::string out = "B" + std::string(8 - std::min<std::size_t>(8, length.size()), '0') + length + input.name;
+  out += *input.bytes;
+  return out;
+}
+
+std::optional<InputRequest> from_request(std::string_view request) {
+  if (request.starts_with('P')) return InputRequest{request.substr(1), std::nullopt};
+  if (!request.starts_with('B') || request.size() < 9) return std::nullopt;
+  const auto length = parse_unsigned(request.substr(1, 8));
+  if (!length || *length > request.size() - 9) return std::nullopt;
+  return InputRequest{request.substr(9, *length), request.substr(9 + *length)};
+}
+
+std::uint64_t shard_hash(std::string_view name) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64
+  for (const char c : name) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+Result<Shard> Shard::parse(std::string_view text) {
+  const auto slash = text.find('/');
+  const auto k = slash == std::string_view::npos ? std::nullopt : parse_unsigned(text.substr(0, slash));
+  const auto n = slash == std::string_view::npos ? std::nullopt : parse_unsigned(text.substr(slash + 1));
+  if (!k || !n || *n == 0 || *k == 0 || *k > *n) {
+    return fail(ErrorKind::usage, "--shard", "'" + std::string(text) + "' is not K/N with 1 <= K <= N (e.g. 2/8)");
+  }
+  return Shard{*k, *n};
+}
+
+bool Shard::holds(const CorpusInput& input) const {
+  return shard_hash(input.is_member() ? input.member : input.name) % count == index - 1;
+}
+
+Result<JobLog> JobLog::open(const std::string& path, bool resume) {
+  std::unordered_set<std::string> done;
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string line;
+    bool any = false;
+    while (in && std::getline(in, line)) {
+      if (line.empty()) continue;
+      any = true;
+      // A line cut short by a kill does not parse: that input is checked again.
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) continue;
+      nlohmann::json key = j;
+      key.erase("verdict");
+      done.insert(dump(key));
+    }
+    if (any && !resume) {
+      return fail(ErrorKind::usage, path,
+                  "the joblog already holds a run: add --resume to continue it, or give a new file");
+    }
+  }
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(ErrorKind::io, path, std::string("cannot open the joblog: ") + std::strerror(errno));
+  // A last line cut short by a kill is ended, so the next line stands alone.
+  char last = '\n';
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size > 0 && ::pread(fd, &last, 1, size - 1) == 1 && last != '\n' && ::write(fd, "\n", 1) != 1) {
+    ::close(fd);
+    return fail(ErrorKind::io, path, std::string("cannot write the joblog: ") + std::strerror(errno));
+  }
+  JobLog log(path, fd);
+  log.done_ = std::move(done);
+  return log;
+}
+
+JobLog::JobLog(JobLog&& other) noexcept
+    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), done_(std::move(other.done_)),
+      unsynced_(other.unsynced_) {}
+
+JobLog::~JobLog() {
+  if (fd_ < 0) return;
+  (void)sync();
+  ::close(fd_);
+}
+
+Result<void> JobLog::record(const CorpusInput& input, Verdict verdict) {
+  nlohmann::json line = key_object(input);
+  line["verdict"] = to_string(verdict);
+  const std::string text = dump(line) + "\n";
+  // One write(2) per line, O_APPEND: a kill leaves whole lines and at most one cut short.
+  std::size_t off = 0;
+  while (off < text.size()) {
+    const auto n = ::write(fd_, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(ErrorKind::io, path_, std::string("cannot write the joblog: ") + std::strerror(errno));
+    off += static_cast<std::size_t>(n);
+  }
+  if (++unsynced_ >= joblog_sync_every) return sync();
+  return {};
+}
+
+Result<void> JobLog::sync() {
+  if (unsynced_ == 0) return {};
+  unsynced_ = 0;
+  if (::fdatasync(fd_) != 0) return fail(ErrorKind::io, path_, std::string("cannot sync the joblog: ") + std::strerror(errno));
+  return {};
+}
+
+}  // namespace pith::check

@@ -1,0 +1,86 @@
+#pragma once
+// What a corpus run is made of, and what makes it resumable and splittable
+// (pith-check --tar, --joblog/--resume, --shard; docs/corpus.md):
+// - CorpusInput: one input, a path (or identifier) or a member of an archive
+//   held in memory;
+// - Shard: a stable subset by a hash of the input's name, so N machines split
+//   one list without talking to each other;
+// - JobLog: one line per finished input, appended once its report is out, so
+//   a killed run resumed skips exactly what was already reported.
+#include "pith/base/error.hpp"
+#include "pith/base/report.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+namespace pith::check {
+
+struct CorpusInput {
+  std::string name;     // what reports call it: the path, or "ARCHIVE:MEMBER"
+  std::string archive;  // for a member: the archive as given (`-`: stdin); else empty
+  std::string member;   // for a member: its path inside the archive
+  std::optional<std::string> bytes;  // a member's content, until it is checked
+  std::optional<Report> ready;       // already judged in the parent (a resolved identifier, an unreadable member)
+  double seconds = 0;                // how long its check took (wall clock)
+
+  [[nodiscard]] bool is_member() const { return !archive.empty(); }
+  // Names the input exactly and uniquely in a joblog line (JSON: file, or archive + member).
+  [[nodiscard]] std::string joblog_key() const;
+};
+
+// An input as a request to a worker process (base/worker_pool.hpp): its
+// name, and its content when it is in memory (a path is opened by the worker).
+[[nodiscard]] std::string to_request(const CorpusInput& input);
+struct InputRequest {
+  std::string_view name;
+  std::optional<std::string_view> bytes;
+};
+[[nodiscard]] std::optional<InputRequest> from_request(std::string_view request);
+
+// --shard K/N: the inputs whose hash is K-1 modulo N. The hash is of the
+// member name for an archive member (not of the archive's path, which differs
+// between machines), of the path as given otherwise: FNV-1a 64, stable
+// across runs, machines and versions (docs/corpus.md).
+struct Shard {
+  unsigned index = 1;  // K, 1..count
+  unsigned count = 1;  // N
+  [[nodiscard]] static Result<Shard> parse(std::string_view text);
+  [[nodiscard]] bool holds(const CorpusInput& input) const;
+};
+[[nodiscard]] std::uint64_t shard_hash(std::string_view name);
+
+// --joblog FILE: one JSON line per finished input, {"file"} or {"archive",
+// "member"}, with its "verdict". Lines are written with write(2) as each
+// report is out (a killed process loses none) and fsync'd in batches (a
+// power loss loses at most the last batch, and those inputs are checked
+// again). A last line cut short by a kill is ignored on --resume.
+class JobLog {
+ public:
+  // Opens (creates) `path` for appending; with `resume`, first reads the
+  // inputs it holds. Without `resume` an existing non-empty log is refused:
+  // appending to an unrelated run's log would skip inputs on a later resume.
+  [[nodiscard]] static Result<JobLog> open(const std::string& path, bool resume);
+  JobLog(JobLog&& other) noexcept;
+  JobLog& operator=(JobLog&&) = delete;
+  JobLog(const JobLog&) = delete;
+  ~JobLog();  // fsyncs and closes
+
+  [[nodiscard]] bool holds(const CorpusInput& input) const { return done_.contains(input.joblog_key()); }
+  [[nodiscard]] std::size_t size() const { return done_.size(); }
+  // Call only once the input's report is written and flushed.
+  [[nodiscard]] Result<void> record(const CorpusInput& input, Verdict verdict);
+  [[nodiscard]] Result<void> sync();
+
+ private:
+  JobLog(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  std::string path_;
+  int fd_ = -1;
+  std::unordered_set<std::string> done_;
+  std::size_t unsynced_ = 0;
+};
+
+}  // namespace pith::check

@@ -1,0 +1,89 @@
+// Corpus runs (check/corpus_input.hpp): --shard splits stably and completely,
+// a request to a worker carries the input back intact, and the joblog holds
+// what was recorded, across a reopen, ignoring a line cut short.
+#include "pith/check/corpus_input.hpp"
+#include "pith/base/tar_reader.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace pith;
+using namespace pith::check;
+
+namespace {
+
+CorpusInput path(std::string p) {
+  CorpusInput in;
+  in.name = std::move(p);
+  return in;
+}
+CorpusInput member(std::string archive, std::string m, std::string bytes) {
+  CorpusInput in;
+  in.archive = std::move(archive);
+  in.member = std::move(m);
+  in.name = in.archive + ":" + in.member;
+  in.bytes = std::move(bytes);
+  return in;
+}
+
+std::string temp_path(const std::string& leaf) {
+  return (std::filesystem::temp_directory_path() / ("pith-corpus-input-" + std::to_string(::getpid()) + "-" + leaf)).string();
+}
+
+}  // namespace
+
+TEST_CASE("--shard K/N: each input in exactly one shard, the same on every run") {
+  for (int i = 0; i < 1000; ++i) {
+    const auto in = path("dir/paper-" + std::to_string(i) + ".pdf");
+    int held = 0;
+    for (unsigned k = 1; k <= 3; ++k) held += Shard{k, 3}.holds(in) ? 1 : 0;
+    CHECK(held == 1);
+  }
+  // Members shard by member name, whichever path the archive has on this machine.
+  CHECK(Shard{2, 7}.holds(member("/a/x.tar", "m.pdf", "")) == Shard{2, 7}.holds(member("/b/x.tar", "m.pdf", "")));
+  CHECK(shard_hash("") == 14695981039346656037ull);  // FNV-1a 64: fixed forever (docs/corpus.md)
+  CHECK(shard_hash("a") == 0xaf63dc4c8601ec8cull);
+  CHECK(Shard::parse("2/8").value().index == 2);
+  for (const char* bad : {"0/3", "4/3", "1", "/3", "1/0", "a/b", "1/3x", ""}) CHECK_FALSE(Shard::parse(bad));
+}
+
+TEST_CASE("a worker request carries the input intact") {
+  const auto m = member("x.tar", "dir/a b.pdf", std::string("%PDF-\0\xff", 7));
+  const std::string request = to_request(m);
+  const auto r = from_request(request);
+  REQUIRE(r);
+  CHECK(r->name == "x.tar:dir/a b.pdf");
+  REQUIRE(r->bytes);
+  CHECK(*r->bytes == *m.bytes);
+  const std::string path_request = to_request(path("/some/file.pdf"));
+  const auto p = from_request(path_request);
+  REQUIRE(p);
+  CHECK(p->name == "/some/file.pdf");
+  CHECK_FALSE(p->bytes);
+  CHECK_FALSE(from_request("B0000009short"));
+  CHECK_FALSE(from_request("X"));
+}
+
+TEST_CASE("the joblog holds what was recorded, across a reopen; a cut line is ignored") {
+  const std::string file = temp_path("joblog");
+  std::filesystem::remove(file);
+  {
+    auto log = JobLog::open(file, false);
+    REQUIRE(log);
+    REQUIRE(log->record(path("a.pdf"), Verdict::verified));
+    REQUIRE(log->record(member("x.tar", "b.pdf", "bytes"), Verdict::failed));
+  }
+  std::ofstream(file, std::ios::app) << R"({"file":"c.pd)";  // killed mid-line
+  CHECK_FALSE(JobLog::open(file, false));                    // a used log needs --resume
+  auto log = JobLog::open(file, true);
+  REQUIRE(log);
+  CHECK(log->size() == 2);
+  CHECK(log->holds(path("a.pdf")));
+  CHECK(log->holds(member("x.tar", "b.pdf", "")));
+  CHECK_FALSE(log->holds(member("y.tar", "b.pdf", "")));
+  CHECK_FALSE(log->holds(path("c.pdf")));
+  std::filesystem::remove(file);
+}
