@@ -11,12 +11,12 @@ const verdictWords = {
   not_found: 'No Pith Number in this file: it was never stamped, or the stamp was removed.',
   error: 'This file could not be checked.',
 };
-const bindingNames = {
+const bindingNames = {  // in the order shown
   visible_title: 'Title on page 1',
-  visible_abstract: 'Abstract on page 1',
-  metadata_title: 'Title in the metadata',
   arxiv_id: 'arXiv id',
   stamped_bytes: 'Stamped bytes',
+  metadata_title: 'Title in the metadata',
+  visible_abstract: 'Abstract on page 1',
 };
 const completenessNames = {
   timestamp_proofs: 'timestamp proofs', timestamp_anchors: 'timestamp anchors',
@@ -52,7 +52,9 @@ function titleFrom(detail) {
 function showBindings(bindings) {
   const list = $('bindings');
   clear(list);
-  const entries = Object.entries(bindings || {});
+  const known = Object.keys(bindingNames).filter((key) => bindings && key in bindings);
+  const others = Object.keys(bindings || {}).filter((key) => !(key in bindingNames));
+  const entries = known.concat(others).map((key) => [key, bindings[key]]);
   if (entries.length === 0) addRow(list, 'Bindings', 'none: this is not a PDF with a verified record');
   for (const [key, binding] of entries) {
     const state = binding && typeof binding.state === 'string' ? binding.state : 'undetermined';
