@@ -11,6 +11,7 @@
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/options.hpp"
 #include "pith/serve/broker.hpp"
+#include "pith/serve/http_server.hpp"
 #include "pith/serve/service.hpp"
 #include "main_guard.hpp"
 #include "resolver_cli.hpp"
@@ -69,6 +70,9 @@ std::optional<ListenAddress> parse_listen(const std::string& text) {
   }
   return ListenAddress{host, port};
 }
+
+// Connections the kernel queues before pith-serve accepts them (bursts).
+constexpr int listen_backlog = 1024;
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -173,7 +177,7 @@ int serve_command(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  httplib::Server server;
+  pith::serve::HttpServer server;
   pith::serve::Service service(trust, **broker, options);
   service.install(server);
   int port = address->port;
@@ -186,6 +190,7 @@ int serve_command(int argc, char** argv) {
     std::cerr << "pith-serve: --listen " << pith::terminal_safe(listen) << ": cannot bind (in use, or not an address of this host)\n";
     return pith::exit_code::usage_or_io;
   }
+  if (!server.widen_backlog(listen_backlog)) std::cerr << "pith-serve: warning: could not widen the listen backlog\n";
   const bool v6 = address->host.find(':') != std::string::npos;
   std::cerr << "pith-serve " << pith::version_string << ": listening on http://" << (v6 ? "[" : "") << address->host
             << (v6 ? "]" : "") << ":" << port << " (jobs " << options.jobs << ", queue " << options.queue << ", "
