@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/online.hpp"
 
+#include "pith/check/pdf.hpp"
 #include "pith/registry/signature.hpp"
 
 #include <algorithm>
@@ -204,6 +205,18 @@ std::string completeness_panel_text(const FileCheck& checked) {
     out += "    " + label + (row.n == 0 ? std::string("absent") : "present (" + std::to_string(row.n) + ")") + "\n";
   }
   return out;
+}
+
+const std::string& number_to_look_up(const FileCheck& checked) {
+  return checked.evidence ? checked.evidence->number : checked.report.pith_number;
+}
+
+void apply_lookup(FileCheck& checked, const Result<resolver::Resolution>& answer) {
+  if (checked.evidence) {
+    bind_resolved_record(checked, answer);
+  } else {
+    add_online_checks(checked, answer);
+  }
 }
 
 }  // namespace pith::check

@@ -38,6 +38,16 @@ namespace pith::check {
 // (the current panel).
 void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& current);
 
+// The number a checked file is looked up by: the number a PDF that carries no
+// record names (FileCheck::evidence), else the report's.
+[[nodiscard]] const std::string& number_to_look_up(const FileCheck& checked);
+
+// What the registry answered for number_to_look_up(checked): a PDF that
+// carries only a number gets the record bound to it (check/pdf.hpp:
+// bind_resolved_record); anything else gets the online checks above. The one
+// step after the lookup, for pith-check's batches and pith-serve's requests.
+void apply_lookup(FileCheck& checked, const Result<resolver::Resolution>& answer);
+
 // The record-completeness panel as text lines for the human output
 // ("  record completeness (registry now):", then timestamp anchors, storage
 // attestations, author claims, citations, replications, corrections: each

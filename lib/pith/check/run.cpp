@@ -185,7 +185,7 @@ class OnlineBatch {
 
   void add(CorpusInput input, FileCheck checked, bool look_up) {
     resolver::Resolver* by = checked.evidence ? (resolver_ ? resolver_ : local_) : resolver_;
-    const bool wanted = look_up && by != nullptr && !number_of(checked).empty();
+    const bool wanted = look_up && by != nullptr && !number_to_look_up(checked).empty();
     pending_.push_back(Pending{std::move(input), std::move(checked), wanted ? by : nullptr});
     if (!resolver_ || pending_.size() >= size_) flush();  // offline: local lookups, written at once
   }
@@ -197,18 +197,14 @@ class OnlineBatch {
       std::map<std::string, std::size_t> index;
       std::vector<std::string> numbers;
       for (const auto& p : pending_) {
-        if (p.by == by && index.emplace(number_of(p.checked), numbers.size()).second) numbers.push_back(number_of(p.checked));
+        const std::string& number = number_to_look_up(p.checked);
+        if (p.by == by && index.emplace(number, numbers.size()).second) numbers.push_back(number);
       }
       if (numbers.empty()) continue;
       const auto answers = by->resolve_many(numbers);
       for (auto& p : pending_) {
         if (p.by != by) continue;
-        const auto& answer = answers[index.at(number_of(p.checked))];
-        if (p.checked.evidence) {
-          bind_resolved_record(p.checked, answer);
-        } else {
-          add_online_checks(p.checked, answer);
-        }
+        apply_lookup(p.checked, answers[index.at(number_to_look_up(p.checked))]);
       }
     }
     for (auto& p : pending_) writer_.write(p.input, p.checked);
@@ -221,9 +217,6 @@ class OnlineBatch {
     FileCheck checked;
     resolver::Resolver* by = nullptr;  // who looks its number up; nullptr: nobody
   };
-  static const std::string& number_of(const FileCheck& checked) {
-    return checked.evidence ? checked.evidence->number : checked.report.pith_number;
-  }
   resolver::Resolver* resolver_;
   resolver::Resolver* local_;
   std::size_t size_;

@@ -1,0 +1,350 @@
+#include "pith/serve/broker.hpp"
+
+#include "pith/check/child_report.hpp"
+#include "pith/check/file.hpp"
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace pith::serve {
+
+namespace {
+
+// A report name longer than this is cut (it is the client's file name).
+constexpr std::size_t max_name_bytes = 1024;
+
+std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+// ---- the control message: the name, and two descriptors (memfd, reply) ----
+
+bool send_job(int control_fd, std::string_view name, int memfd, int reply_fd) {
+  std::array<int, 2> fds{memfd, reply_fd};
+  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(fds))> control{};
+  iovec iov{const_cast<char*>(name.data()), name.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  cmsghdr* header = CMSG_FIRSTHDR(&msg);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(sizeof(fds));
+  std::memcpy(CMSG_DATA(header), fds.data(), sizeof(fds));
+  ssize_t sent = -1;
+  do sent = ::sendmsg(control_fd, &msg, MSG_NOSIGNAL);
+  while (sent < 0 && errno == EINTR);
+  return sent >= 0;
+}
+
+struct Job {
+  std::string name;
+  int memfd = -1;
+  int reply_fd = -1;
+};
+
+enum class Received { job, nothing, closed };
+
+// One message from the control socket. A message without exactly two
+// descriptors is dropped (with whatever descriptors it carried).
+Received receive_job(int control_fd, Job& job) {
+  std::array<char, max_name_bytes> name{};
+  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * 2)> control{};
+  iovec iov{name.data(), name.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  const ssize_t got = ::recvmsg(control_fd, &msg, MSG_CMSG_CLOEXEC);
+  if (got == 0) return Received::closed;
+  if (got < 0) return errno == EINTR || errno == EAGAIN ? Received::nothing : Received::closed;
+  std::vector<int> fds;
+  for (cmsghdr* h = CMSG_FIRSTHDR(&msg); h != nullptr; h = CMSG_NXTHDR(&msg, h)) {
+    if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < count; ++i) {
+      int fd = -1;
+      std::memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+      fds.push_back(fd);
+    }
+  }
+  if (fds.size() != 2) {
+    for (const int fd : fds) ::close(fd);
+    return Received::nothing;
+  }
+  job = Job{std::string(name.data(), static_cast<std::size_t>(got)), fds[0], fds[1]};
+  return Received::job;
+}
+
+// ---- the reply: an 8-byte length, then the JSON ----------------------------
+// Length-prefixed, not "until end of file": the children forked for other
+// checks inherit this reply socket, so its end of file can come late.
+
+bool write_all(int fd, std::string_view bytes, bool socket) {
+  while (!bytes.empty()) {
+    const ssize_t n = socket ? ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) : ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+bool read_exactly(int fd, char* into, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::read(fd, into, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    into += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void reply(int reply_fd, const check::FileCheck& checked) {
+  const nlohmann::json answer = {{"child_failed", is_child_failure(checked.report)},
+                                 {"check", check::file_check_to_wire(checked)}};
+  const std::string payload = answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::uint64_t length = payload.size();
+  std::string frame(sizeof(length), '\0');
+  std::memcpy(frame.data(), &length, sizeof(length));
+  frame += payload;
+  (void)write_all(reply_fd, frame, true);  // a caller that went away: nothing to do
+  ::close(reply_fd);
+}
+
+check::FileCheck error_check(const std::string& name, std::string why) {
+  Report report;
+  report.input = name;
+  report.error = std::move(why);
+  return check::FileCheck(std::move(report));
+}
+
+// ---- the broker process -----------------------------------------------------
+
+struct Running {
+  check::IsolatedChild child;
+  std::string name;
+  int reply_fd = -1;
+};
+
+class BrokerLoop {
+ public:
+  BrokerLoop(int control_fd, const registry::TrustStore& trust, const BrokerOptions& options)
+      : control_fd_(control_fd), trust_(trust), options_(options) {}
+
+  void run() {
+    while (open_) {
+      start_waiting();
+      wait_for_events();
+      finish_completed();
+    }
+    // The HTTP side has gone: drop the queue; running children are killed
+    // and reaped by their destructors.
+    for (const Job& job : waiting_) close_job(job);
+    for (const Running& r : running_) ::close(r.reply_fd);
+    running_.clear();
+  }
+
+ private:
+  static void close_job(const Job& job) {
+    ::close(job.memfd);
+    ::close(job.reply_fd);
+  }
+
+  void start_waiting() {
+    while (running_.size() < std::max(options_.jobs, 1u) && !waiting_.empty()) {
+      Job job = std::move(waiting_.front());
+      waiting_.pop_front();
+      start(std::move(job));
+    }
+  }
+
+  void start(Job job) {
+    struct stat st {};
+    if (::fstat(job.memfd, &st) != 0) {
+      ::close(job.memfd);
+      reply(job.reply_fd, error_check(job.name, errno_text("cannot read the upload")));
+      return;
+    }
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* mapped = size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, job.memfd, 0);
+    ::close(job.memfd);
+    if (mapped == MAP_FAILED) {
+      reply(job.reply_fd, error_check(job.name, errno_text("cannot map the upload")));
+      return;
+    }
+    const std::string_view bytes(static_cast<const char*>(mapped), size);
+    // The child gets the mapping by fork; this process needs it no longer.
+    auto child = check::IsolatedChild::start(
+        job.name, [&] { return check::check_bytes(bytes, job.name, trust_, check::Isolation::none); }, options_.limits);
+    if (mapped != nullptr) ::munmap(mapped, size);
+    running_.push_back(Running{std::move(child), std::move(job.name), job.reply_fd});
+  }
+
+  void wait_for_events() {
+    std::vector<pollfd> fds;
+    fds.push_back(pollfd{control_fd_, POLLIN, 0});
+    for (const Running& r : running_) fds.push_back(pollfd{r.child.fd(), POLLIN, 0});
+    const int ready = ::poll(fds.data(), fds.size(), timeout_ms());
+    if (ready <= 0) return;  // a deadline passed, or a signal
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+      if (fds[i + 1].revents != 0) running_[i].child.read_available();
+    }
+    if (fds[0].revents != 0) receive();
+  }
+
+  void receive() {
+    Job job;
+    switch (receive_job(control_fd_, job)) {
+      case Received::job: waiting_.push_back(std::move(job)); break;
+      case Received::nothing: break;
+      case Received::closed: open_ = false; break;
+    }
+  }
+
+  // Until the earliest deadline of a running child; forever when none runs.
+  [[nodiscard]] int timeout_ms() const {
+    if (running_.empty()) return -1;
+    auto earliest = running_.front().child.deadline();
+    for (const Running& r : running_) earliest = std::min(earliest, r.child.deadline());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(earliest - std::chrono::steady_clock::now());
+    return static_cast<int>(std::clamp<std::int64_t>(left.count() + 1, 0, 60'000));
+  }
+
+  void finish_completed() {
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < running_.size();) {
+      Running& r = running_[i];
+      if (r.child.fd() >= 0 && now < r.child.deadline()) {
+        ++i;
+        continue;
+      }
+      // A child's report is a claim: verified again here (child_report.hpp).
+      reply(r.reply_fd, check::judged_in_parent(r.child.finish(), trust_));
+      running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+
+  int control_fd_;
+  const registry::TrustStore& trust_;
+  const BrokerOptions& options_;
+  std::deque<Job> waiting_;
+  std::vector<Running> running_;
+  bool open_ = true;
+};
+
+[[noreturn]] void broker_main(int control_fd, const registry::TrustStore& trust, const BrokerOptions& options) {
+  // Dies with the service; ignores the terminal's Ctrl-C and systemd's
+  // SIGTERM to the group: the service closes the control socket instead.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
+  if (::getppid() == 1) ::_exit(0);  // the service died before PR_SET_PDEATHSIG
+  BrokerLoop(control_fd, trust, options).run();
+  ::_exit(0);
+}
+
+}  // namespace
+
+bool is_child_failure(const Report& report) {
+  if (!report.error) return false;
+  const std::string& why = *report.error;
+  for (const char* sign : {"crashed (", "was stopped", "no complete report", "sent back more than"}) {
+    if (why.find(sign) != std::string::npos) return true;
+  }
+  return false;
+}
+
+Result<std::unique_ptr<Broker>> Broker::start(const registry::TrustStore& trust, const BrokerOptions& options) {
+  std::array<int, 2> sv{};
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv.data()) != 0) {
+    return fail(ErrorKind::internal, "check broker", errno_text("socketpair"));
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(sv[0]);
+    ::close(sv[1]);
+    return fail(ErrorKind::internal, "check broker", errno_text("fork"));
+  }
+  if (pid == 0) {
+    ::close(sv[0]);
+    broker_main(sv[1], trust, options);
+  }
+  ::close(sv[1]);
+  return std::unique_ptr<Broker>(new Broker(sv[0], pid));
+}
+
+Broker::~Broker() {
+  if (control_fd_ >= 0) ::close(control_fd_);
+  if (pid_ > 0 && !exited_) ::waitpid(pid_, nullptr, 0);
+}
+
+bool Broker::alive() const {
+  if (exited_) return false;
+  std::lock_guard lock(reap_mutex_);
+  if (exited_) return false;
+  int status = 0;
+  const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == 0) return true;
+  exited_ = true;
+  return false;
+}
+
+Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes) const {
+  const auto broken = [](std::string why) { return fail(ErrorKind::internal, "check broker", std::move(why)); };
+  const int memfd = ::memfd_create("pith-upload", MFD_CLOEXEC);
+  if (memfd < 0) return broken(errno_text("memfd_create"));
+  if (!write_all(memfd, bytes, false)) {
+    ::close(memfd);
+    return broken(errno_text("writing the upload"));
+  }
+  std::array<int, 2> sv{};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv.data()) != 0) {
+    ::close(memfd);
+    return broken(errno_text("socketpair"));
+  }
+  const bool sent = send_job(control_fd_, name.substr(0, max_name_bytes), memfd, sv[1]);
+  ::close(memfd);
+  ::close(sv[1]);
+  if (!sent) {
+    ::close(sv[0]);
+    return broken("the check broker is not running");
+  }
+  std::uint64_t length = 0;
+  std::string payload;
+  bool complete = read_exactly(sv[0], reinterpret_cast<char*>(&length), sizeof(length));
+  if (complete && length <= (std::uint64_t{1} << 31)) {
+    payload.resize(static_cast<std::size_t>(length));
+    complete = read_exactly(sv[0], payload.data(), payload.size());
+  } else {
+    complete = false;
+  }
+  ::close(sv[0]);
+  if (!complete) return broken("the check broker sent no complete answer");
+  const auto answer = nlohmann::json::parse(payload, nullptr, false);
+  if (answer.is_discarded() || !answer.is_object() || !answer.contains("check")) {
+    return broken("the check broker's answer is not JSON");
+  }
+  auto checked = check::file_check_from_wire(answer["check"]);
+  if (!checked) return broken(checked.error().describe());
+  return BrokerAnswer{std::move(*checked), answer.value("child_failed", false)};
+}
+
+}  // namespace pith::serve

@@ -1,0 +1,70 @@
+#pragma once
+// The check broker: the one process of pith-serve that forks the isolated
+// check children. fork() in a multi-threaded process copies only the forking
+// thread, and a lock another thread held (malloc's, a library's) stays held
+// in the child forever; the HTTP side has a thread pool. So the broker is
+// forked at start-up, before any thread exists, stays single-threaded, and
+// runs each check exactly as pith-check does (check_bytes in an IsolatedChild
+// with limits and the seccomp sandbox, then judged_in_parent).
+//
+// The HTTP side hands it an upload without copying it through a pipe: the
+// bytes go into a memfd, sent with a reply socket over a SOCK_SEQPACKET
+// control socket (SCM_RIGHTS); the broker maps the memfd, forks the child
+// (which shares the mapping) and writes the FileCheck, length-prefixed, to the
+// reply socket. At most `jobs` children run at once; further requests wait in
+// the broker's queue, which the caller bounds (it admits at most jobs + queue).
+#include "pith/base/error.hpp"
+#include "pith/check/carried.hpp"
+#include "pith/check/isolation.hpp"
+#include "pith/registry/trust_store.hpp"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <sys/types.h>
+
+namespace pith::serve {
+
+struct BrokerOptions {
+  unsigned jobs = 1;              // checks running at once
+  check::IsolationLimits limits;  // per check, as pith-check's
+};
+
+struct BrokerAnswer {
+  check::FileCheck checked;   // judged in the broker (child_report.hpp)
+  bool child_failed = false;  // the child crashed, hit a limit or sent no report
+};
+
+class Broker {
+ public:
+  // Forks the broker process. Call before any thread exists. The broker
+  // exits when this object is destroyed (its control socket closes) or when
+  // this process dies.
+  [[nodiscard]] static Result<std::unique_ptr<Broker>> start(const registry::TrustStore& trust,
+                                                            const BrokerOptions& options);
+  Broker(const Broker&) = delete;
+  Broker& operator=(const Broker&) = delete;
+  ~Broker();
+
+  // Checks `bytes` (named `name` in the report); blocks until the broker
+  // answers. Safe to call from many threads at once. An Error only when the
+  // broker could not be reached (it died): the service is then unhealthy.
+  [[nodiscard]] Result<BrokerAnswer> check(std::string_view name, std::string_view bytes) const;
+  // False once the broker process has exited.
+  [[nodiscard]] bool alive() const;
+
+ private:
+  Broker(int control_fd, pid_t pid) : control_fd_(control_fd), pid_(pid) {}
+  int control_fd_ = -1;
+  pid_t pid_ = -1;
+  mutable std::mutex reap_mutex_;
+  mutable std::atomic<bool> exited_ = false;
+};
+
+// True when a check's error is the child failing (crash, sandbox kill,
+// CPU / memory / wall-clock limit, no complete report), not the input being
+// unreadable: what /metrics counts as child crashes.
+[[nodiscard]] bool is_child_failure(const Report& report);
+
+}  // namespace pith::serve

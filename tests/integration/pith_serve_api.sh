@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# pith-serve's API on loopback (docs/serve.md): a stamped sample is verified
+# and its JSON is pith-check --json's; a tampered copy fails (raw body and
+# multipart); hostile PDFs are verdict error and the server stays up; an
+# oversize upload is 413, malformed multipart 400, busy 503 with Retry-After;
+# the record lookup, the badge (ETag, 304, escaping), the page's CSP, the
+# metrics, --keep, and exit 0 on SIGTERM.
+set -euo pipefail
+
+bin=${PITH_BIN:?PITH_BIN must be set}
+data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
+src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+work=$(mktemp -d)
+serve_pid=""
+trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$src/tests/support/serve_fixture.sh"
+
+# json FILE EXPR: a Python expression over the JSON object r in FILE.
+json() { /usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# post OUT CURL_ARGS...: POST /api/v1/check; prints the HTTP status.
+post() {
+  local out=$1
+  shift
+  curl -sS -o "$out" -w '%{http_code}' "$@" "$base/api/v1/check"
+}
+
+make_serve_samples
+mkdir "$work/kept"
+start_serve --jobs 2 --queue 4 --max-upload 3MiB --keep "$work/kept"
+
+[[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz is not ok"
+
+# ---- verified, and the very JSON of pith-check --json ------------------------
+status=$(curl -sS -o "$work/a.json" -w '%{http_code}' -H 'Content-Type: application/pdf' \
+  --data-binary "@$work/stamped.pdf" "$base/api/v1/check?name=stamped.pdf")
+[[ $status == 200 ]] || fail "stamped (raw body): HTTP $status"
+[[ $(json "$work/a.json" 'r["verdict"]') == verified ]] || fail "stamped: not verified: $(head -c 600 "$work/a.json")"
+[[ $(json "$work/a.json" 'r["file"]') == stamped.pdf ]] || fail "stamped: the report does not use ?name="
+(cd "$work" && "$bin/pith-check" --offline --mirror "file://$work/mirror" --cache-dir "$work/cache" --json stamped.pdf \
+  >"$work/cli.json") || true
+[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); print(a == b)' \
+  "$work/a.json" "$work/cli.json") == True ]] || fail "the service's JSON differs from pith-check --json's"
+
+# ---- tampered: failed (multipart, as the page sends it) -----------------------
+status=$(post "$work/t.json" -F "file=@$work/tampered.pdf;type=application/pdf")
+[[ $status == 200 ]] || fail "tampered (multipart): HTTP $status"
+[[ $(json "$work/t.json" 'r["verdict"]') == failed ]] || fail "tampered: not failed: $(head -c 600 "$work/t.json")"
+[[ $(json "$work/t.json" 'r["file"]') == tampered.pdf ]] || fail "tampered: the report does not use the form's file name"
+[[ $(json "$work/t.json" 'any(c["code"] == "bundle.hash.mismatch" and c["status"] == "fail" for c in r["checks"])') == True ]] ||
+  fail "tampered: no bundle.hash.mismatch"
+
+# ---- hostile PDFs: a verdict (error or not_found), and the server still up ----
+head -c 3000 "$work/stamped.pdf" >"$work/hostile/truncated.pdf"
+for pdf in "$work"/hostile/*.pdf; do
+  name=$(basename "$pdf")
+  status=$(post "$work/h.json" -F "file=@$pdf")
+  [[ $status == 200 ]] || fail "hostile $name: HTTP $status"
+  verdict=$(json "$work/h.json" 'r["verdict"]')
+  [[ $verdict == error || $verdict == not_found ]] || fail "hostile $name: verdict $verdict"
+  [[ $(curl -sS "$base/healthz") == ok ]] || fail "hostile $name: /healthz no longer ok"
+done
+post "$work/h.json" -F "file=@$work/hostile/truncated.pdf" >/dev/null
+[[ $(json "$work/h.json" 'r["verdict"]') == error ]] || fail "truncated PDF: not verdict error"
+
+# ---- a registry document, and not a document ----------------------------------
+status=$(post "$work/b.json" --data-binary "@$serve_bundle")
+[[ $status == 200 && $(json "$work/b.json" 'r["verdict"]') == verified ]] || fail "bundle upload: HTTP $status, not verified"
+status=$(post "$work/n.json" --data-binary 'hello')
+[[ $status == 200 && $(json "$work/n.json" 'r["verdict"]') == error ]] || fail "plain text upload: not verdict error"
+
+# ---- limits and bad requests ----------------------------------------------------
+head -c $((4 * 1024 * 1024)) /dev/zero >"$work/big.bin"
+status=$(post "$work/o.json" --data-binary "@$work/big.bin")
+[[ $status == 413 ]] || fail "oversize (raw): HTTP $status, expected 413"
+status=$(post "$work/o.json" -F "file=@$work/big.bin")
+[[ $status == 413 ]] || fail "oversize (multipart): HTTP $status, expected 413"
+status=$(post "$work/m.json" -H 'Content-Type: multipart/form-data; boundary=XyZ' --data-binary $'--XyZ\r\ngarbage without headers')
+[[ $status == 400 ]] || fail "malformed multipart: HTTP $status, expected 400"
+status=$(post "$work/m.json" -F "other=value")
+[[ $status == 400 ]] || fail "multipart without a file: HTTP $status, expected 400"
+status=$(post "$work/e.json" --data-binary '')
+[[ $status == 400 ]] || fail "empty upload: HTTP $status, expected 400"
+status=$(curl -sS -o /dev/null -w '%{http_code}' "$base/api/v1/nothing")
+[[ $status == 404 ]] || fail "unknown path: HTTP $status"
+
+# ---- the record, the badge, the page, the metrics --------------------------------
+curl -sS -o "$work/r.json" "$base/api/v1/pith/$serve_number"
+[[ $(json "$work/r.json" 'r["status"]') == verified ]] || fail "lookup: not verified: $(head -c 600 "$work/r.json")"
+[[ $(json "$work/r.json" 'r["record"]["arxiv_url"]') == https://arxiv.org/abs/2106.02679 ]] || fail "lookup: arXiv link"
+[[ $(json "$work/r.json" 'r["events"][0]["type"]') == record_created ]] || fail "lookup: no events"
+[[ $(json "$work/r.json" 'r["check"]["verdict"]') == verified ]] || fail "lookup: the report is not pith-check's"
+curl -sS -D "$work/h.txt" -o "$work/badge.svg" "$base/badge/$serve_number.svg"
+grep -qi '^content-type: image/svg+xml' "$work/h.txt" || fail "badge: not image/svg+xml"
+grep -q '>verified<' "$work/badge.svg" || fail "badge: not verified: $(cat "$work/badge.svg")"
+etag=$(sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p' "$work/h.txt")
+[[ -n $etag ]] || fail "badge: no ETag"
+grep -qi '^cache-control: public' "$work/h.txt" || fail "badge: no Cache-Control"
+status=$(curl -sS -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$base/badge/$serve_number.svg")
+[[ $status == 304 ]] || fail "badge with its ETag: HTTP $status, expected 304"
+curl -sS -o "$work/x.svg" "$base/badge/%3Cb%3Ex%26y.svg"
+grep -q '>unknown<' "$work/x.svg" || fail "badge of nonsense: not unknown: $(cat "$work/x.svg")"
+! grep -q '<b>' "$work/x.svg" || fail "badge: request text not escaped"
+curl -sS -D "$work/p.txt" -o "$work/index.html" "$base/"
+grep -qi "^content-security-policy: default-src 'none'; script-src 'self'" "$work/p.txt" || fail "page: no strict CSP"
+grep -q '<script src="/app.js"' "$work/index.html" || fail "page: not the page"
+! grep -qi 'https\?://' "$work/index.html" || fail "page: refers to another site"
+curl -sS -o "$work/app.js" "$base/app.js"
+! grep -Eq '\.innerHTML|outerHTML|insertAdjacentHTML|document\.write' "$work/app.js" || fail "app.js inserts HTML"
+! grep -qi 'access-control-allow-origin' "$work/p.txt" || fail "CORS headers without --cors"
+curl -sS -o "$work/metrics.txt" "$base/metrics"
+grep -q '^pith_checks_total{verdict="verified"} 2$' "$work/metrics.txt" || fail "metrics: verified count: $(grep verdict "$work/metrics.txt")"
+grep -q '^pith_checks_total{verdict="failed"} 1$' "$work/metrics.txt" || fail "metrics: failed count"
+grep -q '^pith_check_duration_seconds_count ' "$work/metrics.txt" || fail "metrics: no latency histogram"
+grep -q '^pith_rejected_too_large_total 2$' "$work/metrics.txt" || fail "metrics: 413 count: $(grep too_large "$work/metrics.txt")"
+ls "$work/kept"/*.pdf >/dev/null 2>&1 || fail "--keep wrote no upload"
+[[ $(ls "$work/kept"/*.json | wc -l) -ge 5 ]] || fail "--keep wrote too few answers"
+stop_serve
+
+# ---- a check child that fails (a memory limit too small to run): verdict
+# error, counted as a child failure, and the server still up ----------------------
+start_serve --check-memory 16MiB
+status=$(post "$work/c.json" -F "file=@$work/stamped.pdf")
+[[ $status == 200 && $(json "$work/c.json" 'r["verdict"]') == error ]] || fail "child over its memory limit: HTTP $status, not error"
+curl -sS -o "$work/metrics.txt" "$base/metrics"
+grep -q '^pith_child_failures_total 1$' "$work/metrics.txt" || fail "metrics: child failure not counted: $(cat "$work/c.json")"
+[[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz not ok after a child failure"
+stop_serve
+
+# ---- busy: jobs 1, queue 0, sixteen uploads at once: 200 or 503 + Retry-After ----
+start_serve --jobs 1 --queue 0 --cors https://journal.example
+for i in $(seq 1 16); do
+  curl -sS -D "$work/busy-$i.h" -o "$work/busy-$i.json" -w '%{http_code}\n' -F "file=@$work/stamped.pdf" \
+    "$base/api/v1/check" >"$work/busy-$i.status" &
+done
+wait $(jobs -p | grep -v "^$serve_pid$") 2>/dev/null || true
+busy=0
+for i in $(seq 1 16); do
+  s=$(cat "$work/busy-$i.status")
+  case $s in
+    200) ;;
+    503) busy=$((busy + 1)); grep -qi '^retry-after: ' "$work/busy-$i.h" || fail "503 without Retry-After" ;;
+    *) fail "busy test: HTTP $s" ;;
+  esac
+done
+((busy > 0)) || fail "sixteen uploads at once with --jobs 1 --queue 0: no 503"
+grep -qi '^access-control-allow-origin: https://journal.example' "$work/busy-1.h" || fail "--cors: no Allow-Origin"
+[[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz not ok after the busy test"
+stop_serve
+serve_pid=""
+
+# ---- usage errors: exit 2 --------------------------------------------------------
+rc=0; "$bin/pith-serve" --listen nonsense 2>/dev/null || rc=$?
+[[ $rc == 2 ]] || fail "--listen nonsense: exit $rc, expected 2"
+rc=0; "$bin/pith-serve" --listen 192.0.2.1:1 2>/dev/null || rc=$?
+[[ $rc == 2 ]] || fail "--listen on a foreign address: exit $rc, expected 2"
+"$bin/pith-serve" --help | grep -q 'POST /api/v1/check' || fail "--help does not list the endpoints"
+
+exit "$failures"

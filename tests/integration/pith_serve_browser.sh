@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# pith-serve's page in headless Chromium (tests/support/serve_browser.py):
+# the stamped sample and a tampered copy uploaded through the page, verdict
+# and title read from the DOM, at desktop and phone width; screenshots in
+# build/tests/artifacts. Skips (exit 77) only when Chromium cannot start.
+# PITH_SCREENSHOT_TO=docs/img/pith-serve.png also copies the first screenshot
+# there (the README's picture; never set by ctest).
+set -euo pipefail
+
+bin=${PITH_BIN:?PITH_BIN must be set}
+data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
+src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+work=$(mktemp -d)
+serve_pid=""
+trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
+source "$src/tests/support/cli_expect.sh"
+source "$src/tests/support/serve_fixture.sh"
+
+if [[ ! -x /usr/bin/python3 ]] || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  echo "SKIP: chromium, chromium-driver or /usr/bin/python3 is not installed"
+  exit 77
+fi
+
+make_serve_samples
+start_serve --jobs 2
+rc=0
+/usr/bin/python3 "$src/tests/support/serve_browser.py" "$base" "$work/stamped.pdf" "$work/tampered.pdf" \
+  "$PWD/artifacts" ${PITH_SCREENSHOT_TO:+"$PITH_SCREENSHOT_TO"} || rc=$?
+[[ $rc == 77 ]] && exit 77
+[[ $rc == 0 ]] || fail "the page in Chromium (exit $rc); server log: $(tail -5 "$work/serve.log")"
+[[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz not ok after the browser test"
+stop_serve
+serve_pid=""
+exit "$failures"
