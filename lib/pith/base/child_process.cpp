@@ -41,8 +41,8 @@ bool write_all(int fd, std::string_view data) {
 
 // The child: limits, quiet output, run, send the result, leave without
 // running the parent's atexit handlers or flushing its stdio buffers.
-[[noreturn]] void run_child(int out_fd, const std::string& subject, const std::function<std::string()>& work,
-                            const ChildLimits& limits) {
+[[noreturn]] void run_child(int out_fd, const std::string& subject,
+                            const std::function<std::string(const EarlySend&)>& work, const ChildLimits& limits) {
   if (const int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC); devnull >= 0) {
     ::dup2(devnull, STDOUT_FILENO);
     ::dup2(devnull, STDERR_FILENO);
@@ -55,10 +55,16 @@ bool write_all(int fd, std::string_view data) {
   set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
   std::string payload(1, result_tag);
+  bool sent_early = false;
+  const EarlySend send_early = [&](std::string_view part) {
+    if (!write_all(out_fd, payload) || !write_all(out_fd, part)) ::_exit(3);
+    payload.clear();
+    sent_early = true;
+  };
   try {
     // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
     if (auto confined = enter_sandbox({out_fd}); !confined) throw std::runtime_error(confined.error().describe());
-    payload += work();
+    payload += work(send_early);
   } catch (const std::bad_alloc&) {
     payload = std::string(1, error_tag) + subject + " exceeded the memory limit of " +
               std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped";
@@ -67,6 +73,8 @@ bool write_all(int fd, std::string_view data) {
   } catch (...) {
     payload = std::string(1, error_tag) + subject + " failed: internal error";
   }
+  // An error after an early send cannot be framed as one: end abnormally.
+  if (sent_early && !payload.empty() && payload.front() == error_tag) ::_exit(4);
   ::_exit(write_all(out_fd, payload) ? 0 : 3);
 }
 
@@ -78,6 +86,11 @@ std::string describe_signal(int sig) {
 }  // namespace
 
 ChildProcess ChildProcess::start(std::string subject, const std::function<std::string()>& work,
+                                 const ChildLimits& limits) {
+  return start(std::move(subject), [&work](const EarlySend&) { return work(); }, limits);
+}
+
+ChildProcess ChildProcess::start(std::string subject, const std::function<std::string(const EarlySend&)>& work,
                                  const ChildLimits& limits) {
   ChildProcess child;
   child.subject_ = std::move(subject);
@@ -157,6 +170,11 @@ bool ChildProcess::read_available() {
   }
   ::close(std::exchange(fd_, -1));
   return true;
+}
+
+std::string_view ChildProcess::received() const {
+  if (data_.empty() || data_.front() != result_tag) return {};
+  return std::string_view(data_).substr(1);
 }
 
 Result<std::string> ChildProcess::finish() {
