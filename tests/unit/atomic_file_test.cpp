@@ -220,6 +220,20 @@ TEST_CASE("atomic rewrite: the prefix copied and hashed in one pass, then the ta
   CHECK_FALSE(temp_files_left(dir));
 }
 
+TEST_CASE("atomic rewrite without a hash: the prefix copied as is (the caller hashes elsewhere)") {
+  const fs::path dir = pith::test::scratch_dir("rewrite-nohash");
+  const fs::path f = dir / "paper.pdf";
+  const fs::path out = dir / "out.pdf";
+  write_file(f, "ORIGINAL-BYTES");
+  auto copy = pith::AtomicRewrite::begin(out.string(), f.string(), 8, pith::AtTargetLink::replace, pith::PrefixHash::none);
+  REQUIRE(copy);
+  CHECK(copy->prefix_sha256_hex().empty());
+  REQUIRE(copy->finish("+TAIL", pith::FileAttributes{0644}));
+  CHECK(read_file(out) == "ORIGINAL+TAIL");
+  CHECK(read_file(f) == "ORIGINAL-BYTES");
+  CHECK_FALSE(temp_files_left(dir));
+}
+
 TEST_CASE("atomic write: an output link is replaced, never written through, when asked") {
   const fs::path dir = pith::test::scratch_dir("outlink");
   const fs::path victim = dir / "victim";

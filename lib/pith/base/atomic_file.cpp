@@ -296,11 +296,12 @@ Result<void> write_atomically(const std::string& target_path, const std::string&
 }
 
 Result<AtomicRewrite> AtomicRewrite::begin(const std::string& target, const std::string& source,
-                                           std::uint64_t prefix_length, AtTargetLink link) {
+                                           std::uint64_t prefix_length, AtTargetLink link, PrefixHash hash) {
   auto staged = stage_beside(target, link);
   if (!staged) return std::unexpected(staged.error());
   std::string sha256;
-  if (auto ok = staged->copy_prefix_of(source, prefix_length, &sha256); !ok) return std::unexpected(ok.error());
+  std::string* hashed = hash == PrefixHash::in_the_same_pass ? &sha256 : nullptr;
+  if (auto ok = staged->copy_prefix_of(source, prefix_length, hashed); !ok) return std::unexpected(ok.error());
   return AtomicRewrite(std::move(*staged), std::move(sha256));
 }
 

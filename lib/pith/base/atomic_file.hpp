@@ -134,10 +134,18 @@ class StagedFile {
 // it in the same pass over the source; finish() appends the tail, sets the
 // attributes, flushes, runs the check and renames. Abandoned (destroyed
 // unfinished), the temporary file is removed and the target is untouched.
+//
+// PrefixHash::none copies in the kernel (copy_file_range) and hashes
+// nothing: for a caller that hashes the source elsewhere at the same time
+// (pith-stamp: in the child that plans the update, on the other core).
+enum class PrefixHash { in_the_same_pass, none };
+
 class AtomicRewrite {
  public:
   [[nodiscard]] static Result<AtomicRewrite> begin(const std::string& target, const std::string& source,
-                                                   std::uint64_t prefix_length, AtTargetLink link = AtTargetLink::follow);
+                                                   std::uint64_t prefix_length, AtTargetLink link = AtTargetLink::follow,
+                                                   PrefixHash hash = PrefixHash::in_the_same_pass);
+  // Empty with PrefixHash::none.
   [[nodiscard]] const std::string& prefix_sha256_hex() const { return prefix_sha256_; }
   [[nodiscard]] Result<void> finish(std::string_view tail, const FileAttributes& attributes,
                                     const WrittenCheck& check = {});

@@ -42,13 +42,25 @@ bool write_all(int fd, std::string_view data) {
 
 // The child: limits, quiet output, run, send the result, leave without
 // running the parent's atexit handlers or flushing its stdio buffers.
-[[noreturn]] void run_child(int out_fd, const std::string& subject, const std::function<std::string()>& work,
-                            const ChildLimits& limits) {
+[[noreturn]] void run_child(int out_fd, const std::string& subject,
+                            const std::function<std::string(const EarlySend&)>& work, const ChildLimits& limits) {
   std::string payload;
+  bool sent_early = false;
   if (auto confined = confine_child(out_fd, limits); !confined) {
     payload = std::string(1, error_tag) + subject + " failed: internal error: " + confined.error().describe();
   } else {
-    payload = child_work_payload(subject, work, limits);
+    // The first early part carries the result tag; the final payload then loses it.
+    const EarlySend send_early = [&](std::string_view part) {
+      const std::string_view tag = sent_early ? std::string_view{} : std::string_view(&result_tag, 1);
+      if (!write_all(out_fd, tag) || !write_all(out_fd, part)) ::_exit(3);
+      sent_early = true;
+    };
+    payload = child_work_payload(subject, [&] { return work(send_early); }, limits);
+    if (sent_early) {
+      // An error after an early send cannot be framed as one: end abnormally.
+      if (payload.front() == error_tag) ::_exit(4);
+      payload.erase(0, 1);  // the tag went with the first early part
+    }
   }
   ::_exit(write_all(out_fd, payload) ? 0 : 3);
 }
@@ -128,6 +140,11 @@ Result<std::string> child_payload(const std::string& subject, std::string payloa
 
 ChildProcess ChildProcess::start(std::string subject, const std::function<std::string()>& work,
                                  const ChildLimits& limits) {
+  return start(std::move(subject), [&work](const EarlySend&) { return work(); }, limits);
+}
+
+ChildProcess ChildProcess::start(std::string subject, const std::function<std::string(const EarlySend&)>& work,
+                                 const ChildLimits& limits) {
   ChildProcess child;
   child.subject_ = std::move(subject);
   child.limits_ = limits;
@@ -206,6 +223,11 @@ bool ChildProcess::read_available() {
   }
   ::close(std::exchange(fd_, -1));
   return true;
+}
+
+std::string_view ChildProcess::received() const {
+  if (data_.empty() || data_.front() != result_tag) return {};
+  return std::string_view(data_).substr(1);
 }
 
 Result<std::string> ChildProcess::finish() {

@@ -17,9 +17,17 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 
 namespace pith {
+
+// What a child's work may send before it returns: the first part of its
+// result, for a parent that acts on a decision while the child goes on
+// (pith-stamp copies the original while the child hashes it). The parent
+// reads it with ChildProcess::received(); an exception after an early send
+// ends the child abnormally (what was sent cannot be taken back).
+using EarlySend = std::function<void(std::string_view)>;
 
 struct ChildLimits {
   std::uint32_t cpu_seconds = 30;                        // RLIMIT_CPU (SIGXCPU)
@@ -40,6 +48,10 @@ class ChildProcess {
   // to fork or to make the pipe is not an exception: finish() reports it.
   [[nodiscard]] static ChildProcess start(std::string subject, const std::function<std::string()>& work,
                                           const ChildLimits& limits = {});
+  // The same, for work that sends part of its result early (EarlySend).
+  [[nodiscard]] static ChildProcess start(std::string subject,
+                                          const std::function<std::string(const EarlySend&)>& work,
+                                          const ChildLimits& limits = {});
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;
   ChildProcess(const ChildProcess&) = delete;
@@ -52,6 +64,9 @@ class ChildProcess {
   // Reads what the child has written (call when fd() is readable). True once
   // there is nothing more to read: end of file, or more than allowed.
   bool read_available();
+  // What the child has sent so far (its result once complete), without the
+  // framing; finish() still decides whether it is a result.
+  [[nodiscard]] std::string_view received() const;
   // Waits for the child (killing it first if it is still running past its
   // deadline or sent too much): what `work` returned, or an Error (kind
   // malformed: the input made the work fail) naming the crash or the limit,
@@ -100,12 +115,10 @@ class ChildProcess {
 inline constexpr char child_result_tag = 'R';
 inline constexpr char child_error_tag = 'E';
 
-// Reads what one child sends until it is complete or its deadline has passed
-// (its finish() then kills it: the wall-clock limit). For ChildProcess and the
-// classes that wrap it (check::IsolatedChild).
-template <class Child>
-void read_until_done_or_deadline(Child& child) {
-  while (child.fd() >= 0) {
+// Reads until `enough()` says so, the child is done or its deadline has passed.
+template <class Child, class Enough>
+void read_until_or_deadline(Child& child, const Enough& enough) {
+  while (child.fd() >= 0 && !enough()) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
@@ -113,6 +126,14 @@ void read_until_done_or_deadline(Child& child) {
     const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
     if (ready > 0) child.read_available();
   }
+}
+
+// Reads what one child sends until it is complete or its deadline has passed
+// (its finish() then kills it: the wall-clock limit). For ChildProcess and the
+// classes that wrap it (check::IsolatedChild).
+template <class Child>
+void read_until_done_or_deadline(Child& child) {
+  read_until_or_deadline(child, [] { return false; });
 }
 
 }  // namespace pith

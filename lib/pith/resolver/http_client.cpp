@@ -3,20 +3,18 @@
 
 #include "pith/base/version.hpp"
 
-#include <curl/curl.h>
+#include "pith/resolver/curl_library.hpp"
 
 #include <algorithm>
 #include <deque>
-#include <mutex>
 #include <thread>
 
 namespace pith::resolver {
 namespace {
 
-void global_init_once() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
+// libcurl, loaded (curl_library.hpp): HttpClient's operations make sure it
+// is before they call this.
+const CurlLibrary& curl() { return **curl_library(); }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -40,8 +38,8 @@ struct Transfer {
   Transfer& operator=(const Transfer&) = delete;
   ~Transfer() { release(); }
   void release() {
-    if (easy) curl_easy_cleanup(easy);
-    if (headers) curl_slist_free_all(headers);
+    if (easy) curl().easy_cleanup(easy);
+    if (headers) curl().slist_free_all(headers);
     easy = nullptr;
     headers = nullptr;
   }
@@ -62,7 +60,7 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
 
 std::string header_value(CURL* easy, const char* name) {
   curl_header* h = nullptr;
-  if (curl_easy_header(easy, name, 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h && h->value) return h->value;
+  if (curl().easy_header(easy, name, 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h && h->value) return h->value;
   return {};
 }
 
@@ -75,18 +73,18 @@ struct HttpClient::Impl {
   CURLM* multi = nullptr;
 
   Impl() {
-    global_init_once();
+    if (!curl_library()) return;  // each request says why (get, get_many)
     // One connection cache, DNS cache and TLS session cache for every transfer
     // of this client: sequential lookups reuse the open connection too.
-    share = curl_share_init();
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-    multi = curl_multi_init();
+    share = curl().share_init();
+    curl().share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    curl().share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl().share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    multi = curl().multi_init();
   }
   ~Impl() {
-    if (multi) curl_multi_cleanup(multi);
-    if (share) curl_share_cleanup(share);
+    if (multi) curl().multi_cleanup(multi);
+    if (share) curl().share_cleanup(share);
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
@@ -111,50 +109,50 @@ void configure(Transfer& t, const HttpOptions& o, CURLSH* share) {
   t.too_large = false;
   t.errbuf[0] = '\0';
   t.max_bytes = o.max_response_bytes;
-  t.easy = curl_easy_init();
+  t.easy = curl().easy_init();
   CURL* e = t.easy;
   const std::string& url = t.request->url;
-  curl_easy_setopt(e, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(e, CURLOPT_SHARE, share);
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.errbuf);
-  curl_easy_setopt(e, CURLOPT_USERAGENT, user_agent);
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https,file");
+  curl().easy_setopt(e, CURLOPT_URL, url.c_str());
+  curl().easy_setopt(e, CURLOPT_SHARE, share);
+  curl().easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl().easy_setopt(e, CURLOPT_ERRORBUFFER, t.errbuf);
+  curl().easy_setopt(e, CURLOPT_USERAGENT, user_agent);
+  curl().easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https,file");
   // TLS verification is always on; --cacert only changes which CAs are trusted.
-  curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
-  if (!o.cacert.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, o.cacert.c_str());
-  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+  curl().easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl().easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+  if (!o.cacert.empty()) curl().easy_setopt(e, CURLOPT_CAINFO, o.cacert.c_str());
+  curl().easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
   // Wait for a multiplexable (HTTP/2) connection only where one can exist:
   // over plain HTTP/1.1 waiting would serialise a batch on one connection.
-  if (is_https(url)) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+  if (is_https(url)) curl().easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
   // Redirects: bounded, and never from HTTPS down to plain HTTP (or to file://).
   if (!is_file(url)) {
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(e, CURLOPT_MAXREDIRS, o.max_redirects);
-    curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, is_https(url) ? "https" : "http,https");
+    curl().easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+    curl().easy_setopt(e, CURLOPT_MAXREDIRS, o.max_redirects);
+    curl().easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, is_https(url) ? "https" : "http,https");
   }
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(o.connect_timeout.count()));
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(o.total_timeout.count()));
-  curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o.low_speed_bytes_per_second);
-  curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, static_cast<long>(o.low_speed_time.count()));
-  curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(o.max_response_bytes));
+  curl().easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(o.connect_timeout.count()));
+  curl().easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(o.total_timeout.count()));
+  curl().easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o.low_speed_bytes_per_second);
+  curl().easy_setopt(e, CURLOPT_LOW_SPEED_TIME, static_cast<long>(o.low_speed_time.count()));
+  curl().easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(o.max_response_bytes));
   // gzip only: every server has it and it is cheap to produce; the size
   // bound counts decoded bytes, so a compression bomb stops at 8 MiB too.
-  curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip");
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
-  t.headers = curl_slist_append(t.headers, ("Accept: " + t.request->accept).c_str());
-  if (t.request->if_none_match) t.headers = curl_slist_append(t.headers, ("If-None-Match: " + *t.request->if_none_match).c_str());
+  curl().easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip");
+  curl().easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+  curl().easy_setopt(e, CURLOPT_WRITEDATA, &t);
+  t.headers = curl().slist_append(t.headers, ("Accept: " + t.request->accept).c_str());
+  if (t.request->if_none_match) t.headers = curl().slist_append(t.headers, ("If-None-Match: " + *t.request->if_none_match).c_str());
   if (t.request->if_modified_since)
-    t.headers = curl_slist_append(t.headers, ("If-Modified-Since: " + *t.request->if_modified_since).c_str());
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
+    t.headers = curl().slist_append(t.headers, ("If-Modified-Since: " + *t.request->if_modified_since).c_str());
+  curl().easy_setopt(e, CURLOPT_HTTPHEADER, t.headers);
   ++t.attempts;
 }
 
 long response_code(CURL* e) {
   long code = 0;
-  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
+  curl().easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
   return code;
 }
 
@@ -189,7 +187,7 @@ std::string transport_message(CURLcode rc, const Transfer& t, const HttpOptions&
     default:
       break;
   }
-  std::string detail = t.errbuf[0] ? std::string(t.errbuf) : std::string(curl_easy_strerror(rc));
+  std::string detail = t.errbuf[0] ? std::string(t.errbuf) : std::string(curl().easy_strerror(rc));
   return detail;
 }
 
@@ -211,7 +209,7 @@ Result<HttpResponse> conclude(CURLcode rc, Transfer& t, const HttpOptions& o) {
   if (!r.ok()) return r;
   r.body = std::move(t.body);
   char* effective = nullptr;
-  curl_easy_getinfo(t.easy, CURLINFO_EFFECTIVE_URL, &effective);
+  curl().easy_getinfo(t.easy, CURLINFO_EFFECTIVE_URL, &effective);
   r.effective_url = effective ? effective : url;
   if (!file) {
     r.content_type = header_value(t.easy, "Content-Type");
@@ -229,11 +227,12 @@ std::chrono::milliseconds backoff_for(const HttpOptions& o, int attempts_done) {
 }  // namespace
 
 Result<HttpResponse> HttpClient::get(const HttpRequest& request) {
+  if (auto loaded = curl_library(); !loaded) return std::unexpected(loaded.error());
   Transfer t;
   t.request = &request;
   for (;;) {
     configure(t, options_, impl_->share);
-    const CURLcode rc = curl_easy_perform(t.easy);
+    const CURLcode rc = curl().easy_perform(t.easy);
     const long status = rc == CURLE_OK ? response_code(t.easy) : 0;
     if (worth_retrying(rc, status) && t.attempts <= options_.max_retries) {
       std::this_thread::sleep_for(backoff_for(options_, t.attempts));
@@ -247,6 +246,7 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
                                                        std::size_t max_concurrency) {
   using Clock = std::chrono::steady_clock;
   max_concurrency = std::max<std::size_t>(1, max_concurrency);
+  if (auto loaded = curl_library(); !loaded) return std::vector<Result<HttpResponse>>(requests.size(), std::unexpected(loaded.error()));
   std::vector<Result<HttpResponse>> results(requests.size(), fail(ErrorKind::internal, "", "not run"));
   std::vector<std::unique_ptr<Transfer>> transfers(requests.size());
   std::deque<std::size_t> waiting;                           // never started
@@ -258,14 +258,14 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
     waiting.push_back(i);
   }
   CURLM* multi = impl_->multi;
-  curl_multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
-  curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(max_concurrency));
+  curl().multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  curl().multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(max_concurrency));
 
   std::size_t running = 0;
   auto start = [&](std::size_t i) {
     configure(*transfers[i], options_, impl_->share);
-    curl_easy_setopt(transfers[i]->easy, CURLOPT_PRIVATE, transfers[i].get());
-    curl_multi_add_handle(multi, transfers[i]->easy);
+    curl().easy_setopt(transfers[i]->easy, CURLOPT_PRIVATE, transfers[i].get());
+    curl().multi_add_handle(multi, transfers[i]->easy);
     ++running;
   };
   // Starts what may start; returns whether it started anything.
@@ -290,14 +290,14 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
   fill();
   while (running > 0 || !waiting.empty() || !retry.empty()) {
     int still = 0;
-    curl_multi_perform(multi, &still);
+    curl().multi_perform(multi, &still);
     int queued = 0;
-    while (CURLMsg* msg = curl_multi_info_read(multi, &queued)) {
+    while (CURLMsg* msg = curl().multi_info_read(multi, &queued)) {
       if (msg->msg != CURLMSG_DONE) continue;
       Transfer* t = nullptr;
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
+      curl().easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &t);
       const CURLcode rc = msg->data.result;
-      curl_multi_remove_handle(multi, msg->easy_handle);
+      curl().multi_remove_handle(multi, msg->easy_handle);
       --running;
       const long status = rc == CURLE_OK ? response_code(t->easy) : 0;
       if (worth_retrying(rc, status) && t->attempts <= options_.max_retries) {
@@ -311,7 +311,7 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
     // there is anything to wait for: polling first would idle until timeout.
     if (fill()) continue;
     if (running > 0) {
-      curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+      curl().multi_poll(multi, nullptr, 0, 50, nullptr);
     } else if (!retry.empty()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }

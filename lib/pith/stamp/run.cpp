@@ -8,12 +8,8 @@
 #include "pith/base/mapped_file.hpp"
 #include "pith/check/file.hpp"
 #include "pith/base/terminal_text.hpp"
-#include "pith/pdf/extract.hpp"
-#include "pith/pdf/reader.hpp"
 #include "pith/pdf/stamp.hpp"
-#include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
-#include "pith/pdf/page_text.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
 #include "pith/registry/number.hpp"
@@ -23,6 +19,7 @@
 #include "pith/registry/verify.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/signed_json/strict.hpp"
+#include "pith/stamp/examine.hpp"
 #include "pith/tex/source.hpp"
 #include "pith/tex/stamp.hpp"
 
@@ -54,17 +51,6 @@ Outcome failure(Status status, ErrorKind kind, std::string message) {
 
 // A failed step: nothing was written.
 Outcome refused(const Error& e) { return failure(Status::error, e.kind, e.describe() + "; nothing written"); }
-
-// \pithnumber{...} in the .tex beside the PDF (same base name), ignoring comments.
-std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
-  fs::path tex = pdf;
-  tex.replace_extension(".tex");
-  std::error_code ec;
-  if (!fs::is_regular_file(tex, ec)) return std::nullopt;
-  auto found = tex::find_pith_number(tex);
-  if (!found) return std::nullopt;
-  return found->number.to_string();
-}
 
 // The base written into the PDF or pith.sty (/PithURL, XMP resolverUrl, the
 // badge link): --resolver when it is a web address, else the public default.
@@ -300,18 +286,6 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
   return outcome;
 }
 
-// The number the user wants: --pith, else the PDF's own metadata, else the .tex beside it.
-std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfMetadata& metadata,
-                                         const pdf::PdfExtraction& extraction, std::string& from) {
-  if (!opt.pith.empty()) return from = "--pith", opt.pith;
-  if (metadata.info_number && !metadata.info_number->empty())
-    return from = "the PDF's Info /PithNumber", *metadata.info_number;
-  const auto& xmp = extraction.xmp;
-  if (xmp && xmp->parsed && xmp->number && !xmp->number->empty()) return from = "the PDF's XMP pith:number", *xmp->number;
-  if (auto n = number_from_tex_beside(opt.input)) return from = "the .tex beside the PDF", *n;
-  return std::nullopt;
-}
-
 bool same_file_state(const std::string& path, const struct stat& before) {
   struct stat now {};
   return ::stat(path.c_str(), &now) == 0 && now.st_ino == before.st_ino && now.st_dev == before.st_dev &&
@@ -321,210 +295,6 @@ bool same_file_state(const std::string& path, const struct stat& before) {
 
 bool same_path(const std::string& a, const std::string& b) { return fs::absolute(a) == fs::absolute(b); }
 
-// ---- PoDoFo parses the PDF only in child processes (base/child_process.hpp)
-// under limits: a hostile PDF that crashes, hangs or blows up the parser is a
-// refusal, never a crash of pith-stamp. The children send back plain values;
-// the parent keeps every write.
-
-std::string to_wire(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
-
-nlohmann::json error_to_wire(const Error& e) {
-  return {{"error", {{"kind", static_cast<int>(e.kind)}, {"where", e.where}, {"message", e.message}}}};
-}
-
-// An error sent by a child, or nullopt when `wire` holds none.
-std::optional<Error> error_from_wire(const nlohmann::json& wire) {
-  if (!wire.is_object() || !wire.contains("error")) return std::nullopt;
-  const auto& e = wire["error"];
-  Error error{ErrorKind::internal, "", "malformed error from the child process"};
-  if (e.is_object() && e.value("kind", -1) >= 0 && e.value("kind", -1) <= static_cast<int>(ErrorKind::internal) &&
-      e.contains("where") && e["where"].is_string() && e.contains("message") && e["message"].is_string()) {
-    error = Error{static_cast<ErrorKind>(e["kind"].get<int>()), e["where"].get<std::string>(), e["message"].get<std::string>()};
-  }
-  return error;
-}
-
-// The child's limits: the mapped PDF counts against the memory limit.
-ChildLimits child_limits(std::uint64_t file_bytes) {
-  ChildLimits limits;
-  limits.memory_bytes = (std::uint64_t{1} << 30) + file_bytes;
-  return limits;
-}
-
-// A child's result as JSON, or why there is none (the crash or limit, named for `input`).
-Result<nlohmann::json> run_reading_child(const std::string& subject, const std::string& input, std::uint64_t file_bytes,
-                                         const std::function<nlohmann::json()>& work) {
-  auto sent = run_in_child(subject, [&work] { return to_wire(work()); }, child_limits(file_bytes));
-  if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
-  auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return fail(ErrorKind::internal, input, subject + " sent back no complete result");
-  if (auto error = error_from_wire(wire)) return std::unexpected(*error);
-  return wire;
-}
-
-// The reader pith-stamp writes with: a file whose cross-reference data had
-// to be rebuilt by scanning is refused with the command that repairs it.
-Result<pdf::Reader> open_for_stamping(const std::string& input, std::string_view bytes) {
-  pdf::ReaderLimits limits;
-  limits.recover_damaged_xref = true;
-  auto reader = pdf::Reader::open(bytes, input, limits);
-  if (reader && reader->recovered()) {
-    return fail(ErrorKind::malformed, input,
-                "damaged cross-reference data (" + reader->recovery_reason() +
-                    "); readers repair it as they open the file, but an update must not be written on top of "
-                    "that guess. Repair it first (`qpdf '" + input + "' repaired.pdf`), then stamp repaired.pdf");
-  }
-  return reader;
-}
-
-struct PdfReadout {
-  pdf::Reader reader;
-  pdf::PdfMetadata metadata;
-  pdf::PdfExtraction extraction;
-};
-
-// In a child: the reader, the metadata read once (for the number, and to
-// stamp over in plan_stamp) and the numbers it names.
-Result<PdfReadout> read_pdf(const std::string& input, std::string_view bytes) {
-  auto reader = open_for_stamping(input, bytes);
-  if (!reader) return std::unexpected(reader.error());
-  pdf::PdfMetadata metadata = pdf::read_pdf_metadata(*reader);
-  if (metadata.pith_parts_unreadable) {
-    std::string problems;
-    for (const auto& p : metadata.read_problems) problems += (problems.empty() ? "" : "; ") + p;
-    return fail(ErrorKind::malformed, input, problems);
-  }
-  // An XMP packet refused unread (too large, too deep) names no number here,
-  // and plan_stamp refuses to merge into it.
-  pdf::PdfExtraction extraction = pdf::extract_pith_numbers(metadata).value_or(pdf::PdfExtraction{});
-  return PdfReadout{std::move(*reader), std::move(metadata), std::move(extraction)};
-}
-
-// What pith-stamp needs to know of the PDF before it plans: the number the
-// user wants and where it was found, and what says which paper this is (its
-// title metadata and page 1's text, for refuse_other_paper). Read in a child.
-struct PaperReadout {
-  std::optional<std::string> number;
-  std::string from;
-  std::vector<registry::TitleCandidate> titles;
-  std::vector<std::string> page_lines;
-};
-
-nlohmann::json paper_readout_to_wire(const PaperReadout& paper) {
-  nlohmann::json titles = nlohmann::json::array();
-  for (const auto& t : paper.titles) titles.push_back({{"where", t.where}, {"title", t.title}});
-  nlohmann::json wire{{"from", paper.from}, {"titles", titles}, {"page_lines", paper.page_lines}};
-  if (paper.number) wire["number"] = *paper.number;
-  return wire;
-}
-
-Result<PaperReadout> paper_readout_from_wire(const nlohmann::json& wire, const std::string& input) {
-  try {
-    PaperReadout paper;
-    if (wire.contains("number")) paper.number = wire.at("number").get<std::string>();
-    paper.from = wire.at("from").get<std::string>();
-    for (const auto& t : wire.at("titles")) paper.titles.push_back({t.at("where").get<std::string>(), t.at("title").get<std::string>()});
-    paper.page_lines = wire.at("page_lines").get<std::vector<std::string>>();
-    return paper;
-  } catch (const nlohmann::json::exception&) {
-    return fail(ErrorKind::internal, input, "malformed result from the child process reading the PDF");
-  }
-}
-
-Result<PaperReadout> read_paper_isolated(const StampRunOptions& opt, const MappedFile& file) {
-  auto wire = run_reading_child("reading the PDF", opt.input, file.bytes().size(), [&]() -> nlohmann::json {
-    auto readout = read_pdf(opt.input, file.bytes());
-    if (!readout) return error_to_wire(readout.error());
-    PaperReadout paper;
-    paper.number = wanted_number(opt, readout->metadata, readout->extraction, paper.from);
-    const auto& xmp = readout->extraction.xmp;
-    if (xmp && xmp->title) paper.titles.push_back({"XMP dc:title", *xmp->title});
-    if (readout->metadata.info_title) paper.titles.push_back({"Info /Title", *readout->metadata.info_title});
-    paper.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
-    return paper_readout_to_wire(paper);
-  });
-  if (!wire) return std::unexpected(wire.error());
-  return paper_readout_from_wire(*wire, opt.input);
-}
-
-// The plan, made in a child, and the original's page count (for the check of the written file).
-struct IsolatedPlan {
-  pdf::StampPlan plan;
-  std::optional<std::uint64_t> pages;
-};
-
-Result<IsolatedPlan> plan_isolated(const StampRunOptions& opt, const MappedFile& file,
-                                   const registry::VerifiedRecord& record, const pdf::StampOptions& so) {
-  // The update's bytes follow the JSON header after a newline (they need not be UTF-8).
-  auto sent = run_in_child(
-      "planning the update",
-      [&]() -> std::string {
-        auto readout = read_pdf(opt.input, file.bytes());
-        if (!readout) return to_wire(error_to_wire(readout.error())) + "\n";
-        auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, record, so);
-        if (!plan) return to_wire(error_to_wire(plan.error())) + "\n";
-        nlohmann::json head{{"outcome", static_cast<int>(plan->outcome)},
-                            {"original_sha256", plan->original_sha256},
-                            {"original_length", plan->original_length},
-                            {"notes", plan->notes}};
-        if (plan->previous_number) head["previous_number"] = *plan->previous_number;
-        if (auto pages = readout->reader.page_count()) head["pages"] = *pages;
-        return to_wire(head) + "\n" + plan->update;
-      },
-      child_limits(file.bytes().size()));
-  if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
-  const std::size_t newline = sent->find('\n');
-  const auto head = nlohmann::json::parse(sent->substr(0, newline), nullptr, /*allow_exceptions=*/false);
-  if (newline == std::string::npos || head.is_discarded() || !head.is_object())
-    return fail(ErrorKind::internal, opt.input, "planning the update sent back no complete result");
-  if (auto error = error_from_wire(head)) return std::unexpected(*error);
-  IsolatedPlan out;
-  try {
-    out.plan.outcome = static_cast<pdf::StampOutcome>(head.at("outcome").get<int>());
-    out.plan.original_sha256 = head.at("original_sha256").get<std::string>();
-    out.plan.original_length = head.at("original_length").get<std::uint64_t>();
-    out.plan.notes = head.at("notes").get<std::vector<std::string>>();
-    if (head.contains("previous_number")) out.plan.previous_number = head["previous_number"].get<std::string>();
-    if (head.contains("pages")) out.pages = head["pages"].get<std::uint64_t>();
-  } catch (const nlohmann::json::exception&) {
-    return fail(ErrorKind::internal, opt.input, "planning the update sent back a malformed result");
-  }
-  out.plan.update = sent->substr(newline + 1);
-  return out;
-}
-
-// The check before anything written is kept: the result, re-read from disk
-// in a child, has the update as its newest section, resolves /Root and has
-// the original's page count (pdf::check_written_update).
-WrittenCheck written_check(const std::string& target, const IsolatedPlan& planned) {
-  return [target, &planned](const std::string& written_path) -> Result<void> {
-    auto wire = run_reading_child("checking the written file", target, planned.plan.original_length,
-                                  [&]() -> nlohmann::json {
-                                    auto written = MappedFile::open(written_path);
-                                    if (!written) return error_to_wire(written.error());
-                                    auto ok = pdf::check_written_update(written->bytes(), target,
-                                                                        planned.plan.original_length, planned.pages);
-                                    return ok ? nlohmann::json::object() : error_to_wire(ok.error());
-                                  });
-    if (!wire) return std::unexpected(wire.error());
-    return {};
-  };
-}
-
-// `-o -`: the same check on the original followed by the update, in memory.
-Result<void> check_in_memory(const std::string& input, const MappedFile& file, const IsolatedPlan& planned) {
-  auto wire = run_reading_child("checking the stamped bytes", input, 2 * file.bytes().size() + planned.plan.update.size(),
-                                [&]() -> nlohmann::json {
-                                  std::string whole(file.bytes());
-                                  whole += planned.plan.update;
-                                  auto ok = pdf::check_written_update(whole, input, planned.plan.original_length,
-                                                                      planned.pages);
-                                  return ok ? nlohmann::json::object() : error_to_wire(ok.error());
-                                });
-  if (!wire) return std::unexpected(wire.error());
-  return {};
-}
-
 bool writes_to_stdout(const StampRunOptions& opt) { return opt.output == "-"; }
 
 bool in_place(const StampRunOptions& opt) { return opt.output.empty() || same_path(opt.output, opt.input); }
@@ -533,35 +303,36 @@ bool in_place(const StampRunOptions& opt) { return opt.output.empty() || same_pa
 // appending to it or writing it to standard output.
 bool copies_the_original(const StampRunOptions& opt) { return !opt.append && !writes_to_stdout(opt); }
 
-// The copy of the original beside the target, hashed in the same pass (the
-// hash goes into the update). In place, a link is followed to the PDF the
-// user named (and we read); an -o path that is a link is replaced, never
-// written through.
+// The copy of the original beside the target, made in the kernel while the
+// examining child hashes the original (examine.hpp). In place, a link is
+// followed to the PDF the user named (and we read); an -o path that is a
+// link is replaced, never written through.
 Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const MappedFile& file) {
   const std::string target = in_place(opt) ? opt.input : opt.output;
   return AtomicRewrite::begin(target, opt.input, file.bytes().size(),
-                              in_place(opt) ? AtTargetLink::follow : AtTargetLink::replace);
+                              in_place(opt) ? AtTargetLink::follow : AtTargetLink::replace, PrefixHash::none);
 }
 
 // Writes the plan's update: after the copy of the original (renamed over
 // the target), appended in place, or (-o -) with the original on standard
 // output. Each is checked before it is kept.
-Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const IsolatedPlan& planned,
+Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const ExaminedPdf& examined,
                          std::optional<AtomicRewrite>& copy) {
-  const pdf::StampPlan& plan = planned.plan;
+  const pdf::StampPlan& plan = *examined.plan;
   if (writes_to_stdout(opt)) {
-    if (auto ok = check_in_memory(opt.input, file, planned); !ok) return ok;
+    if (auto ok = check_in_memory(opt.input, file, examined); !ok) return ok;
     std::cout.flush();
     return write_to_descriptor(STDOUT_FILENO, opt.input, plan.original_length, plan.update);
   }
-  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, planned));
+  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, examined));
+  if (!copy) return fail(ErrorKind::internal, opt.input, "internal: the copy of the original was not made");
   FileAttributes attrs{file.mode()};
   if (in_place(opt)) {
     attrs.owner = file.owner();
     attrs.group = file.group();
     attrs.extended_attributes_from = opt.input;
   }
-  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, planned));
+  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, examined));
 }
 
 // In place (not --append) replaces the file: a read-only one is refused as
@@ -585,6 +356,24 @@ std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, cons
   return report.pith_number;
 }
 
+pdf::StampOptions stamp_options(const StampRunOptions& opt) {
+  pdf::StampOptions so;
+  so.resolver = link_base(opt);
+  so.force = opt.force;
+  so.badge = opt.badge;
+  so.source_date_epoch = opt.source_date_epoch;
+  return so;  // original_sha256 unset: hashed in the examining child, only when the plan stamps
+}
+
+// The record to plan with when it was obtained before the PDF was read:
+// verified, and the record of the number --pith names.
+const registry::VerifiedRecord* record_for_pith(const StampRunOptions& opt,
+                                                const std::optional<Result<registry::DocumentVerification>>& obtained) {
+  if (!obtained || !*obtained || !(*obtained)->record()) return nullptr;
+  const registry::VerifiedRecord& record = *(*obtained)->record();
+  return registry::same_number(opt.pith, record.pith_number) ? &record : nullptr;
+}
+
 Outcome stamp_pdf(const StampRunOptions& opt) {
   struct stat before {};
   if (::stat(opt.input.c_str(), &before) != 0)
@@ -592,55 +381,56 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
   auto file = MappedFile::open(opt.input);
   if (!file) return failure(Status::error, file.error().kind, file.error().describe());
-  auto paper = read_paper_isolated(opt, *file);
-  if (!paper) return refused(paper.error());
-  if (!paper->number) {
+
+  Outcome outcome;
+  const pdf::StampOptions so = stamp_options(opt);
+  // The copy starts when the examining child says the plan stamps, and runs
+  // while the child hashes the original: a no-op costs no copy.
+  std::optional<AtomicRewrite> copy;
+  std::optional<Error> copy_failed;
+  OnStamping start_copy;
+  if (copies_the_original(opt)) {
+    start_copy = [&]() -> Result<void> {
+      auto begun = begin_copy(opt, *file);
+      if (!begun) return std::unexpected(*(copy_failed = begun.error()));
+      copy.emplace(std::move(*begun));
+      return {};
+    };
+  }
+  // --pith names the number without reading the PDF: the record is obtained
+  // first, and one child reads the PDF and plans. What goes wrong is still
+  // reported in the order of the steps (the PDF, its number, the record).
+  std::optional<Result<registry::DocumentVerification>> verification;
+  if (!opt.pith.empty()) verification = obtain_record(opt, opt.pith, outcome);
+  auto examined = examine_pdf(opt, *file, record_for_pith(opt, verification), so, start_copy);
+  if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
+  if (!examined) return refused(examined.error());
+  if (!examined->number) {
     return failure(Status::no_number, ErrorKind::not_found,
                    opt.input + ": no Pith Number given or found. Give one with --pith ID, put \\pithnumber{ID} in " +
                        fs::path(opt.input).replace_extension(".tex").string() +
                        ", or build the PDF with the pith LaTeX package");
   }
-  const std::string& number = *paper->number;
-  const std::string& from = paper->from;
+  const std::string number = *examined->number;
+  const std::string from = examined->from;
 
-  Outcome outcome;
-  auto verification = obtain_record(opt, number, outcome);
-  if (!verification && registry_unreachable(opt, verification.error())) {
-    if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, verification.error(), *kept, opt.input, "its record");
+  if (!verification) verification = obtain_record(opt, number, outcome);
+  if (!*verification && registry_unreachable(opt, verification->error())) {
+    if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, verification->error(), *kept, opt.input, "its record");
   }
-  if (!verification) return not_obtained(verification.error());
-  outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
-  if (!verification->record()) return unverified(opt, outcome, verification->report, number);
-  const registry::VerifiedRecord& record = *verification->record();
+  if (!*verification) return not_obtained(verification->error());
+  outcome.pith_number = (*verification)->content().pith_number;  // derived from the record, as before
+  if (!(*verification)->record()) return unverified(opt, outcome, (*verification)->report, number);
+  const registry::VerifiedRecord& record = *(*verification)->record();
   if (!registry::same_number(number, record.pith_number))
     return wrong_record(opt, outcome, record.pith_number, from + " names " + number);
 
-  pdf::StampOptions so;
-  so.resolver = link_base(opt);
-  so.force = opt.force;
-  so.badge = opt.badge;
-  so.source_date_epoch = opt.source_date_epoch;
-  // One pass over the original: copied beside the target and hashed
-  // together. Whether there is anything to write (conflict, already
-  // stamped) does not depend on the hash: asked first, so a no-op costs no copy.
-  std::optional<AtomicRewrite> copy;
-  std::optional<Result<IsolatedPlan>> decided;
-  if (copies_the_original(opt)) {
-    so.original_sha256 = std::string(64, '0');  // not written: replanned with the real hash
-    decided = plan_isolated(opt, *file, record, so);
-    if (*decided && (*decided)->plan.outcome == pdf::StampOutcome::stamped) {
-      auto begun = begin_copy(opt, *file);
-      if (!begun) return failure(Status::error, begun.error().kind, begun.error().describe());
-      so.original_sha256 = begun->prefix_sha256_hex();
-      copy.emplace(std::move(*begun));
-      decided.reset();
-    }
-  } else {
-    so.original_sha256 = file->sha256_hex();
+  if (!examined->plan) {  // the number was the PDF's: now plan with its record
+    examined = examine_pdf(opt, *file, &record, so, start_copy);
+    if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
+    if (!examined) return refused(examined.error());
   }
-  auto planned = decided ? std::move(*decided) : plan_isolated(opt, *file, record, so);
-  if (!planned) return refused(planned.error());
-  const pdf::StampPlan& plan = planned->plan;
+  const pdf::StampPlan& plan = *examined->plan;
   outcome.notes = plan.notes;
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 
@@ -665,7 +455,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       return outcome;
     case pdf::StampOutcome::stamped: break;
   }
-  if (auto refused_paper = refuse_other_paper(opt, paper->titles, paper->page_lines, record, outcome)) return *refused_paper;
+  if (auto refused_paper = refuse_other_paper(opt, examined->titles, examined->page_lines, record, outcome)) return *refused_paper;
   outcome.status = Status::stamped;
   outcome.original_length = plan.original_length;
   outcome.original_sha256 = plan.original_sha256;
@@ -675,7 +465,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     return failure(Status::error, ErrorKind::io,
                    opt.input + ": the file changed while pith-stamp read it; nothing written");
   }
-  if (auto written = write_stamp(opt, *file, *planned, copy); !written) {
+  if (auto written = write_stamp(opt, *file, *examined, copy); !written) {
     outcome.status = Status::error;
     outcome.failure = written.error().kind;
     outcome.message = written.error().describe();

@@ -1,0 +1,292 @@
+#include "pith/stamp/examine.hpp"
+
+#include "pith/base/child_process.hpp"
+#include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_text.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/update.hpp"
+#include "pith/registry/record.hpp"
+#include "pith/registry/visible_title.hpp"
+#include "pith/tex/source.hpp"
+
+#include <filesystem>
+
+namespace pith::stamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// \pithnumber{...} in the .tex beside the PDF (same base name), ignoring comments.
+std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
+  fs::path tex = pdf;
+  tex.replace_extension(".tex");
+  std::error_code ec;
+  if (!fs::is_regular_file(tex, ec)) return std::nullopt;
+  auto found = tex::find_pith_number(tex);
+  if (!found) return std::nullopt;
+  return found->number.to_string();
+}
+
+// The number the user wants: --pith, else the PDF's own metadata, else the .tex beside it.
+std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfMetadata& metadata,
+                                         const pdf::PdfExtraction& extraction, std::string& from) {
+  if (!opt.pith.empty()) return from = "--pith", opt.pith;
+  if (metadata.info_number && !metadata.info_number->empty())
+    return from = "the PDF's Info /PithNumber", *metadata.info_number;
+  const auto& xmp = extraction.xmp;
+  if (xmp && xmp->parsed && xmp->number && !xmp->number->empty()) return from = "the PDF's XMP pith:number", *xmp->number;
+  if (auto n = number_from_tex_beside(opt.input)) return from = "the .tex beside the PDF", *n;
+  return std::nullopt;
+}
+
+std::string to_wire(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+nlohmann::json error_to_wire(const Error& e) {
+  return {{"error", {{"kind", static_cast<int>(e.kind)}, {"where", e.where}, {"message", e.message}}}};
+}
+
+// An error sent by a child, or nullopt when `wire` holds none.
+std::optional<Error> error_from_wire(const nlohmann::json& wire) {
+  if (!wire.is_object() || !wire.contains("error")) return std::nullopt;
+  const auto& e = wire["error"];
+  Error error{ErrorKind::internal, "", "malformed error from the child process"};
+  if (e.is_object() && e.value("kind", -1) >= 0 && e.value("kind", -1) <= static_cast<int>(ErrorKind::internal) &&
+      e.contains("where") && e["where"].is_string() && e.contains("message") && e["message"].is_string()) {
+    error = Error{static_cast<ErrorKind>(e["kind"].get<int>()), e["where"].get<std::string>(), e["message"].get<std::string>()};
+  }
+  return error;
+}
+
+// The child's limits: the mapped PDF counts against the memory limit.
+ChildLimits child_limits(std::uint64_t file_bytes) {
+  ChildLimits limits;
+  limits.memory_bytes = (std::uint64_t{1} << 30) + file_bytes;
+  return limits;
+}
+
+// A child's result as JSON, or why there is none (the crash or limit, named for `input`).
+Result<nlohmann::json> run_reading_child(const std::string& subject, const std::string& input, std::uint64_t file_bytes,
+                                         const std::function<nlohmann::json()>& work) {
+  auto sent = run_in_child(subject, [&work] { return to_wire(work()); }, child_limits(file_bytes));
+  if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
+  auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
+  if (wire.is_discarded()) return fail(ErrorKind::internal, input, subject + " sent back no complete result");
+  if (auto error = error_from_wire(wire)) return std::unexpected(*error);
+  return wire;
+}
+
+// The reader pith-stamp writes with: a file whose cross-reference data had
+// to be rebuilt by scanning is refused with the command that repairs it.
+Result<pdf::Reader> open_for_stamping(const std::string& input, std::string_view bytes) {
+  pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  auto reader = pdf::Reader::open(bytes, input, limits);
+  if (reader && reader->recovered()) {
+    return fail(ErrorKind::malformed, input,
+                "damaged cross-reference data (" + reader->recovery_reason() +
+                    "); readers repair it as they open the file, but an update must not be written on top of "
+                    "that guess. Repair it first (`qpdf '" + input + "' repaired.pdf`), then stamp repaired.pdf");
+  }
+  return reader;
+}
+
+struct PdfReadout {
+  pdf::Reader reader;
+  pdf::PdfMetadata metadata;
+  pdf::PdfExtraction extraction;
+};
+
+// In the child: the reader, the metadata read once (for the number, and to
+// stamp over in plan_stamp) and the numbers it names.
+Result<PdfReadout> read_pdf(const std::string& input, std::string_view bytes) {
+  auto reader = open_for_stamping(input, bytes);
+  if (!reader) return std::unexpected(reader.error());
+  pdf::PdfMetadata metadata = pdf::read_pdf_metadata(*reader);
+  if (metadata.pith_parts_unreadable) {
+    std::string problems;
+    for (const auto& p : metadata.read_problems) problems += (problems.empty() ? "" : "; ") + p;
+    return fail(ErrorKind::malformed, input, problems);
+  }
+  // An XMP packet refused unread (too large, too deep) names no number here,
+  // and plan_stamp refuses to merge into it.
+  pdf::PdfExtraction extraction = pdf::extract_pith_numbers(metadata).value_or(pdf::PdfExtraction{});
+  return PdfReadout{std::move(*reader), std::move(metadata), std::move(extraction)};
+}
+
+std::vector<registry::TitleCandidate> title_metadata(const PdfReadout& readout) {
+  std::vector<registry::TitleCandidate> titles;
+  const auto& xmp = readout.extraction.xmp;
+  if (xmp && xmp->title) titles.push_back({"XMP dc:title", *xmp->title});
+  if (readout.metadata.info_title) titles.push_back({"Info /Title", *readout.metadata.info_title});
+  return titles;
+}
+
+// Whether page 1's text can tell anything the title metadata does not: the
+// record has a title hash and the metadata does not match it (stamp/run's
+// refuse_other_paper reads the text only then).
+bool page_text_needed(const std::vector<registry::TitleCandidate>& titles, const registry::VerifiedRecord& record) {
+  const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
+  return !expected.empty() && registry::bind_title(titles, expected).verdict != registry::TitleVerdict::match;
+}
+
+// ---- The wire between the examining child and the parent: a first line
+// (sent early when there is a plan) with what was read and the plan's
+// outcome; with a plan, a second line with the rest of it, then the update's
+// bytes (they need not be UTF-8). Either line may be an error instead.
+
+nlohmann::json first_line(const ExaminedPdf& examined) {
+  nlohmann::json titles = nlohmann::json::array();
+  for (const auto& t : examined.titles) titles.push_back({{"where", t.where}, {"title", t.title}});
+  nlohmann::json wire{{"from", examined.from}, {"titles", titles}};
+  if (examined.number) wire["number"] = *examined.number;
+  if (examined.plan) wire["outcome"] = static_cast<int>(examined.plan->outcome);
+  return wire;
+}
+
+nlohmann::json second_line(const ExaminedPdf& examined) {
+  const pdf::StampPlan& plan = *examined.plan;
+  nlohmann::json wire{{"original_sha256", plan.original_sha256},
+                      {"original_length", plan.original_length},
+                      {"notes", plan.notes},
+                      {"page_lines", examined.page_lines}};
+  if (plan.previous_number) wire["previous_number"] = *plan.previous_number;
+  if (examined.pages) wire["pages"] = *examined.pages;
+  return wire;
+}
+
+// In the child. Sends the first line early when there is a plan: the
+// parent may start copying while the original is hashed here.
+std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file, const registry::VerifiedRecord* record,
+                             pdf::StampOptions options, const EarlySend& send_early) {
+  auto readout = read_pdf(opt.input, file.bytes());
+  if (!readout) return to_wire(error_to_wire(readout.error())) + "\n";
+  ExaminedPdf examined;
+  examined.number = wanted_number(opt, readout->metadata, readout->extraction, examined.from);
+  examined.titles = title_metadata(*readout);
+  if (!record) return to_wire(first_line(examined)) + "\n";
+
+  const bool hash_later = !options.original_sha256;
+  // Whether there is anything to write does not depend on the hash: decided first.
+  if (hash_later) options.original_sha256 = std::string(64, '0');
+  auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+  if (!plan) return to_wire(error_to_wire(plan.error())) + "\n";
+  examined.plan = std::move(*plan);
+  send_early(to_wire(first_line(examined)) + "\n");
+  if (examined.plan->outcome == pdf::StampOutcome::stamped) {
+    if (hash_later) {
+      options.original_sha256 = file.sha256_hex();
+      auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+      if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
+      examined.plan = std::move(*hashed);
+    }
+    if (page_text_needed(examined.titles, *record))
+      examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
+  }
+  if (auto pages = readout->reader.page_count()) examined.pages = *pages;
+  return to_wire(second_line(examined)) + "\n" + examined.plan->update;
+}
+
+// The next line of `sent` from `at` (moved past it), or nullopt when there is none.
+std::optional<std::string_view> next_line(std::string_view sent, std::size_t& at) {
+  const std::size_t newline = sent.find('\n', at);
+  if (newline == std::string_view::npos) return std::nullopt;
+  const std::string_view line = sent.substr(at, newline - at);
+  at = newline + 1;
+  return line;
+}
+
+Result<nlohmann::json> parse_line(std::optional<std::string_view> line, const std::string& input) {
+  if (!line) return fail(ErrorKind::internal, input, "reading the PDF sent back no complete result");
+  auto wire = nlohmann::json::parse(*line, nullptr, /*allow_exceptions=*/false);
+  if (wire.is_discarded() || !wire.is_object())
+    return fail(ErrorKind::internal, input, "reading the PDF sent back a malformed result");
+  if (auto error = error_from_wire(wire)) return std::unexpected(*error);
+  return wire;
+}
+
+Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string& input) {
+  std::size_t at = 0;
+  auto first = parse_line(next_line(sent, at), input);
+  if (!first) return std::unexpected(first.error());
+  ExaminedPdf examined;
+  try {
+    if (first->contains("number")) examined.number = first->at("number").get<std::string>();
+    examined.from = first->at("from").get<std::string>();
+    for (const auto& t : first->at("titles"))
+      examined.titles.push_back({t.at("where").get<std::string>(), t.at("title").get<std::string>()});
+    if (!first->contains("outcome")) return examined;
+    auto second = parse_line(next_line(sent, at), input);
+    if (!second) return std::unexpected(second.error());
+    pdf::StampPlan plan;
+    plan.outcome = static_cast<pdf::StampOutcome>(first->at("outcome").get<int>());
+    plan.original_sha256 = second->at("original_sha256").get<std::string>();
+    plan.original_length = second->at("original_length").get<std::uint64_t>();
+    plan.notes = second->at("notes").get<std::vector<std::string>>();
+    if (second->contains("previous_number")) plan.previous_number = second->at("previous_number").get<std::string>();
+    if (second->contains("pages")) examined.pages = second->at("pages").get<std::uint64_t>();
+    examined.page_lines = second->at("page_lines").get<std::vector<std::string>>();
+    plan.update = std::string(sent.substr(at));
+    examined.plan = std::move(plan);
+  } catch (const nlohmann::json::exception&) {
+    return fail(ErrorKind::internal, input, "reading the PDF sent back a malformed result");
+  }
+  return examined;
+}
+
+// The outcome in the early first line, once it has arrived whole.
+std::optional<pdf::StampOutcome> early_outcome(std::string_view received) {
+  const std::size_t newline = received.find('\n');
+  if (newline == std::string_view::npos) return std::nullopt;
+  const auto wire = nlohmann::json::parse(received.substr(0, newline), nullptr, /*allow_exceptions=*/false);
+  if (!wire.is_object() || !wire.contains("outcome") || !wire["outcome"].is_number_integer()) return std::nullopt;
+  return static_cast<pdf::StampOutcome>(wire["outcome"].get<int>());
+}
+
+}  // namespace
+
+Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const MappedFile& file, const registry::VerifiedRecord* record,
+                                const pdf::StampOptions& options, const OnStamping& on_stamping) {
+  const std::string subject = record ? "reading the PDF and planning the update" : "reading the PDF";
+  ChildProcess child = ChildProcess::start(
+      subject, [&](const EarlySend& send_early) { return examine_in_child(opt, file, record, options, send_early); },
+      child_limits(file.bytes().size()));
+  if (on_stamping) {
+    read_until_or_deadline(child, [&] { return child.received().find('\n') != std::string_view::npos; });
+    if (early_outcome(child.received()) == pdf::StampOutcome::stamped) {
+      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the child is killed
+    }
+  }
+  read_until_done_or_deadline(child);
+  auto sent = child.finish();
+  if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
+  return examined_from_wire(*sent, opt.input);
+}
+
+WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined) {
+  return [target, &examined](const std::string& written_path) -> Result<void> {
+    const pdf::StampPlan& plan = *examined.plan;
+    auto wire = run_reading_child("checking the written file", target, plan.original_length, [&]() -> nlohmann::json {
+      auto written = MappedFile::open(written_path);
+      if (!written) return error_to_wire(written.error());
+      auto ok = pdf::check_written_update(written->bytes(), target, plan.original_length, examined.pages);
+      return ok ? nlohmann::json::object() : error_to_wire(ok.error());
+    });
+    if (!wire) return std::unexpected(wire.error());
+    return {};
+  };
+}
+
+Result<void> check_in_memory(const std::string& input, const MappedFile& file, const ExaminedPdf& examined) {
+  const pdf::StampPlan& plan = *examined.plan;
+  auto wire = run_reading_child("checking the stamped bytes", input, 2 * file.bytes().size() + plan.update.size(),
+                                [&]() -> nlohmann::json {
+                                  std::string whole(file.bytes());
+                                  whole += plan.update;
+                                  auto ok = pdf::check_written_update(whole, input, plan.original_length, examined.pages);
+                                  return ok ? nlohmann::json::object() : error_to_wire(ok.error());
+                                });
+  if (!wire) return std::unexpected(wire.error());
+  return {};
+}
+
+}  // namespace pith::stamp

@@ -1,0 +1,60 @@
+#pragma once
+// pith-stamp's look at a PDF, in ONE limited child process per look
+// (base/child_process.hpp): PoDoFo and poppler parse the hostile PDF only
+// there; the children send back plain values and the parent keeps every write.
+//
+// With the record at hand (--pith names the number), one child reads the PDF
+// and plans the update. Without it (the number is the PDF's own), a first
+// child reads the number, the parent obtains the record, and a second child
+// plans. The planning child says early whether the plan stamps, then hashes
+// the original (the hash goes into the update) while the parent copies it:
+// the copy in the kernel and the hash run on two cores at once, and a no-op
+// (already stamped, conflict) costs neither. Page 1's text (poppler) is read
+// only when the plan stamps and the title metadata does not already bind the
+// paper to the record.
+#include "pith/base/atomic_file.hpp"
+#include "pith/base/error.hpp"
+#include "pith/base/mapped_file.hpp"
+#include "pith/pdf/stamp.hpp"
+#include "pith/registry/title.hpp"
+#include "pith/registry/verify.hpp"
+#include "pith/stamp/run.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith::stamp {
+
+struct ExaminedPdf {
+  std::optional<std::string> number;  // the number the user wants: --pith, the PDF's, or the .tex beside it
+  std::string from;                   // where it was found ("--pith", "the PDF's Info /PithNumber", ...)
+  std::vector<registry::TitleCandidate> titles;  // the PDF's title metadata
+  std::vector<std::string> page_lines;           // page 1's text, when it was needed (see above)
+  std::optional<pdf::StampPlan> plan;            // with a record: the update (original_sha256 filled in)
+  std::optional<std::uint64_t> pages;            // with a plan: the original's page count
+};
+
+// Called in the parent when the child has decided that the plan stamps, while
+// it goes on hashing: the moment to start copying the original. An error
+// stops the child and is returned by examine_pdf.
+using OnStamping = std::function<Result<void>()>;
+
+// Reads `file` (opt.input) in a child and, with `record`, plans the update
+// with `options` (their original_sha256, when unset, is computed in the child
+// if the plan stamps).
+[[nodiscard]] Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const MappedFile& file,
+                                              const registry::VerifiedRecord* record, const pdf::StampOptions& options,
+                                              const OnStamping& on_stamping = {});
+
+// The check before anything written is kept: the result, re-read from disk
+// in a child, has the update as its newest section, resolves /Root and has
+// the original's page count (pdf::check_written_update).
+[[nodiscard]] WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined);
+
+// `-o -`: the same check on the original followed by the update, in memory.
+[[nodiscard]] Result<void> check_in_memory(const std::string& input, const MappedFile& file, const ExaminedPdf& examined);
+
+}  // namespace pith::stamp
