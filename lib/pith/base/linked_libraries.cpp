@@ -10,7 +10,9 @@ namespace pith {
 
 std::string linked_library_versions() {
   // Exempi has no version call; its pkg-config version is passed in by lib/CMakeLists.txt.
-  return std::string("PoDoFo ") + PODOFO_VERSION_STR + ", libcurl " + curl_version_info(CURLVERSION_NOW)->version +
+  // libcurl is loaded only when going online (resolver/curl_library.hpp), so
+  // --version names the version built against rather than load it.
+  return std::string("PoDoFo ") + PODOFO_VERSION_STR + ", libcurl " + LIBCURL_VERSION +
          ", libsodium " + sodium_version_string() + ", Exempi " + PITH_EXEMPI_VERSION + ", poppler " +
          poppler::version_string();
 }
