@@ -7,7 +7,8 @@
 #   stamp --append                against exiftool writing XMP in place
 #   pith-check --offline          on a stamped 10-page paper, against pdfinfo -meta
 #   start-up (--version)          pith-check, pith-stamp (and BASELINE's), pdfinfo -v;
-#                                 shared libraries and relocations (LD_DEBUG=statistics)
+#                                 shared libraries and relocations (LD_DEBUG=statistics),
+#                                 instructions (valgrind --tool=callgrind, when installed)
 # BIG_PDF=FILE uses that file as the large one (default: a 43 MB PDF made here).
 set -euo pipefail
 
@@ -79,7 +80,13 @@ row "pdfinfo -meta (same file)" "$pm_ms"
 for exe in "$check" "$stamp" ${baseline:+"$baseline/tools/pith-check" "$baseline/tools/pith-stamp"}; do
   libs=$(ldd "$exe" | wc -l)
   relocs=$(LD_DEBUG=statistics "$exe" --version 2>&1 >/dev/null | sed -n 's/.*final number of relocations: *//p' | head -1)
-  row "start-up: $exe --version ($libs libraries, $relocs relocations)" "$(median_ms true "'$exe' --version")"
+  # Instructions are what a shared machine cannot blur (callgrind, when installed).
+  instr=
+  if command -v valgrind >/dev/null; then
+    instr=", $(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$exe" --version 2>&1 >/dev/null |
+      sed -n 's/.*Collected : *//p') instructions"
+  fi
+  row "start-up: $exe --version ($libs libraries, $relocs relocations$instr)" "$(median_ms true "'$exe' --version")"
 done
 row "start-up: pdfinfo -v" "$(median_ms true "pdfinfo -v")"
 /usr/bin/python3 - "$cp_ms" "$so_ms" "$cpx_ms" "$ex_ms" "$ap_ms" "$pc_ms" "$pm_ms" <<'PY'
