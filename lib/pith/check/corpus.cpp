@@ -57,6 +57,13 @@ void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
           continue;
         }
       }
+      if (tasks.read_in_child) {
+        running.push_back(Running{
+            i, IsolatedChild::start_judged(
+                   tasks.name(i), [&tasks, i] { return tasks.read_in_child(i); },
+                   [&tasks, i](const Result<std::string>& sent) { return tasks.judge_in_parent(i, sent); }, options.limits)});
+        continue;
+      }
       running.push_back(Running{i, IsolatedChild::start(tasks.name(i), [&tasks, i] { return tasks.check_in_child(i); },
                                                         options.limits)});
     }

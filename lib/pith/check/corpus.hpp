@@ -28,6 +28,11 @@ struct CorpusOptions {
 struct CorpusTasks {
   std::size_t count = 0;
   std::function<FileCheck(std::size_t)> check_in_child;
+  // Instead of check_in_child, when set: the child only reads (`read_in_child`
+  // returns what it sends back) and `judge_in_parent` makes the FileCheck of
+  // that here (check/file.hpp: read_file_in_child, judge_file_from_child).
+  std::function<std::string(std::size_t)> read_in_child;
+  std::function<FileCheck(std::size_t, const Result<std::string>&)> judge_in_parent;
   std::function<std::optional<FileCheck>(std::size_t)> in_parent;  // may be empty
   std::function<std::string(std::size_t)> name;                    // for error reports
   std::function<void(std::size_t, FileCheck)> emit;

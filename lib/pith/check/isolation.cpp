@@ -108,8 +108,15 @@ IsolatedChild IsolatedChild::start(std::string input_name, const std::function<F
   return IsolatedChild(std::move(input_name), std::move(child));
 }
 
+IsolatedChild IsolatedChild::start_judged(std::string input_name, const std::function<std::string()>& work, Judge judge,
+                                          const IsolationLimits& limits) {
+  ChildProcess child = ChildProcess::start("the check", work, limits.child_limits());
+  return IsolatedChild(std::move(input_name), std::move(child), std::move(judge));
+}
+
 FileCheck IsolatedChild::finish() {
   auto sent = child_.finish();
+  if (judge_) return judge_(sent);
   if (!sent) return error_report(input_name_, sent.error().message);
   const auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
   if (wire.is_discarded()) return error_report(input_name_, "the check sent back no complete report");

@@ -2,7 +2,6 @@
 
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
-#include "pith/check/child_report.hpp"
 #include "pith/check/corpus.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
@@ -162,16 +161,17 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
   CorpusTasks tasks;
   tasks.count = inputs.names.size();
   tasks.name = [&](std::size_t i) { return inputs.names[i]; };
-  // In the child: this process is already isolated, so no second fork.
-  tasks.check_in_child = [&](std::size_t i) { return check_file(inputs.names[i], trust, Isolation::none); };
+  // The child only reads the file; this process judges what it read (check/pdf_facts.hpp).
+  tasks.read_in_child = [&](std::size_t i) { return read_file_in_child(inputs.names[i]); };
+  tasks.judge_in_parent = [&](std::size_t i, const Result<std::string>& sent) {
+    return judge_file_from_child(inputs.names[i], sent, trust);
+  };
   tasks.in_parent = [&](std::size_t i) -> std::optional<FileCheck> {
     if (is_ready(i)) return FileCheck(*inputs.ready[i]);
     return std::nullopt;
   };
   // Resolved identifiers are the registry's answer already: no second lookup.
   tasks.emit = [&](std::size_t i, FileCheck checked) {
-    // A child's report is a claim: the parent verifies its record again (child_report.hpp).
-    if (!is_ready(i)) checked = judged_in_parent(std::move(checked), trust);
     if (!options.resolver_bases.empty()) check_resolver_hosts(checked.report, options.resolver_bases);
     online.add(inputs.names[i], std::move(checked), !is_ready(i));
   };
