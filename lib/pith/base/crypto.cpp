@@ -16,10 +16,21 @@ void ensure_sodium() {
   (void)ready;
 }
 
-// OpenSSL, not libsodium: it uses the CPU's SHA extensions (SHA-NI), about
-// 4x libsodium's portable code; whole PDFs are hashed (originalSha256).
+// Long inputs (whole PDFs: originalSha256) by OpenSSL, which uses the CPU's
+// SHA extensions (SHA-NI), about 4x libsodium's portable code; short ones
+// (keys, records, a paper's stamped prefix) by libsodium: OpenSSL's first
+// digest starts its provider, ~5 M instructions, 12% of a whole
+// `pith-check --offline` of a 10-page paper (callgrind) — more than
+// libsodium needs for this many bytes.
+constexpr std::size_t openssl_from_bytes = std::size_t{512} << 10;
+
 Sha256Digest sha256(std::span<const std::uint8_t> data) {
   Sha256Digest out{};
+  if (data.size() < openssl_from_bytes) {
+    ensure_sodium();
+    crypto_hash_sha256(out.data(), data.data(), data.size());
+    return out;
+  }
   unsigned int len = 0;
   if (EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 || len != out.size())
     throw std::runtime_error("OpenSSL SHA-256 failed");

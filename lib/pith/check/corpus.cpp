@@ -43,15 +43,15 @@ int milliseconds_until(std::chrono::steady_clock::time_point t) {
   return static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 60'000));
 }
 
-// The same run over long-lived workers: one request per input, answers
-// judged by the same step as a forked child's (file_check_from_child).
+// The same run over long-lived workers: one request per input, each worker
+// only reads (read_request) and the answers are judged here by the same step
+// as a forked child's (judge_in_parent).
 void check_in_pool(const CorpusTasks& tasks, const CorpusOptions& options) {
   WorkerPoolOptions pool_options;
   pool_options.workers = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
   pool_options.limits = options.limits.child_limits();
   pool_options.requests_per_worker = options.inputs_per_worker;
-  WorkerPool pool("the check", [&tasks](std::string_view request) { return file_check_wire_text(tasks.check_request(request)); },
-                  pool_options);
+  WorkerPool pool("the check", [&tasks](std::string_view request) { return tasks.read_request(request); }, pool_options);
   InOrder out(tasks.emit);
   std::size_t next = 0;
   const auto more = [&] { return tasks.has ? tasks.has(next) : next < tasks.count; };
@@ -69,7 +69,7 @@ void check_in_pool(const CorpusTasks& tasks, const CorpusOptions& options) {
     if (!pool.busy()) continue;
     for (auto& done : pool.wait()) {
       const std::size_t i = static_cast<std::size_t>(done.ticket);
-      FileCheck checked = file_check_from_child(tasks.name(i), std::move(done.answer));
+      FileCheck checked = tasks.judge_in_parent(i, done.answer);
       if (tasks.took) tasks.took(i, done.seconds);
       out.done(i, std::move(checked));
     }
@@ -79,7 +79,7 @@ void check_in_pool(const CorpusTasks& tasks, const CorpusOptions& options) {
 }  // namespace
 
 void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
-  if (options.inputs_per_worker > 0 && tasks.request && tasks.check_request) {
+  if (options.inputs_per_worker > 0 && tasks.request && tasks.read_request && tasks.judge_in_parent) {
     check_in_pool(tasks, options);
     return;
   }
@@ -100,6 +100,15 @@ void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
         }
       }
       const auto started = std::chrono::steady_clock::now();
+      if (tasks.read_in_child) {
+        running.push_back(Running{
+            i,
+            IsolatedChild::start_judged(
+                tasks.name(i), [&tasks, i] { return tasks.read_in_child(i); },
+                [&tasks, i](const Result<std::string>& sent) { return tasks.judge_in_parent(i, sent); }, options.limits),
+            started});
+        continue;
+      }
       running.push_back(Running{i, IsolatedChild::start(tasks.name(i), [&tasks, i] { return tasks.check_in_child(i); },
                                                         options.limits),
                                 started});

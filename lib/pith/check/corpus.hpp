@@ -21,7 +21,7 @@ inline constexpr unsigned max_corpus_jobs = 256;
 struct CorpusOptions {
   unsigned jobs = 1;  // children at a time, 1..max_corpus_jobs
   IsolationLimits limits;
-  // With CorpusTasks::request and check_request: `jobs` long-lived workers
+  // With CorpusTasks::request, read_request and judge_in_parent: `jobs` long-lived workers
   // (base/worker_pool.hpp), each replaced after this many inputs or a crash,
   // instead of a fork per input. 0: a fork per input (pith-check --workers=fork).
   std::size_t inputs_per_worker = 500;
@@ -37,14 +37,20 @@ struct CorpusTasks {
   // set, input i exists iff has(i), asked in increasing i; `count` is unused.
   std::function<bool(std::size_t)> has;
   std::function<FileCheck(std::size_t)> check_in_child;
+  // Instead of check_in_child, when set: the child only reads (`read_in_child`
+  // returns what it sends back) and `judge_in_parent` makes the FileCheck of
+  // that here (check/file.hpp: read_file_in_child, judge_file_from_child).
+  std::function<std::string(std::size_t)> read_in_child;
+  std::function<FileCheck(std::size_t, const Result<std::string>&)> judge_in_parent;
   std::function<std::optional<FileCheck>(std::size_t)> in_parent;  // may be empty
   std::function<std::string(std::size_t)> name;                    // for error reports
   std::function<void(std::size_t, FileCheck)> emit;
   // The worker pool's two ends: input i as bytes the parent sends (its path,
-  // or its content), and the check of such a request in a worker. Both set:
-  // inputs are checked by the pool; else each in a child forked for it.
+  // or its content), and the reading of such a request in a worker, judged by
+  // judge_in_parent. All three set: inputs are checked by the pool; else each
+  // in a child forked for it.
   std::function<std::string(std::size_t)> request;
-  std::function<FileCheck(std::string_view)> check_request;
+  std::function<std::string(std::string_view)> read_request;
   // Wall-clock seconds input i took in its child (may be empty), before emit.
   std::function<void(std::size_t, double)> took;
 };

@@ -4,9 +4,9 @@
 #include "pith/base/input_file.hpp"
 #include "pith/base/terminal_text.hpp"
 
-#include "pith/check/child_report.hpp"
-#include "pith/check/isolation.hpp"
+#include "pith/base/mapped_file.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/pdf_facts.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <optional>
@@ -62,10 +62,13 @@ FileCheck check_file(const std::filesystem::path& path, const registry::TrustSto
   // The parent reads only this much, without blocking; the rest is the child's.
   auto head = read_input_head(path, 1024);
   if (!head) return error_report(path.string(), head.error().message);
-  // PDFs are parsed in a child process with limits (isolated_check.hpp).
+  // PDFs are parsed in a child process with limits that only reads them;
+  // this process judges what it read against the same bytes (pdf_facts.hpp).
   if (looks_like_pdf(*head)) {
     if (isolation == Isolation::none) return check_pdf_file(path.string(), trust);
-    return judged_in_parent(run_isolated(path.string(), [&] { return check_pdf_file(path.string(), trust); }), trust);
+    auto file = MappedFile::open(path.string());
+    if (!file) return judge_pdf_message({}, std::unexpected(file.error()), trust, path.string());
+    return check_pdf_isolated(file->bytes(), path.string(), trust);
   }
   return check_registry_file(path, trust);
 }
@@ -80,7 +83,37 @@ FileCheck check_bytes(std::string_view bytes, std::string_view name, const regis
     return check_registry_bytes(bytes, trust, name);
   }
   if (isolation == Isolation::none) return check_pdf_bytes(bytes, trust, name);
-  return judged_in_parent(run_isolated(name, [&] { return check_pdf_bytes(bytes, trust, name); }), trust);
+  return check_pdf_isolated(bytes, name, trust);
+}
+
+std::string read_file_in_child(const std::filesystem::path& path) {
+  auto file = MappedFile::open(path.string());
+  if (!file || !looks_like_pdf(file->bytes().substr(0, 1024))) return {};
+  return pdf_facts_message(file->bytes(), path.string());
+}
+
+FileCheck judge_file_from_child(const std::filesystem::path& path, const Result<std::string>& sent,
+                                const registry::TrustStore& trust) {
+  auto head = read_input_head(path, 1024);
+  if (!head) return error_report(path.string(), head.error().message);
+  if (!looks_like_pdf(*head)) return check_registry_file(path, trust);
+  auto file = MappedFile::open(path.string());
+  if (!file) return judge_pdf_message({}, std::unexpected(file.error()), trust, path.string());
+  return judge_pdf_message(file->bytes(), sent, trust, path.string());
+}
+
+std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes) {
+  if (!bytes) return read_file_in_child(std::filesystem::path(name));
+  if (!looks_like_pdf(bytes->substr(0, 1024))) return {};
+  return pdf_facts_message(*bytes, name);
+}
+
+FileCheck judge_input_from_child(std::string_view name, std::optional<std::string_view> bytes,
+                                 const Result<std::string>& sent, const registry::TrustStore& trust) {
+  if (!bytes) return judge_file_from_child(std::filesystem::path(name), sent, trust);
+  // Not a PDF: a registry document, judged here alone (the child read nothing).
+  if (!looks_like_pdf(bytes->substr(0, 1024))) return check_bytes(*bytes, name, trust, Isolation::none);
+  return judge_pdf_message(*bytes, sent, trust, name);
 }
 
 }  // namespace pith::check

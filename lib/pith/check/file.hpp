@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace pith::check {
@@ -36,5 +38,21 @@ enum class Isolation { child_process, none };
 // `isolation` is none; the bytes are shared with the child by fork, not copied.
 [[nodiscard]] FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
                                     Isolation isolation = Isolation::child_process);
+
+// check_file in two halves, for a caller that runs the isolated child itself
+// (pith-check's worker pool; base/child_process.hpp ChildProcess runs it):
+// the child's half reads a PDF and returns the facts to send back (an empty
+// message for anything else: registry files are judged by the parent alone);
+// the parent's half judges what arrived (or the child's failure) against the
+// file's bytes, mapped here, and checks a non-PDF itself. Nothing the child
+// sends is a verdict (pdf_facts.hpp).
+[[nodiscard]] std::string read_file_in_child(const std::filesystem::path& path);
+[[nodiscard]] FileCheck judge_file_from_child(const std::filesystem::path& path, const Result<std::string>& sent,
+                                              const registry::TrustStore& trust);
+// The same halves for an input that may be in memory (a tar member): with
+// `bytes`, those bytes named `name`; without, the file at path `name`.
+[[nodiscard]] std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes);
+[[nodiscard]] FileCheck judge_input_from_child(std::string_view name, std::optional<std::string_view> bytes,
+                                               const Result<std::string>& sent, const registry::TrustStore& trust);
 
 }  // namespace pith::check

@@ -111,7 +111,16 @@ IsolatedChild IsolatedChild::start(std::string input_name, const std::function<F
   return IsolatedChild(std::move(input_name), std::move(child));
 }
 
-FileCheck IsolatedChild::finish() { return file_check_from_child(input_name_, child_.finish()); }
+IsolatedChild IsolatedChild::start_judged(std::string input_name, const std::function<std::string()>& work, Judge judge,
+                                          const IsolationLimits& limits) {
+  ChildProcess child = ChildProcess::start("the check", work, limits.child_limits());
+  return IsolatedChild(std::move(input_name), std::move(child), std::move(judge));
+}
+
+FileCheck IsolatedChild::finish() {
+  if (judge_) return judge_(child_.finish());
+  return file_check_from_child(input_name_, child_.finish());
+}
 
 FileCheck file_check_from_child(std::string_view input_name, Result<std::string> sent) {
   if (!sent) return error_report(input_name, sent.error().message);

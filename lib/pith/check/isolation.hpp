@@ -52,6 +52,12 @@ class IsolatedChild {
   // exception: the child is then already finished with an error report.
   [[nodiscard]] static IsolatedChild start(std::string input_name, const std::function<FileCheck()>& check,
                                            const IsolationLimits& limits = {});
+  // A child that only reads: `work` returns what to send back (a PDF's facts,
+  // pdf_facts.hpp), and `judge` makes the FileCheck of it in this process
+  // (given the child's failure instead when it crashed or hit a limit).
+  using Judge = std::function<FileCheck(const Result<std::string>& sent)>;
+  [[nodiscard]] static IsolatedChild start_judged(std::string input_name, const std::function<std::string()>& work,
+                                                  Judge judge, const IsolationLimits& limits = {});
   // Moving keeps the child; destroying kills and reaps a child still running.
 
   // The read end of the child's report pipe; -1 once nothing more is read.
@@ -66,11 +72,12 @@ class IsolatedChild {
   [[nodiscard]] FileCheck finish();
 
  private:
-  IsolatedChild(std::string input_name, ChildProcess child)
-      : input_name_(std::move(input_name)), child_(std::move(child)) {}
+  IsolatedChild(std::string input_name, ChildProcess child, Judge judge = {})
+      : input_name_(std::move(input_name)), child_(std::move(child)), judge_(std::move(judge)) {}
 
   std::string input_name_;
   ChildProcess child_;
+  Judge judge_;  // empty: the child sends a FileCheck
 };
 
 // The two ends of the child's pipe, for every runner of checks in children

@@ -2,10 +2,8 @@
 #include "pith/check/pdf.hpp"
 
 #include "pith/base/crypto.hpp"
-#include "pith/base/mapped_file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/visible.hpp"
-#include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
 #include "pith/registry/documents.hpp"
@@ -558,52 +556,6 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   add_online_checks(checked, resolved);
 }
 
-namespace {
-
-// The error as a message about the file `name` (front ends print the file
-// name themselves: "pith-check: paper.pdf: …").
-std::string message_about(const Error& error, std::string_view name) {
-  std::string text = error.describe();
-  const std::string prefix = std::string(name) + ": ";
-  if (text.starts_with(prefix)) text.erase(0, prefix.size());
-  return text;
-}
-
-}  // namespace
-
-// Page 1's own objects (the page, its content streams, the page tree root)
-// whose current definition lies at or after `length`: rewritten by a later
-// revision.
-static std::vector<std::string> page_one_objects_after(const pdf::Reader& reader, std::uint64_t length) {
-  std::vector<std::string> out;
-  const auto defined_after = [&](pdf::ObjectId id) {
-    pdf::XrefEntry e = reader.entry(id.number);
-    if (e.kind == pdf::XrefEntry::Kind::in_object_stream) e = reader.entry(e.stream_number);
-    return e.kind == pdf::XrefEntry::Kind::in_file && e.offset >= length;
-  };
-  const auto note = [&](const char* what, pdf::ObjectId id) {
-    if (defined_after(id)) out.push_back(std::string(what) + " " + pdf::to_string(id));
-  };
-  auto page = reader.first_page();
-  if (!page) return out;
-  note("page 1", page->id);
-  if (const PoDoFo::PdfObject* contents = page->dictionary.GetKey(PoDoFo::PdfName("Contents"))) {
-    if (const auto id = pdf::reference_of(*contents)) {
-      note("its contents", *id);
-    } else if (contents->IsArray()) {
-      for (const auto& part : contents->GetArray()) {
-        if (const auto part_id = pdf::reference_of(part)) note("its contents", *part_id);
-      }
-    }
-  }
-  if (auto catalog = reader.catalog()) {
-    if (const PoDoFo::PdfObject* pages = catalog->GetKey(PoDoFo::PdfName("Pages"))) {
-      if (const auto id = pdf::reference_of(*pages)) note("the page tree", *id);
-    }
-  }
-  return out;
-}
-
 std::string bindings_text(const Report& report) {
   const auto it = report.extra.find("bindings");
   if (it == report.extra.end() || !it->is_object()) return {};
@@ -627,52 +579,5 @@ std::string bindings_text(const Report& report) {
 }
 
 bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
-
-FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
-  // Read what common readers open: damaged cross-reference data is rebuilt
-  // by scanning for the objects (pith-stamp refuses such files instead).
-  pdf::ReaderLimits limits;
-  limits.recover_damaged_xref = true;
-  auto reader = pdf::Reader::open(bytes, std::string(name), limits);
-  if (!reader) {
-    Report report;
-    report.input = std::string(name);
-    report.input_kind = "pdf";
-    report.error = message_about(reader.error(), name);
-    return report;
-  }
-  // The titles of the stamped revision: the first originalLength bytes are
-  // a complete PDF (the paper before stamping), read the same lazy way.
-  const StampedTitles stamped_titles = [bytes, &name](std::uint64_t length) {
-    std::vector<TitleCandidate> titles;
-    auto original = pdf::Reader::open(bytes.substr(0, static_cast<std::size_t>(length)),
-                                      std::string(name) + " (as stamped)");
-    if (!original) return titles;
-    const pdf::PdfMetadata then = pdf::read_pdf_metadata(*original);
-    if (then.xmp_packet) {
-      if (auto xmp = pdf::read_xmp(*then.xmp_packet); xmp && xmp->title) titles.push_back({"XMP dc:title", *xmp->title});
-    }
-    if (then.info_title) titles.push_back({"Info /Title", *then.info_title});
-    return titles;
-  };
-  PdfProbes probes;
-  probes.stamped_titles = stamped_titles;
-  const pdf::PdfMetadata metadata = pdf::read_pdf_metadata(*reader);
-  probes.page_text = [bytes, &metadata] { return pdf::read_page_text(bytes, metadata.link_uris); };
-  probes.page_one_changes = [&reader](std::uint64_t length) { return page_one_objects_after(*reader, length); };
-  return check_pdf_metadata(bytes, metadata, trust, name, probes);
-}
-
-FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust) {
-  auto file = MappedFile::open(path);
-  if (!file) {
-    Report report;
-    report.input = path;
-    report.input_kind = "pdf";
-    report.error = message_about(file.error(), path);
-    return report;
-  }
-  return check_pdf_bytes(file->bytes(), trust, path);
-}
 
 }  // namespace pith::check

@@ -3,7 +3,6 @@
 
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
-#include "pith/check/child_report.hpp"
 #include "pith/check/corpus.hpp"
 #include "pith/check/corpus_input.hpp"
 #include "pith/check/corpus_summary.hpp"
@@ -352,19 +351,21 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
   CorpusTasks tasks;
   tasks.has = [&](std::size_t i) { return stream.has(i); };
   tasks.name = [&](std::size_t i) { return stream.at(i).name; };
-  // In the child: this process is already isolated, so no second fork.
-  tasks.check_in_child = [&](std::size_t i) {
-    const CorpusInput& input = stream.at(i);
-    if (input.bytes) return check_bytes(*input.bytes, input.name, trust, Isolation::none);
-    return check_file(input.name, trust, Isolation::none);
+  // The child only reads the input; this process judges what it read (check/pdf_facts.hpp).
+  const auto bytes_of = [](const CorpusInput& input) -> std::optional<std::string_view> {
+    if (input.bytes) return std::string_view(*input.bytes);
+    return std::nullopt;
   };
-  // The worker pool's requests: the same checks, the input sent to a worker.
+  tasks.read_in_child = [&](std::size_t i) { return read_input_in_child(stream.at(i).name, bytes_of(stream.at(i))); };
+  tasks.judge_in_parent = [&](std::size_t i, const Result<std::string>& sent) {
+    return judge_input_from_child(stream.at(i).name, bytes_of(stream.at(i)), sent, trust);
+  };
+  // The worker pool's requests: the same reading, the input sent to a worker.
   tasks.request = [&](std::size_t i) { return to_request(stream.at(i)); };
-  tasks.check_request = [&](std::string_view request) {
+  tasks.read_request = [&](std::string_view request) {
     const auto input = from_request(request);
     if (!input) throw std::runtime_error("malformed request");
-    if (input->bytes) return check_bytes(*input->bytes, input->name, trust, Isolation::none);
-    return check_file(std::string(input->name), trust, Isolation::none);
+    return read_input_in_child(input->name, input->bytes);
   };
   tasks.took = [&](std::size_t i, double seconds) { stream.at(i).seconds = seconds; };
   tasks.in_parent = [&](std::size_t i) -> std::optional<FileCheck> {
@@ -376,8 +377,6 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
     const bool ready = stream.at(i).ready.has_value();
     CorpusInput label = stream.release(i);
     label.ready.reset();
-    // A child's report is a claim: the parent verifies its record again (child_report.hpp).
-    if (!ready) checked = judged_in_parent(std::move(checked), trust);
     if (!options.resolver_bases.empty()) check_resolver_hosts(checked.report, options.resolver_bases);
     online.add(std::move(label), std::move(checked), !ready);
   };

@@ -251,9 +251,15 @@ PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
   out.info_number = or_problem(reader.info_string(meta::info_number), "Info /PithNumber", out, rewritten);
   out.info_url = or_problem(reader.info_string(meta::info_url), "Info /PithURL", out, rewritten);
   out.info_title = or_problem(reader.info_string("Title"), "Info /Title", out);
-  out.xmp_packet = or_problem(reader.xmp_metadata(), "the XMP packet (/Metadata)", out, rewritten);
-  out.embedded_bundle =
-      or_problem(reader.embedded_file(meta::embedded_name), "the embedded pith-bundle.json", out, rewritten);
+  if (auto xmp = or_problem(reader.xmp_metadata_stream(), "the XMP packet (/Metadata)", out, rewritten)) {
+    out.xmp_span = StreamSpan{xmp->raw_offset, xmp->raw_length};
+    out.xmp_packet = std::move(xmp->data);
+  }
+  if (auto bundle = or_problem(reader.embedded_file_stream(meta::embedded_name), "the embedded pith-bundle.json", out,
+                               rewritten)) {
+    out.embedded_bundle_span = StreamSpan{bundle->raw_offset, bundle->raw_length};
+    out.embedded_bundle = std::move(bundle->data);
+  }
   // A second one would be ignored here but could be what another reader shows.
   if (auto files = reader.embedded_files()) {
     out.embedded_bundle_count = static_cast<std::size_t>(std::count_if(

@@ -23,6 +23,13 @@ namespace pith::pdf {
 
 class Reader;  // reader.hpp
 
+// Where a stream's undecoded data lies in the file (StreamObject::raw_offset).
+struct StreamSpan {
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  friend bool operator==(const StreamSpan&, const StreamSpan&) = default;
+};
+
 // The raw metadata of a PDF that can hold a Pith Number, as read.
 struct PdfMetadata {
   std::optional<std::string> xmp_packet;       // the catalog's /Metadata stream, decoded
@@ -31,6 +38,10 @@ struct PdfMetadata {
   std::optional<std::string> info_title;       // Info /Title
   std::optional<std::string> embedded_bundle;  // the embedded pith-bundle.json, decoded (the first, if several)
   std::size_t embedded_bundle_count = 0;       // EmbeddedFiles entries named pith-bundle.json
+  // Where the undecoded data of xmp_packet and embedded_bundle lie in the
+  // file: the checking parent confirms them there (check/pdf_facts.hpp).
+  std::optional<StreamSpan> xmp_span;
+  std::optional<StreamSpan> embedded_bundle_span;
   std::vector<std::string> link_uris;          // /URI of page 1's link annotations (all of them)
   // Byte offsets of the cross-reference sections (the /Prev chain), when read
   // from a PDF: sections at or after a stamp's originalLength are revisions

@@ -876,7 +876,8 @@ Result<StreamObject> Reader::stream(ObjectId id) const {
   if (!parsed->has_stream) return fail(ErrorKind::malformed, name_, "object " + to_string(id) + " is not a stream " + at(e.offset));
   auto data = decode(parsed->value.GetDictionary(), parsed->raw_stream, at(e.offset));
   if (!data) return std::unexpected(data.error());
-  return StreamObject{parsed->value.GetDictionary(), std::move(*data)};
+  return StreamObject{parsed->value.GetDictionary(), std::move(*data),
+                      static_cast<std::uint64_t>(parsed->raw_stream.data() - bytes_.data()), parsed->raw_stream.size()};
 }
 
 Result<PdfObject> Reader::resolve(const PdfObject& value) const {
@@ -927,15 +928,25 @@ Result<std::optional<std::string>> Reader::info_string(std::string_view k) const
   return std::optional<std::string>{};
 }
 
-Result<std::optional<std::string>> Reader::xmp_metadata() const {
+Result<std::optional<StreamObject>> Reader::xmp_metadata_stream() const {
   auto cat = catalog();
   if (!cat) return std::unexpected(cat.error());
   const PdfObject* m = key(*cat, "Metadata");
-  if (!m || !m->IsReference()) return std::optional<std::string>{};
+  if (!m || !m->IsReference()) return std::optional<StreamObject>{};
   auto s = stream(*reference_of(*m));
   if (!s) return std::unexpected(s.error());
-  return std::optional<std::string>{std::move(s->data)};
+  return std::optional<StreamObject>{std::move(*s)};
 }
+
+namespace {
+Result<std::optional<std::string>> data_of(Result<std::optional<StreamObject>> s) {
+  if (!s) return std::unexpected(s.error());
+  if (!*s) return std::optional<std::string>{};
+  return std::optional<std::string>{std::move((*s)->data)};
+}
+}  // namespace
+
+Result<std::optional<std::string>> Reader::xmp_metadata() const { return data_of(xmp_metadata_stream()); }
 
 Result<void> Reader::walk_name_tree(const PdfObject& node_value, int depth, std::size_t& visited,
                                     std::vector<NameTreeEntry>& out) const {
@@ -981,27 +992,35 @@ Result<std::vector<NameTreeEntry>> Reader::embedded_files() const {
   return name_tree(*ef);
 }
 
-Result<std::optional<std::string>> Reader::file_spec_contents(const PdfObject& spec_value) const {
+Result<std::optional<StreamObject>> Reader::file_spec_stream(const PdfObject& spec_value) const {
   auto spec = resolve(spec_value);
   if (!spec) return std::unexpected(spec.error());
-  if (!spec->IsDictionary()) return std::optional<std::string>{};
+  if (!spec->IsDictionary()) return std::optional<StreamObject>{};
   auto ef = resolve_key(spec->GetDictionary(), "EF");
   if (!ef) return std::unexpected(ef.error());
-  if (!*ef || !(*ef)->IsDictionary()) return std::optional<std::string>{};
+  if (!*ef || !(*ef)->IsDictionary()) return std::optional<StreamObject>{};
   const PdfObject* f = key((*ef)->GetDictionary(), "UF");
   if (!f || !f->IsReference()) f = key((*ef)->GetDictionary(), "F");
-  if (!f || !f->IsReference()) return std::optional<std::string>{};
+  if (!f || !f->IsReference()) return std::optional<StreamObject>{};
   auto s = stream(*reference_of(*f));
   if (!s) return std::unexpected(s.error());
-  return std::optional<std::string>{std::move(s->data)};
+  return std::optional<StreamObject>{std::move(*s)};
 }
 
-Result<std::optional<std::string>> Reader::embedded_file(std::string_view wanted) const {
+Result<std::optional<std::string>> Reader::file_spec_contents(const PdfObject& spec_value) const {
+  return data_of(file_spec_stream(spec_value));
+}
+
+Result<std::optional<StreamObject>> Reader::embedded_file_stream(std::string_view wanted) const {
   auto files = embedded_files();
   if (!files) return std::unexpected(files.error());
   for (const auto& e : *files)
-    if (e.key_utf8 == wanted) return file_spec_contents(e.value);
-  return std::optional<std::string>{};
+    if (e.key_utf8 == wanted) return file_spec_stream(e.value);
+  return std::optional<StreamObject>{};
+}
+
+Result<std::optional<std::string>> Reader::embedded_file(std::string_view wanted) const {
+  return data_of(embedded_file_stream(wanted));
 }
 
 Result<std::uint64_t> Reader::page_count() const {

@@ -76,6 +76,11 @@ struct XrefEntry {
 struct StreamObject {
   PoDoFo::PdfDictionary dictionary;
   std::string data;  // decoded (all filters applied)
+  // Where the undecoded stream data lies in Reader::bytes(): lets a process
+  // that never parsed the PDF confirm that `data` is in the file
+  // (check/pdf_facts.hpp).
+  std::uint64_t raw_offset = 0;
+  std::uint64_t raw_length = 0;
 };
 
 struct NameTreeEntry {
@@ -147,6 +152,8 @@ class Reader {
   [[nodiscard]] Result<std::optional<std::string>> info_string(std::string_view key) const;
   // The catalog's /Metadata stream, decoded (the XMP packet), if any.
   [[nodiscard]] Result<std::optional<std::string>> xmp_metadata() const;
+  // The same stream with where its data lies in the file.
+  [[nodiscard]] Result<std::optional<StreamObject>> xmp_metadata_stream() const;
   // Every entry of a name tree (bounded), in tree order.
   [[nodiscard]] Result<std::vector<NameTreeEntry>> name_tree(const PoDoFo::PdfObject& root) const;
   // The catalog's /Names /EmbeddedFiles tree (empty when there is none).
@@ -154,8 +161,10 @@ class Reader {
   // The decoded contents of the embedded file named `name` (name tree key,
   // compared after decoding to UTF-8), or nullopt.
   [[nodiscard]] Result<std::optional<std::string>> embedded_file(std::string_view name) const;
+  [[nodiscard]] Result<std::optional<StreamObject>> embedded_file_stream(std::string_view name) const;
   // The decoded /EF stream of a file specification (dict or reference).
   [[nodiscard]] Result<std::optional<std::string>> file_spec_contents(const PoDoFo::PdfObject& spec) const;
+  [[nodiscard]] Result<std::optional<StreamObject>> file_spec_stream(const PoDoFo::PdfObject& spec) const;
   // The page tree root's /Count (what viewers show as the number of pages).
   [[nodiscard]] Result<std::uint64_t> page_count() const;
   // Page 1: walks /Pages down the first kids.

@@ -216,9 +216,15 @@ std::optional<VisibleSpan> search_both_forms(const std::vector<std::string>& raw
                                              const std::function<std::vector<std::string>(std::vector<std::string>)>& prepare_lines) {
   if (expected_sha256.empty()) return std::nullopt;
   const std::string expected = lower_hex(expected_sha256);
+  // Plain ASCII text has the same lines in every form: each distinct set of
+  // lines is searched once (the search hashes every span: most of the
+  // checking process's work on a paper whose title is not on page 1).
+  std::vector<std::vector<std::string>> searched;
   for (const LineForm form : {LineForm::compatibility, LineForm::canonical, LineForm::unmarked, LineForm::unmarked_ascii}) {
-    const auto lines = prepare_lines(lines_in_form(raw, form));
+    auto lines = prepare_lines(lines_in_form(raw, form));
+    if (std::find(searched.begin(), searched.end(), lines) != searched.end()) continue;
     if (auto span = search_normalised(lines, expected, search)) return span;
+    searched.push_back(std::move(lines));
   }
   return std::nullopt;
 }

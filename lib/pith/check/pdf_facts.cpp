@@ -1,0 +1,423 @@
+#include "pith/check/pdf_facts.hpp"
+
+#include "pith/base/crypto.hpp"
+#include "pith/base/mapped_file.hpp"
+#include "pith/check/pdf.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "pith/pdf/xmp.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <span>
+#include <zlib.h>
+
+namespace pith::check {
+namespace {
+
+// --- The wire -------------------------------------------------------------
+
+nlohmann::json bytes_json(std::string_view bytes) {
+  return to_base64(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+}
+
+nlohmann::json optional_bytes_json(const std::optional<std::string>& bytes) {
+  return bytes ? bytes_json(*bytes) : nlohmann::json(nullptr);
+}
+
+nlohmann::json span_json(const std::optional<pdf::StreamSpan>& span) {
+  return span ? nlohmann::json::array({span->offset, span->length}) : nlohmann::json(nullptr);
+}
+
+nlohmann::json bytes_list_json(const std::vector<std::string>& list) {
+  auto out = nlohmann::json::array();
+  for (const auto& s : list) out.push_back(bytes_json(s));
+  return out;
+}
+
+// Reads the wire strictly: every key present, of its type; the first
+// problem names the key.
+class WireReader {
+ public:
+  explicit WireReader(const nlohmann::json& json) : json_(json) {}
+  [[nodiscard]] const std::optional<std::string>& problem() const { return problem_; }
+
+  const nlohmann::json* at(const char* key) {
+    const auto it = json_.find(key);
+    if (it == json_.end()) return bad(key, "is missing");
+    return &*it;
+  }
+  std::optional<std::string> bytes(const char* key, const nlohmann::json& v) {
+    if (!v.is_string()) return bad(key, "is not a string"), std::nullopt;
+    auto decoded = from_base64(v.get_ref<const std::string&>());
+    if (!decoded) return bad(key, "is not base64"), std::nullopt;
+    return std::string(decoded->begin(), decoded->end());
+  }
+  std::optional<std::string> optional_bytes(const char* key) {
+    const auto* v = at(key);
+    if (!v || v->is_null()) return std::nullopt;
+    return bytes(key, *v);
+  }
+  std::vector<std::string> bytes_list(const char* key) {
+    std::vector<std::string> out;
+    const auto* v = at(key);
+    if (!v) return out;
+    if (!v->is_array()) return bad(key, "is not an array"), out;
+    for (const auto& item : *v) {
+      if (auto b = bytes(key, item)) out.push_back(std::move(*b));
+    }
+    return out;
+  }
+  std::optional<std::uint64_t> optional_count(const char* key) {
+    const auto* v = at(key);
+    if (!v || v->is_null()) return std::nullopt;
+    if (!v->is_number_unsigned()) return bad(key, "is not a count"), std::nullopt;
+    return v->get<std::uint64_t>();
+  }
+  std::optional<pdf::StreamSpan> span(const char* key) {
+    const auto* v = at(key);
+    if (!v || v->is_null()) return std::nullopt;
+    if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_unsigned() || !(*v)[1].is_number_unsigned()) {
+      return bad(key, "is not [offset, length]"), std::nullopt;
+    }
+    return pdf::StreamSpan{(*v)[0].get<std::uint64_t>(), (*v)[1].get<std::uint64_t>()};
+  }
+  bool boolean(const char* key) {
+    const auto* v = at(key);
+    if (!v) return false;
+    if (!v->is_boolean()) return bad(key, "is not a boolean"), false;
+    return v->get<bool>();
+  }
+
+ private:
+  std::nullptr_t bad(const char* key, const char* why) {
+    if (!problem_) problem_ = std::string(key) + " " + why;
+    return nullptr;
+  }
+  const nlohmann::json& json_;
+  std::optional<std::string> problem_;
+};
+
+// --- The child's half -----------------------------------------------------
+
+// The error as a message about the file `name` (front ends print the file
+// name themselves: "pith-check: paper.pdf: …").
+std::string message_about(const Error& error, std::string_view name) {
+  std::string text = error.describe();
+  const std::string prefix = std::string(name) + ": ";
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  return text;
+}
+
+// Whether the metadata may name a Pith Number: only then is page 1 worth
+// reading (poppler is the child's largest cost). A hint, not a judgement.
+bool hints_at_number(const pdf::PdfMetadata& m) {
+  if (m.info_number || m.info_url || m.embedded_bundle) return true;
+  if (m.xmp_packet && m.xmp_packet->find("pith") != std::string::npos) return true;
+  return std::any_of(m.link_uris.begin(), m.link_uris.end(),
+                     [](const std::string& uri) { return pdf::resolver_url_id(uri).has_value(); });
+}
+
+// The decimal after `originalLength` in the packet (element or attribute
+// form), without parsing the XMP: the child only decides what to read; the
+// parent parses the packet and uses what was read only for the same length.
+std::optional<std::uint64_t> original_length_hint(std::string_view packet) {
+  const std::string_view name = pdf::meta::xmp_original_length;
+  const auto at = packet.find(name);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = packet.substr(at + name.size());
+  std::size_t skip = 0;
+  while (skip < rest.size() && skip < 4 && std::string_view(">=\"' ").find(rest[skip]) != std::string_view::npos) ++skip;
+  rest.remove_prefix(skip);
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + std::min<std::size_t>(rest.size(), 20), value);
+  if (ec != std::errc() || end == rest.data()) return std::nullopt;
+  return value;
+}
+
+bool revisions_follow(const pdf::Reader& reader, std::uint64_t length) {
+  const auto& sections = reader.section_offsets();
+  if (std::any_of(sections.begin(), sections.end(), [&](std::uint64_t s) { return s >= length; })) return true;
+  return count_revision_ends(reader.bytes(), static_cast<std::size_t>(length)) > 0;
+}
+
+// Page 1's own objects (the page, its content streams, the page tree root)
+// whose current definition lies at or after `length`: rewritten by a later
+// revision.
+std::vector<std::string> page_one_objects_after(const pdf::Reader& reader, std::uint64_t length) {
+  std::vector<std::string> out;
+  const auto defined_after = [&](pdf::ObjectId id) {
+    pdf::XrefEntry e = reader.entry(id.number);
+    if (e.kind == pdf::XrefEntry::Kind::in_object_stream) e = reader.entry(e.stream_number);
+    return e.kind == pdf::XrefEntry::Kind::in_file && e.offset >= length;
+  };
+  const auto note = [&](const char* what, pdf::ObjectId id) {
+    if (defined_after(id)) out.push_back(std::string(what) + " " + pdf::to_string(id));
+  };
+  auto page = reader.first_page();
+  if (!page) return out;
+  note("page 1", page->id);
+  if (const PoDoFo::PdfObject* contents = page->dictionary.GetKey(PoDoFo::PdfName("Contents"))) {
+    if (const auto id = pdf::reference_of(*contents)) {
+      note("its contents", *id);
+    } else if (contents->IsArray()) {
+      for (const auto& part : contents->GetArray()) {
+        if (const auto part_id = pdf::reference_of(part)) note("its contents", *part_id);
+      }
+    }
+  }
+  if (auto catalog = reader.catalog()) {
+    if (const PoDoFo::PdfObject* pages = catalog->GetKey(PoDoFo::PdfName("Pages"))) {
+      if (const auto id = pdf::reference_of(*pages)) note("the page tree", *id);
+    }
+  }
+  return out;
+}
+
+// What the stamped revision (the first `length` bytes, a complete PDF: the
+// paper before stamping) carried as title metadata, read the same lazy way.
+void read_stamped_revision(const pdf::Reader& reader, std::uint64_t length, std::string_view name, PdfFacts& facts) {
+  facts.stamped_length = length;
+  facts.page_one_changes = page_one_objects_after(reader, length);
+  auto original = pdf::Reader::open(reader.bytes().substr(0, static_cast<std::size_t>(length)),
+                                    std::string(name) + " (as stamped)");
+  if (!original) return;
+  pdf::PdfMetadata then = pdf::read_pdf_metadata(*original);
+  facts.stamped_xmp_packet = std::move(then.xmp_packet);
+  facts.stamped_info_title = std::move(then.info_title);
+}
+
+// --- The parent's half ----------------------------------------------------
+
+// True when `raw` is `expected`, or inflates (FlateDecode: zlib) to exactly it.
+bool decodes_to(std::string_view raw, std::string_view expected) {
+  if (raw == expected) return true;
+  if (raw.size() > UINT_MAX || expected.size() >= UINT_MAX) return false;
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return false;
+  std::string out(expected.size() + 1, '\0');  // one byte more: a longer stream does not match
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  z.avail_in = static_cast<uInt>(raw.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  (void)inflate(&z, Z_FINISH);
+  const std::size_t produced = out.size() - z.avail_out;
+  inflateEnd(&z);
+  return produced == expected.size() && std::string_view(out).substr(0, produced) == expected;
+}
+
+// The reported stream data is at the reported span of the file.
+bool carried_in_file(std::string_view file, const std::optional<pdf::StreamSpan>& span, std::string_view data) {
+  if (!span || span->offset > file.size() || span->length > file.size() - span->offset) return false;
+  return decodes_to(file.substr(static_cast<std::size_t>(span->offset), static_cast<std::size_t>(span->length)), data);
+}
+
+// A cross-reference section starts at `at`: a classic table or an xref stream object.
+bool section_at(std::string_view file, std::uint64_t at) {
+  if (at >= file.size()) return false;
+  std::string_view rest = file.substr(static_cast<std::size_t>(at));
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\r' || rest.front() == '\n')) rest.remove_prefix(1);
+  return rest.starts_with("xref") || (!rest.empty() && rest.front() >= '0' && rest.front() <= '9');
+}
+
+std::vector<TitleCandidate> stamped_titles_of(const PdfFacts& facts) {
+  std::vector<TitleCandidate> titles;
+  if (facts.stamped_xmp_packet) {
+    if (auto xmp = pdf::read_xmp(*facts.stamped_xmp_packet); xmp && xmp->title) titles.push_back({"XMP dc:title", *xmp->title});
+  }
+  if (facts.stamped_info_title) titles.push_back({"Info /Title", *facts.stamped_info_title});
+  return titles;
+}
+
+Report pdf_error_report(std::string_view name, std::string message) {
+  Report report;
+  report.input = std::string(name);
+  report.input_kind = "pdf";
+  report.error = std::move(message);
+  return report;
+}
+
+// Hostile PDFs put invalid UTF-8 into problems: replace it rather than throw.
+std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+}  // namespace
+
+nlohmann::json PdfFacts::to_json() const {
+  const pdf::PdfMetadata& m = metadata;
+  nlohmann::json out = {
+      {"error", error ? nlohmann::json(*error) : nlohmann::json(nullptr)},
+      {"xmp_packet", optional_bytes_json(m.xmp_packet)},
+      {"xmp_span", span_json(m.xmp_span)},
+      {"info_number", optional_bytes_json(m.info_number)},
+      {"info_url", optional_bytes_json(m.info_url)},
+      {"info_title", optional_bytes_json(m.info_title)},
+      {"embedded_bundle", optional_bytes_json(m.embedded_bundle)},
+      {"embedded_bundle_span", span_json(m.embedded_bundle_span)},
+      {"embedded_bundle_count", m.embedded_bundle_count},
+      {"link_uris", bytes_list_json(m.link_uris)},
+      {"xref_section_offsets", m.xref_section_offsets ? nlohmann::json(*m.xref_section_offsets) : nlohmann::json(nullptr)},
+      {"read_problems", bytes_list_json(m.read_problems)},
+      {"pith_parts_unreadable", m.pith_parts_unreadable},
+      {"page_lines", page ? bytes_list_json(page->lines) : nlohmann::json(nullptr)},
+      {"page_problem", page ? optional_bytes_json(page->problem) : nlohmann::json(nullptr)},
+      {"stamped_length", stamped_length ? nlohmann::json(*stamped_length) : nlohmann::json(nullptr)},
+      {"stamped_xmp_packet", optional_bytes_json(stamped_xmp_packet)},
+      {"stamped_info_title", optional_bytes_json(stamped_info_title)},
+      {"page_one_changes", bytes_list_json(page_one_changes)},
+  };
+  return out;
+}
+
+Result<PdfFacts> PdfFacts::from_json(const nlohmann::json& json) {
+  if (!json.is_object()) return fail(ErrorKind::malformed, "the child's PDF facts", "not an object");
+  WireReader r(json);
+  PdfFacts f;
+  if (const auto* e = r.at("error"); e && !e->is_null()) {
+    if (!e->is_string()) return fail(ErrorKind::malformed, "the child's PDF facts", "error is not a string");
+    f.error = e->get<std::string>();
+  }
+  pdf::PdfMetadata& m = f.metadata;
+  m.xmp_packet = r.optional_bytes("xmp_packet");
+  m.xmp_span = r.span("xmp_span");
+  m.info_number = r.optional_bytes("info_number");
+  m.info_url = r.optional_bytes("info_url");
+  m.info_title = r.optional_bytes("info_title");
+  m.embedded_bundle = r.optional_bytes("embedded_bundle");
+  m.embedded_bundle_span = r.span("embedded_bundle_span");
+  m.embedded_bundle_count = static_cast<std::size_t>(r.optional_count("embedded_bundle_count").value_or(0));
+  m.link_uris = r.bytes_list("link_uris");
+  if (const auto* offsets = r.at("xref_section_offsets"); offsets && !offsets->is_null()) {
+    if (!offsets->is_array() || !std::all_of(offsets->begin(), offsets->end(), [](const auto& v) { return v.is_number_unsigned(); }))
+      return fail(ErrorKind::malformed, "the child's PDF facts", "xref_section_offsets is not a list of offsets");
+    m.xref_section_offsets = offsets->get<std::vector<std::uint64_t>>();
+  }
+  m.read_problems = r.bytes_list("read_problems");
+  m.pith_parts_unreadable = r.boolean("pith_parts_unreadable");
+  if (const auto* lines = r.at("page_lines"); lines && !lines->is_null()) {
+    pdf::PageText page;
+    page.lines = r.bytes_list("page_lines");
+    page.problem = r.optional_bytes("page_problem");
+    page.link_uris = m.link_uris;  // page 1's links are the metadata's (read_page_text copies them)
+    f.page = std::move(page);
+  }
+  f.stamped_length = r.optional_count("stamped_length");
+  f.stamped_xmp_packet = r.optional_bytes("stamped_xmp_packet");
+  f.stamped_info_title = r.optional_bytes("stamped_info_title");
+  f.page_one_changes = r.bytes_list("page_one_changes");
+  if (r.problem()) return fail(ErrorKind::malformed, "the child's PDF facts", *r.problem());
+  return f;
+}
+
+bool operator==(const PdfFacts& a, const PdfFacts& b) { return a.to_json() == b.to_json(); }
+
+PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
+  PdfFacts facts;
+  // Read what common readers open: damaged cross-reference data is rebuilt
+  // by scanning for the objects (pith-stamp refuses such files instead).
+  pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  auto reader = pdf::Reader::open(bytes, std::string(name), limits);
+  if (!reader) {
+    facts.error = message_about(reader.error(), name);
+    return facts;
+  }
+  facts.metadata = pdf::read_pdf_metadata(*reader);
+  if (!hints_at_number(facts.metadata)) return facts;
+  facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
+  if (facts.metadata.xmp_packet) {
+    const auto length = original_length_hint(*facts.metadata.xmp_packet);
+    if (length && *length < bytes.size() && revisions_follow(*reader, *length))
+      read_stamped_revision(*reader, *length, name, facts);
+  }
+  return facts;
+}
+
+FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry::TrustStore& trust,
+                          std::string_view name) {
+  if (facts.error) return pdf_error_report(name, *facts.error);
+  pdf::PdfMetadata& m = facts.metadata;
+  // What the verdict rests on is confirmed in the file's own bytes.
+  std::vector<std::string> not_in_file;
+  if (m.xmp_packet && !carried_in_file(bytes, m.xmp_span, *m.xmp_packet)) {
+    not_in_file.emplace_back("an XMP packet");
+    m.xmp_packet.reset();
+  }
+  if (m.embedded_bundle && !carried_in_file(bytes, m.embedded_bundle_span, *m.embedded_bundle)) {
+    not_in_file.push_back(std::string("an embedded ") + pdf::meta::embedded_name);
+    m.embedded_bundle.reset();
+  }
+  if (m.xref_section_offsets &&
+      !std::all_of(m.xref_section_offsets->begin(), m.xref_section_offsets->end(),
+                   [&](std::uint64_t at) { return section_at(bytes, at); })) {
+    m.xref_section_offsets.reset();  // counted from the file's own `startxref … %%EOF` tails instead
+  }
+
+  PdfProbes probes;
+  const auto stamped = [&facts](std::uint64_t length) { return facts.stamped_length && *facts.stamped_length == length; };
+  probes.stamped_titles = [&](std::uint64_t length) {
+    return stamped(length) ? stamped_titles_of(facts) : std::vector<TitleCandidate>{};
+  };
+  probes.page_one_changes = [&](std::uint64_t length) {
+    return stamped(length) ? facts.page_one_changes : std::vector<std::string>{};
+  };
+  probes.page_text = [&facts] {
+    if (facts.page) return *facts.page;
+    pdf::PageText none;
+    none.link_uris = facts.metadata.link_uris;
+    none.problem = "page 1's text was not read";
+    return none;
+  };
+  FileCheck checked = check_pdf_metadata(bytes, m, trust, name, probes);
+  for (const auto& what : not_in_file) {
+    checked.report.fail("isolation.child.rejected",
+                        "the parsing child reported " + what +
+                            " that is not in the file's bytes: its report is not trusted (a damaged or hostile file)");
+  }
+  return checked;
+}
+
+std::string pdf_facts_message(std::string_view bytes, std::string_view name) {
+  return dump(read_pdf_facts(bytes, name).to_json());
+}
+
+FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent, const registry::TrustStore& trust,
+                            std::string_view name) {
+  if (!sent) return pdf_error_report(name, sent.error().message);
+  const auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
+  if (wire.is_discarded()) return pdf_error_report(name, "the check sent back no complete report");
+  auto facts = PdfFacts::from_json(wire);
+  if (!facts) return pdf_error_report(name, "the parsing child sent malformed facts: " + facts.error().message);
+  FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
+  const auto& checks = checked.report.checks();
+  if (!checked.report.find("isolation.child.rejected") &&
+      std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.anchors_trust; })) {
+    checked.report.pass("isolation.parent.verified",
+                        "the record was verified in the checking process, from the file's own bytes; the parsing "
+                        "child only read them");
+  }
+  return checked;
+}
+
+FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
+                             const IsolationLimits& limits) {
+  IsolatedChild child = IsolatedChild::start_judged(
+      std::string(name), [&] { return pdf_facts_message(bytes, name); },
+      [&](const Result<std::string>& sent) { return judge_pdf_message(bytes, sent, trust, name); }, limits);
+  read_until_done_or_deadline(child);
+  return child.finish();
+}
+
+// --- The whole check in one process ----------------------------------------
+
+FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
+  return judge_pdf_facts(bytes, read_pdf_facts(bytes, name), trust, name);
+}
+
+FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust) {
+  auto file = MappedFile::open(path);
+  if (!file) return pdf_error_report(path, message_about(file.error(), path));
+  return check_pdf_bytes(file->bytes(), trust, path);
+}
+
+}  // namespace pith::check

@@ -1,0 +1,87 @@
+#pragma once
+// The parse/judge split of a PDF check (issue 13, "the child only extracts").
+//
+// The isolated child (isolation.hpp) opens the hostile PDF with PoDoFo and
+// poppler and sends back only what it read: PdfFacts, raw bytes and strings
+// (read_pdf_facts). The checking process judges them (judge_pdf_facts):
+// strict parsing of the XMP packet and of the embedded bundle, every
+// signature check, the bindings and the verdict. No report, verdict or trust
+// anchor crosses the pipe.
+//
+// A child taken over by a parser exploit can still lie about what it read,
+// so the parent confirms in the file's bytes (which it maps itself) what a
+// `verified` verdict rests on:
+//   - the XMP packet and the embedded pith-bundle.json: their undecoded
+//     stream data must lie at the reported spans and be, or inflate (zlib,
+//     FlateDecode) to, exactly the reported bytes; else the part is dropped
+//     and isolation.child.rejected fails the file;
+//   - the cross-reference section offsets must each point at a section
+//     (`xref` or `N G obj`); else they are ignored and the revisions are
+//     counted from the file's `startxref … %%EOF` tails;
+//   - the stamped bytes' SHA-256 is computed here, from the file.
+// What stays the child's word (docs/security.md): the Info strings, page 1's
+// text and links, the stamped revision's titles and whether page 1 changed
+// after stamping. A lying child can therefore bind a record the file really
+// carries to the wrong paper, but never make a record verify that the file's
+// bytes do not carry, signed by a trusted key.
+#include "pith/base/error.hpp"
+#include "pith/check/carried.hpp"
+#include "pith/check/isolation.hpp"
+#include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_text.hpp"
+#include "pith/registry/trust_store.hpp"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::check {
+
+// Everything the child reads from a PDF.
+struct PdfFacts {
+  std::optional<std::string> error;  // the PDF could not be opened: why (names no file)
+  pdf::PdfMetadata metadata;
+  // Page 1 as a viewer shows it now; read when the metadata hints at a Pith
+  // Number (otherwise nothing is bound to it and poppler is not run).
+  std::optional<pdf::PageText> page;
+  // Read when the XMP names a pith:originalLength and revisions follow it:
+  // the title metadata of the first stamped_length bytes (the stamped
+  // revision; the parent parses its XMP) and page 1's objects redefined at or
+  // after them.
+  std::optional<std::uint64_t> stamped_length;
+  std::optional<std::string> stamped_xmp_packet;
+  std::optional<std::string> stamped_info_title;
+  std::vector<std::string> page_one_changes;
+
+  // The wire form: every string read from the PDF travels as base64, so
+  // bytes that are not UTF-8 arrive exactly as read.
+  [[nodiscard]] nlohmann::json to_json() const;
+  // Strict: a missing or mistyped field is an error, not a default.
+  [[nodiscard]] static Result<PdfFacts> from_json(const nlohmann::json& json);
+  friend bool operator==(const PdfFacts&, const PdfFacts&);
+};
+
+// The child's half: opens `bytes` with the lazy reader (recovering a
+// damaged xref as common readers do) and reads the facts. Never throws.
+[[nodiscard]] PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name);
+
+// The parent's half: confirms the facts against `bytes` (the same file) as
+// above, then the whole check (check_pdf_metadata).
+[[nodiscard]] FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry::TrustStore& trust,
+                                        std::string_view name);
+
+// What the child sends for `bytes` (PdfFacts::to_json, serialised), and the
+// parent's judgement of what arrived (a crash or limit: the report's error).
+// For callers that run the child themselves (pith-check's worker pool).
+[[nodiscard]] std::string pdf_facts_message(std::string_view bytes, std::string_view name);
+[[nodiscard]] FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent,
+                                          const registry::TrustStore& trust, std::string_view name);
+
+// Both halves: read_pdf_facts in a child process under `limits`, judged here.
+[[nodiscard]] FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name,
+                                           const registry::TrustStore& trust, const IsolationLimits& limits = {});
+
+}  // namespace pith::check

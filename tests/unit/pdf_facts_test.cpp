@@ -1,0 +1,207 @@
+// Issue 13, "the child only extracts": the child that parses a PDF sends
+// facts (check/pdf_facts.hpp), the checking process judges them. A child
+// that lies about what the file holds cannot make it verify; the wire keeps
+// every byte a PDF string holds.
+#include "pith/check/file.hpp"
+#include "pith/check/pdf_facts.hpp"
+#include "pith/pdf/vocabulary.hpp"
+#include "support/test_signer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <zlib.h>
+
+#include <algorithm>
+
+using nlohmann::json;
+using pith::Verdict;
+namespace check = pith::check;
+
+namespace {
+
+// The report's JSON without the note that only a check through a child has.
+json without_isolation_note(const check::FileCheck& checked) {
+  json out = checked.to_json();
+  auto& checks = out["checks"];
+  checks.erase(std::remove_if(checks.begin(), checks.end(),
+                              [](const json& c) { return c["code"] == "isolation.parent.verified"; }),
+               checks.end());
+  return out;
+}
+
+const pith::registry::TrustStore& trust() {
+  static const pith::registry::TrustStore store = pith::test::test_trust_store();
+  return store;
+}
+
+const std::string title = pith::test::RecordSpec{}.title;
+
+// A PDF text string in UTF-16BE (hex), which can hold any code point.
+std::string utf16_hex(const std::string& ascii) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string out = "<FEFF";
+  for (const char c : ascii) {
+    const auto u = static_cast<unsigned char>(c);
+    out += std::string("00") + digits[u >> 4] + digits[u & 15];
+  }
+  return out + ">";
+}
+
+std::string deflate(const std::string& data) {
+  uLongf size = compressBound(static_cast<uLong>(data.size()));
+  std::string out(size, '\0');
+  REQUIRE(compress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(data.data()),
+                   static_cast<uLong>(data.size())) == Z_OK);
+  out.resize(size);
+  return out;
+}
+
+// A one-page PDF with a classic xref: Info /Title and /PithNumber, and, when
+// given, an embedded pith-bundle.json (its stream data as given, with
+// `filter`). `bundle_at` receives where the stream data starts.
+struct Built {
+  std::string bytes;
+  std::uint64_t bundle_at = 0;
+};
+Built build_pdf(const std::string& info_title, const std::string& number, const std::string& bundle_data = {},
+                const std::string& filter = {}, const std::string& more_info = {}) {
+  std::vector<std::string> objects = {
+      bundle_data.empty() ? "<< /Type /Catalog /Pages 2 0 R >>"
+                          : "<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(pith-bundle.json) 6 0 R] >> >> >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+      "<< /Title " + info_title + " /PithNumber (" + number + ") " + more_info + ">>",
+  };
+  const std::string stream_head = "<< /Type /EmbeddedFile /Length " + std::to_string(bundle_data.size()) +
+                                  (filter.empty() ? "" : " /Filter /" + filter) + " >>\nstream\n";
+  if (!bundle_data.empty()) {
+    objects.push_back(stream_head + bundle_data + "\nendstream");
+    objects.push_back("<< /Type /Filespec /F (pith-bundle.json) /EF << /F 5 0 R >> >>");
+  }
+  Built out;
+  out.bytes = "%PDF-1.7\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(out.bytes.size());
+    const std::string head = std::to_string(i + 1) + " 0 obj\n";
+    if (i == 4) out.bundle_at = out.bytes.size() + head.size() + stream_head.size();
+    out.bytes += head + objects[i] + "\nendobj\n";
+  }
+  const std::size_t xref = out.bytes.size();
+  out.bytes += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (const auto o : offsets) {
+    const std::string n = std::to_string(o);
+    out.bytes += std::string(10 - n.size(), '0') + n + " 00000 n \n";
+  }
+  out.bytes += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R /Info 4 0 R >>\nstartxref\n" +
+               std::to_string(xref) + "\n%%EOF\n";
+  return out;
+}
+
+// What a compromised child would claim for `file`: the genuine signed bundle
+// embedded, the record's title on page 1 and in Info.
+check::PdfFacts lying_facts(const std::string& bundle, const std::string& number) {
+  check::PdfFacts facts;
+  facts.metadata.info_number = number;
+  facts.metadata.info_title = title;
+  facts.metadata.embedded_bundle = bundle;
+  facts.metadata.embedded_bundle_count = 1;
+  facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{9, bundle.size()};
+  facts.page = pith::pdf::PageText{{title, "A. Tester"}, {}, std::nullopt};
+  return facts;
+}
+
+}  // namespace
+
+TEST_CASE("a real PDF carrying a signed bundle verifies through the child, as in one process", "[facts][trust]") {
+  const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
+  const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
+  for (const std::string filter : {"", "FlateDecode"}) {
+    INFO("filter " << filter);
+    const Built pdf = build_pdf("(" + title + ")", number, filter.empty() ? bundle : deflate(bundle), filter);
+    const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", trust());
+    const auto in_process = check::check_bytes(pdf.bytes, "paper.pdf", trust(), check::Isolation::none);
+    CHECK(isolated.report.verdict() == Verdict::verified);
+    REQUIRE(isolated.report.find("isolation.parent.verified"));
+    CHECK(without_isolation_note(isolated) == in_process.to_json());
+  }
+}
+
+TEST_CASE("a lying child cannot make a file verify that does not carry the signed record", "[facts][trust]") {
+  const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
+  const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
+
+  SECTION("control: the same claims about a file that does hold the bundle verify") {
+    const Built pdf = build_pdf("(" + title + ")", number, bundle);
+    check::PdfFacts facts = lying_facts(bundle, number);
+    facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::verified);
+  }
+  SECTION("a bundle the bytes do not hold, with a title binding claimed") {
+    const Built pdf = build_pdf("(" + title + ")", number);  // names the number, carries nothing
+    const auto got = check::judge_pdf_facts(pdf.bytes, lying_facts(bundle, number), trust(), "paper.pdf").report;
+    CHECK(got.verdict() == Verdict::failed);
+    REQUIRE(got.find("isolation.child.rejected"));
+    CHECK(got.find("isolation.child.rejected")->status == pith::CheckStatus::fail);
+  }
+  SECTION("a bundle span that points at other bytes of the file") {
+    const Built pdf = build_pdf("(" + title + ")", number, bundle);
+    check::PdfFacts facts = lying_facts(bundle, number);
+    facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at + 1, bundle.size()};
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
+    facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bytes.size() - 1, bundle.size()};
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
+    facts.metadata.embedded_bundle_span.reset();
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
+  }
+  SECTION("xref offsets that point at no section are not taken") {
+    const Built pdf = build_pdf("(" + title + ")", number, bundle);
+    check::PdfFacts facts = lying_facts(bundle, number);
+    facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
+    facts.metadata.xref_section_offsets = std::vector<std::uint64_t>{pdf.bytes.size() + 100};
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::verified);
+  }
+  SECTION("malformed facts are an error, not a verdict") {
+    const Built pdf = build_pdf("(" + title + ")", number, bundle);
+    json wire = lying_facts(bundle, number).to_json();
+    wire.erase("embedded_bundle_span");
+    const auto got = check::judge_pdf_message(pdf.bytes, wire.dump(), trust(), "paper.pdf").report;
+    CHECK(got.verdict() == Verdict::error);
+    wire = lying_facts(bundle, number).to_json();
+    wire["info_title"] = "not base64 !";
+    CHECK(check::judge_pdf_message(pdf.bytes, wire.dump(), trust(), "paper.pdf").report.verdict() == Verdict::error);
+  }
+}
+
+TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][json]") {
+  const std::string hostile = std::string("\x1b[2J\x1b[32m\xe2\x9c\x93 verified\x1b[0m") + '\0' + "\xff\xfe\x9b" + "\xe2\x80\xae";
+  check::PdfFacts facts;
+  facts.metadata.info_title = hostile;
+  facts.metadata.info_number = hostile;
+  facts.metadata.xmp_packet = "<x:xmpmeta>" + hostile + "</x:xmpmeta>";
+  facts.metadata.xmp_span = pith::pdf::StreamSpan{1, 2};
+  facts.metadata.link_uris = {hostile, "https://pith.science/pith/X"};
+  facts.metadata.read_problems = {hostile};
+  facts.metadata.xref_section_offsets = std::vector<std::uint64_t>{17, 4};
+  facts.page = pith::pdf::PageText{{"line one", "line two"}, facts.metadata.link_uris, hostile};
+  facts.stamped_length = 12;
+  facts.stamped_info_title = hostile;
+  facts.page_one_changes = {"page 1 3 0 R"};
+  const auto back = check::PdfFacts::from_json(json::parse(facts.to_json().dump()));
+  REQUIRE(back);
+  CHECK(*back == facts);
+  CHECK(back->metadata.info_title == hostile);
+
+  // A hostile /PithURL reaches --json exactly, through the child as in one
+  // process, and the text report escapes it.
+  const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
+  const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
+  const std::string url = "https://pith.science/pith/" + number.substr(10) + "?\x1b[2J\x1b[32mverified\x1b[0m";
+  const Built pdf = build_pdf("(" + title + ")", number, bundle, "", "/PithURL " + utf16_hex(url));
+  const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", trust());
+  const auto in_process = check::check_bytes(pdf.bytes, "paper.pdf", trust(), check::Isolation::none);
+  CHECK(without_isolation_note(isolated) == in_process.to_json());
+  const auto sources = isolated.to_json()["details"]["pith_sources"];
+  CHECK(std::any_of(sources.begin(), sources.end(), [&](const json& s) { return s.value("url", "") == url; }));
+  CHECK(isolated.report.to_text().find('\x1b') == std::string::npos);
+}
