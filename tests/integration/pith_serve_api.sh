@@ -149,6 +149,52 @@ done
 grep -qi '^access-control-allow-origin: https://journal.example' "$work/busy-1.h" || fail "--cors: no Allow-Origin"
 [[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz not ok after the busy test"
 stop_serve
+
+# ---- online: the registry on 127.0.0.1 (pith-test-server), compared as pith-check does ----
+"$bin/../tests/pith-test-server" --root "$work/mirror" --seconds 120 >"$work/url" 2>/dev/null &
+registry_pid=$!
+for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
+serve_registry=$(head -n1 "$work/url")
+rm -rf "$work/cache"
+start_serve
+status=$(post "$work/on.json" -F "file=@$work/stamped.pdf")
+[[ $status == 200 && $(json "$work/on.json" 'r["verdict"]') == verified ]] || fail "online: HTTP $status, not verified"
+[[ $(json "$work/on.json" 'any(c["code"] == "online.verified" and c["status"] == "pass" for c in r["checks"])') == True ]] ||
+  fail "online: no online.verified check: $(head -c 800 "$work/on.json")"
+"$bin/pith-check" --resolver "$serve_registry" --timeout 5 --cache-dir "$work/cache-cli" --json "$work/stamped.pdf" \
+  >"$work/on-cli.json" || true
+[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); a.pop("file"); b.pop("file"); print(a == b)' \
+  "$work/on.json" "$work/on-cli.json") == True ]] || fail "online: the service's JSON differs from pith-check --json's"
+stop_serve
+kill "$registry_pid" 2>/dev/null || true
+unset serve_registry
+
+# ---- a slow sender past --upload-deadline: 408, and the server still up --------
+start_serve --upload-deadline 1
+status=$(/usr/bin/python3 - "${base#http://}" "$work/stamped.pdf" <<'PY'
+import socket, sys, time
+host, port = sys.argv[1].split(":")
+body = open(sys.argv[2], "rb").read()
+s = socket.create_connection((host, int(port)), timeout=30)
+s.sendall(b"POST /api/v1/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
+try:
+    for at in range(0, len(body), 1000):
+        s.sendall(body[at:at + 1000])
+        time.sleep(0.1)
+except OSError:
+    pass
+answer = b""
+try:
+    while chunk := s.recv(65536):
+        answer += chunk
+except OSError:
+    pass
+print(answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/") else "none")
+PY
+)
+[[ $status == 408 ]] || fail "slow sender past --upload-deadline: HTTP $status, expected 408"
+[[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz not ok after a slow sender"
+stop_serve
 serve_pid=""
 
 # ---- usage errors: exit 2 --------------------------------------------------------

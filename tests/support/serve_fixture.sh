@@ -4,7 +4,8 @@
 #                        edited), $work/hostile/*.pdf, and a file:// mirror
 #                        $work/mirror serving the record
 #   start_serve ARGS...  starts pith-serve on 127.0.0.1 at a free port, offline,
-#                        with that mirror; sets $serve_pid and $base
+#                        with that mirror (online with $serve_registry as its
+#                        resolver when set); sets $serve_pid and $base
 #   stop_serve           SIGTERM, and asserts exit 0
 serve_number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
 serve_bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
@@ -33,7 +34,9 @@ PY
 
 start_serve() {
   : >"$work/serve.log"
-  "$bin/pith-serve" --listen 127.0.0.1:0 --offline --mirror "file://$work/mirror" --cache-dir "$work/cache" "$@" \
+  local registry=(--offline --mirror "file://$work/mirror")
+  [[ -n ${serve_registry:-} ]] && registry=(--resolver "$serve_registry" --timeout 5)
+  "$bin/pith-serve" --listen 127.0.0.1:0 "${registry[@]}" --cache-dir "$work/cache" "$@" \
     2>"$work/serve.log" &
   serve_pid=$!
   local port=""

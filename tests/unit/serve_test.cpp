@@ -1,0 +1,87 @@
+// pith::serve below HTTP: the check broker (a forked process answering
+// checks sent over its control socket, from several threads at once), the
+// badge's escaping, the Prometheus text, and what counts as a child failure.
+#include "pith/registry/trust_store.hpp"
+#include "pith/serve/badge.hpp"
+#include "pith/serve/broker.hpp"
+#include "pith/serve/metrics.hpp"
+#include "support/test_data.hpp"
+
+#include <catch2/catch.hpp>
+#include <future>
+#include <vector>
+
+using namespace pith;
+
+TEST_CASE("the broker checks uploads as pith-check does, from several threads at once") {
+  const auto trust = registry::TrustStore::with_pinned_key();
+  serve::BrokerOptions options;
+  options.jobs = 2;
+  auto broker = serve::Broker::start(trust, options);
+  REQUIRE(broker);
+  REQUIRE((*broker)->alive());
+  const std::string bundle = pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
+
+  std::vector<std::future<Result<serve::BrokerAnswer>>> answers;
+  for (int i = 0; i < 6; ++i) {
+    answers.push_back(std::async(std::launch::async, [&, i] {
+      return (*broker)->check("upload-" + std::to_string(i), i % 2 == 0 ? std::string_view(bundle) : "%PDF-1.7\nbroken");
+    }));
+  }
+  for (int i = 0; i < 6; ++i) {
+    auto answer = answers[i].get();
+    REQUIRE(answer);
+    CHECK(answer->checked.report.input == "upload-" + std::to_string(i));
+    CHECK(answer->checked.report.verdict() == (i % 2 == 0 ? Verdict::verified : Verdict::error));
+    CHECK_FALSE(answer->child_failed);
+  }
+  CHECK((*broker)->alive());
+}
+
+TEST_CASE("a child over a limit is an error verdict and a child failure; the broker goes on") {
+  const auto trust = registry::TrustStore::with_pinned_key();
+  serve::BrokerOptions options;
+  options.limits.max_report_bytes = 16;  // no report fits: the child is stopped
+  auto broker = serve::Broker::start(trust, options);
+  REQUIRE(broker);
+  auto answer = (*broker)->check("big.pdf", pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
+  REQUIRE(answer);
+  CHECK(answer->checked.report.verdict() == Verdict::error);
+  CHECK(answer->child_failed);
+  CHECK((*broker)->alive());
+}
+
+TEST_CASE("badge text is XML-escaped") {
+  CHECK(serve::xml_escape("<a href=\"x\">&'</a>\x01") == "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  const std::string svg = serve::badge_svg("<script>", serve::RecordStatus::corrected);
+  CHECK(svg.find("<script>") == std::string::npos);
+  CHECK(svg.find("&lt;script&gt;") != std::string::npos);
+  CHECK(svg.find(">corrected<") != std::string::npos);
+}
+
+TEST_CASE("metrics: cumulative histogram, verdict counters, queue depth") {
+  serve::Metrics metrics;
+  metrics.check_done(Verdict::verified, 0.02, false);
+  metrics.check_done(Verdict::error, 3.0, true);
+  metrics.set_in_flight(5, 2);
+  const std::string text = metrics.text();
+  CHECK(text.find("pith_checks_total{verdict=\"verified\"} 1\n") != std::string::npos);
+  CHECK(text.find("pith_checks_total{verdict=\"error\"} 1\n") != std::string::npos);
+  CHECK(text.find("pith_check_duration_seconds_bucket{le=\"0.025\"} 1\n") != std::string::npos);
+  CHECK(text.find("pith_check_duration_seconds_bucket{le=\"5\"} 2\n") != std::string::npos);
+  CHECK(text.find("pith_check_duration_seconds_bucket{le=\"+Inf\"} 2\n") != std::string::npos);
+  CHECK(text.find("pith_check_queue_depth 3\n") != std::string::npos);
+  CHECK(text.find("pith_checks_running 2\n") != std::string::npos);
+  CHECK(text.find("pith_child_failures_total 1\n") != std::string::npos);
+}
+
+TEST_CASE("a child failure is a crash or a limit, not an unreadable input") {
+  Report report;
+  CHECK_FALSE(serve::is_child_failure(report));
+  report.error = "no startxref in the last 19 bytes (truncated or not a PDF)";
+  CHECK_FALSE(serve::is_child_failure(report));
+  report.error = "the check of x.pdf crashed (signal 11 (Segmentation fault))";
+  CHECK(serve::is_child_failure(report));
+  report.error = "x.pdf took longer than 60 s and was stopped (wall-clock limit)";
+  CHECK(serve::is_child_failure(report));
+}
