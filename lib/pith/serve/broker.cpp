@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/mman.h>
@@ -137,10 +138,28 @@ check::FileCheck error_check(const std::string& name, std::string why) {
 
 // ---- the broker process -----------------------------------------------------
 
+// An upload mapped from its memfd, kept until its check is judged: the child
+// only reads it, this process judges what the child sent against the same bytes.
+class MappedUpload {
+ public:
+  MappedUpload(void* data, std::size_t size) : data_(data), size_(size) {}
+  MappedUpload(const MappedUpload&) = delete;
+  MappedUpload& operator=(const MappedUpload&) = delete;
+  ~MappedUpload() {
+    if (data_ != nullptr) ::munmap(data_, size_);
+  }
+  [[nodiscard]] std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+
+ private:
+  void* data_;
+  std::size_t size_;
+};
+
 struct Running {
   check::IsolatedChild child;
   std::string name;
   int reply_fd = -1;
+  std::unique_ptr<MappedUpload> upload;
 };
 
 class BrokerLoop {
@@ -189,12 +208,17 @@ class BrokerLoop {
       reply(job.reply_fd, error_check(job.name, errno_text("cannot map the upload")));
       return;
     }
-    const std::string_view bytes(static_cast<const char*>(mapped), size);
-    // The child gets the mapping by fork; this process needs it no longer.
-    auto child = check::IsolatedChild::start(
-        job.name, [&] { return check::check_bytes(bytes, job.name, trust_, check::Isolation::none); }, options_.limits);
-    if (mapped != nullptr) ::munmap(mapped, size);
-    running_.push_back(Running{std::move(child), std::move(job.name), job.reply_fd});
+    auto upload = std::make_unique<MappedUpload>(mapped, size);
+    const std::string_view bytes = upload->bytes();
+    // As pith-check does (check/file.hpp): the child only reads the upload,
+    // this process judges what it sent (check/pdf_facts.hpp).
+    auto child = check::IsolatedChild::start_judged(
+        job.name, [&] { return check::read_input_in_child(job.name, bytes); },
+        [this, name = job.name, bytes](const Result<std::string>& sent) {
+          return check::judge_input_from_child(name, bytes, sent, trust_);
+        },
+        options_.limits);
+    running_.push_back(Running{std::move(child), std::move(job.name), job.reply_fd, std::move(upload)});
   }
 
   void wait_for_events() {
@@ -235,8 +259,8 @@ class BrokerLoop {
         ++i;
         continue;
       }
-      // A child's report is a claim: verified again here (child_report.hpp).
-      reply(r.reply_fd, check::judged_in_parent(r.child.finish(), trust_));
+      // Judged here from what the child read (start_judged above).
+      reply(r.reply_fd, r.child.finish());
       running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
