@@ -633,6 +633,7 @@ FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& tr
   // by scanning for the objects (pith-stamp refuses such files instead).
   pdf::ReaderLimits limits;
   limits.recover_damaged_xref = true;
+  limits.read_encrypted_with_empty_password = true;  // what any viewer opens without asking (never written to)
   auto reader = pdf::Reader::open(bytes, std::string(name), limits);
   if (!reader) {
     Report report;
