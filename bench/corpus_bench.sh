@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 15's closing figures: pith-check files/s at -j 1 and -j 2 over a
 # generated corpus of typical inputs (stamped and unstamped papers, tampered
 # PDFs, registry files; offline), given as paths, as a tar and as a tar.gz,

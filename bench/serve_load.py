@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Load on pith-serve, loopback only (issue 16; bench/serve_load.sh runs it).
 
 serve_load.py BASE_URL SERVER_PID SECONDS CLIENTS MAX_UPLOAD FILE...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/serve_load.sh [SECONDS] [CLIENTS]: pith-serve under load on loopback
 # (issue 16), then pith-check -j 2 on the same files, in the same run.
 #   SECONDS (default 30) of CLIENTS (default 64) concurrent uploads: the

@@ -25,13 +25,18 @@ function(pith_tool_docs target)
       message(FATAL_ERROR "help2man not found (apt-get install help2man), or configure with -DPITH_MAN_PAGES=OFF")
     endif()
     set(page ${PITH_DOCS_OUT}/man/man1/${target}.1)
-    set(includes ${PITH_MAN_DIR}/${target}.h2m ${PITH_MAN_DIR}/exit-status.h2m ${PITH_MAN_DIR}/common.h2m)
+    # A tool whose exit codes differ from the checking tools' has its own section.
+    set(exit_status ${PITH_MAN_DIR}/exit-status.h2m)
+    if(EXISTS ${PITH_MAN_DIR}/${target}.exit-status.h2m)
+      set(exit_status ${PITH_MAN_DIR}/${target}.exit-status.h2m)
+    endif()
+    set(includes ${PITH_MAN_DIR}/${target}.h2m ${exit_status} ${PITH_MAN_DIR}/common.h2m)
     add_custom_command(
       OUTPUT ${page}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${PITH_DOCS_OUT}/man/man1
       # The date from SOURCE_DATE_EPOCH (help2man honours it): reproducible pages.
       COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --source=pith
-              --include=${PITH_MAN_DIR}/${target}.h2m --include=${PITH_MAN_DIR}/exit-status.h2m
+              --include=${PITH_MAN_DIR}/${target}.h2m --include=${exit_status}
               --include=${PITH_MAN_DIR}/common.h2m --output=${page} $<TARGET_FILE:${target}>
       DEPENDS ${target} ${includes}
       COMMENT "Generating the man page ${target}(1)")

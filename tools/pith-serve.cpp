@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pith-serve: the verification service and its web page (docs/serve.md).
 // POST /api/v1/check answers what `pith-check --json` prints for the upload;
 // GET /api/v1/pith/{id} resolves and verifies a number; GET /badge/{id}.svg
@@ -15,6 +16,7 @@
 #include "pith/serve/service.hpp"
 #include "main_guard.hpp"
 #include "resolver_cli.hpp"
+#include "tool_cli.hpp"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -79,7 +81,7 @@ unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency(
 int serve_command(int argc, char** argv) {
   CLI::App app{"pith-serve: a verification service and web page for Pith Numbers (the checks of pith-check over HTTP)"};
   app.footer(footer);
-  app.set_version_flag("--version", std::string(pith::version_string));
+  pith::cli::add_common_options(app, "pith-serve");  // --version, and the options listing for completions
   pith::resolver::ResolverOptions resolver_options = pith::resolver::ResolverOptions::from_environment();
   pith::serve::ServiceOptions options;
   options.jobs = default_jobs();

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by the engine recipes' tests (make corpus-engines-test): a small
 # generated corpus in a tar, the single-machine reference run, and the check
 # that a merged distributed run holds every input exactly once with the same

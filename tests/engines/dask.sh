@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # docs/corpus.md, recipe 2: Dask distributed, scheduler and two workers as
 # separate processes on 127.0.0.1. One task per shard (dask_shards.py); a
 # worker is killed (SIGKILL) while its shard runs: Dask gives the task to the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """docs/corpus.md, recipe 2: Dask distributed. One task per shard; each task
 runs pith-check on its shard with a joblog beside its output, --resume always
 on, so a task Dask reruns (its worker died) continues where the shard stopped.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # docs/corpus.md, recipe 1: GNU parallel across hosts (--sshlogin), tested
 # against an sshd this script starts on 127.0.0.1 (a high port, a generated
 # host key and authorized key), standing in for two machines. Shards in, JSON

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make corpus-engines-test: the distributed-engine recipes of docs/corpus.md,
 # end to end on loopback. A recipe whose engine cannot start here is skipped,
 # said so on stderr; any other failure fails the target.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-check at corpus scale (issue 15), on a generated corpus of ~300
 # stamped, unstamped, tampered, registry and hostile inputs: --tar (plain,
 # gzip, stdin) gives the same verdicts as the paths; -0 lists; a member over

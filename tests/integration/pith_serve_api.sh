@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-serve's API on loopback (docs/serve.md): a stamped sample is verified
 # and its JSON is pith-check --json's; a tampered copy fails (raw body and
 # multipart); hostile PDFs are verdict error and the server stays up; an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-serve's page in headless Chromium (tests/support/serve_browser.py):
 # the stamped sample and a tampered copy uploaded through the page, verdict
 # and title read from the DOM, at desktop and phone width; screenshots in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pith-serve under a short load on loopback: bench/serve_load.sh for 5 s with
 # 64 clients (valid, tampered, hostile, oversize, slow senders). Asserts only
 # status codes (200/413/503), no resets, /healthz answered throughout and the

@@ -27,13 +27,19 @@ security=${mirror%/debian*}/debian-security
 
 # 1. Build the packages from a copy of the tree (tracked and new files, not
 #    build output), so the worktree stays clean.
-say "building the packages"
-rm -rf "$out/src" && mkdir -p "$out/src"
-(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - --no-recursion) | tar xf - -C "$out/src"
-rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
-(cd "$out/src" && CMAKE_CXX_COMPILER_LAUNCHER=$(command -v ccache || true) \
-  DEB_BUILD_OPTIONS="parallel=${PITH_PACKAGE_JOBS:-1}" dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1) ||
-  { tail -40 "$out/build.log"; echo "package-test: dpkg-buildpackage failed (log: $out/build.log)"; exit 1; }
+#    PITH_PACKAGE_REUSE=1 installs the .debs of the previous run instead.
+if [[ ${PITH_PACKAGE_REUSE:-} == 1 && -n $(ls "$out"/pith_*.deb 2>/dev/null) ]]; then
+  say "reusing the packages built before (PITH_PACKAGE_REUSE=1)"
+else
+  say "building the packages"
+  rm -rf "$out/src" && mkdir -p "$out/src"
+  (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - --no-recursion) | tar xf - -C "$out/src"
+  rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
+  # No -dbgsym package: compressing its debug info takes minutes and nothing here uses it.
+  (cd "$out/src" && CMAKE_CXX_COMPILER_LAUNCHER=$(command -v ccache || true) \
+    DEB_BUILD_OPTIONS="parallel=${PITH_PACKAGE_JOBS:-1} noautodbgsym" dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1) ||
+    { tail -40 "$out/build.log"; echo "package-test: dpkg-buildpackage failed (log: $out/build.log)"; exit 1; }
+fi
 say "lintian"
 lintian --info "$out"/pith_*.changes >"$out/lintian.txt" 2>&1 || true
 cat "$out/lintian.txt"
@@ -76,11 +82,12 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 # 3. The packages, installed by apt with their dependencies, and what the
 #    checks below use (man, a LaTeX build, a C++ compiler for the consumer).
 say "apt-get install the packages"
-mkdir -p "$root/tmp/debs" && cp "$out"/*.deb "$root/tmp/debs/"
+mkdir -p "$root/tmp/debs" && cp "$out"/pith_*.deb "$out"/pith-latex_*.deb "$out"/libpith-dev_*.deb "$root/tmp/debs/"
+debs=()
+for deb in "$root"/tmp/debs/*.deb; do debs+=("/tmp/debs/$(basename "$deb")"); done  # paths inside the root
 in_root apt-get update -q >"$out/apt.log" 2>&1
 in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-  /tmp/debs/pith_*.deb /tmp/debs/pith-latex_*.deb /tmp/debs/libpith-dev_*.deb \
-  man-db lmodern latexmk cmake g++ make >>"$out/apt.log" 2>&1 || { tail -30 "$out/apt.log"; exit 1; }
+  "${debs[@]}" man-db lmodern latexmk cmake g++ make >>"$out/apt.log" 2>&1 || { tail -30 "$out/apt.log"; exit 1; }
 
 # 4. As a user would.
 say "checks in the Debian 12 root"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make_corpus.sh OUTDIR COPIES — a generated corpus for the corpus-scale tests
 # and bench/corpus_bench.sh (issue 15), offline: COPIES each of
 #   s-*   stamped zoo PDFs (verified)

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """pith-serve's page in a real browser (headless Chromium via selenium).
 
 serve_browser.py BASE_URL STAMPED_PDF TAMPERED_PDF ARTIFACT_DIR [SCREENSHOT_COPY]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the pith-serve tests (source it; needs $bin, $data, $src, $work):
 #   make_serve_samples   $work/stamped.pdf (zoo paper.pdf stamped with the test
 #                        bundle), $work/tampered.pdf (its embedded bundle

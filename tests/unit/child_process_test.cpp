@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // base/child_process: a result sent in part before the work ends (EarlySend),
 // read by the parent while the child is still at work.
 #include "pith/base/child_process.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Corpus runs (check/corpus_input.hpp): --shard splits stably and completely,
 // a request to a worker carries the input back intact, and the joblog holds
 // what was recorded, across a reopen, ignoring a line cut short.

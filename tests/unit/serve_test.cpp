@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pith::serve below HTTP: the check broker (a forked process answering
 // checks sent over its control socket, from several threads at once), the
 // badge's escaping, the Prometheus text, and what counts as a child failure.

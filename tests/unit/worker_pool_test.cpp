@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Long-lived workers (base/worker_pool.hpp): answers come back for their
 // tickets; a worker that crashes, spins past its CPU limit, hangs past its
 // deadline or answers too much is that request's error, worded as a forked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The regular files of a tar archive (plain, gzip, bzip2, xz, zstd: whatever
 // libarchive detects), one at a time, read straight into memory: a corpus in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Long-lived worker processes for hostile work, for front ends that handle
 // many small inputs (pith-check on a corpus, a checking service): each worker

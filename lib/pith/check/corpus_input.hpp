@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a corpus run is made of, and what makes it resumable and splittable
 // (pith-check --tar, --joblog/--resume, --shard; docs/corpus.md):

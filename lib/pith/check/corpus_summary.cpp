@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/corpus_summary.hpp"
 
 #include "pith/base/terminal_text.hpp"

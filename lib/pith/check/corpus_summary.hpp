@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a person reads at the end of a corpus run (pith-check --summary,
 // --html, and the closing lines on stderr): counts per verdict and per

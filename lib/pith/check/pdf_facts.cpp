@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/pdf_facts.hpp"
 
 #include "pith/base/crypto.hpp"
@@ -317,6 +318,7 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
   // by scanning for the objects (pith-stamp refuses such files instead).
   pdf::ReaderLimits limits;
   limits.recover_damaged_xref = true;
+  limits.read_encrypted_with_empty_password = true;  // what any viewer opens without asking (never written to)
   auto reader = pdf::Reader::open(bytes, std::string(name), limits);
   if (!reader) {
     facts.error = message_about(reader.error(), name);

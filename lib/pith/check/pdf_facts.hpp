@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The parse/judge split of a PDF check (issue 13, "the child only extracts").
 //

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_set>
 
+#include <podofo/base/PdfEncrypt.h>
 #include <podofo/base/PdfError.h>
 #include <podofo/base/PdfFilter.h>
 #include <podofo/base/PdfInputDevice.h>
@@ -109,6 +110,52 @@ class BoundedOutput final : public PoDoFo::PdfOutputStream {
   std::string& out_;
   std::size_t max_;
 };
+
+// `data` decrypted by the file's security handler (set to the object's
+// reference), for strings and streams alike (PoDoFo 0.9.8's tokenizer
+// would decrypt strings itself, keeping the AES padding).
+std::string decrypted(std::string_view data, const PoDoFo::PdfEncrypt& handler) {
+  std::string plain(data.size() + 16, '\0');  // RC4 and AES (16-byte IV in front) never grow it
+  PoDoFo::pdf_long length = static_cast<PoDoFo::pdf_long>(plain.size());
+  handler.Decrypt(reinterpret_cast<const unsigned char*>(data.data()), static_cast<PoDoFo::pdf_long>(data.size()),
+                  reinterpret_cast<unsigned char*>(plain.data()), length);
+  plain.resize(static_cast<std::size_t>(std::clamp<PoDoFo::pdf_long>(length, 0, static_cast<PoDoFo::pdf_long>(plain.size()))));
+  // AES: PoDoFo 0.9.8 returns the PKCS#7 padding with the text (all but the
+  // 16-byte IV); drop it when it is there and well formed.
+  const auto algorithm = handler.GetEncryptAlgorithm();
+  const bool aes = algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV2 ||
+                   algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3 ||
+                   algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6;
+  if (aes && data.size() >= 16 && plain.size() == data.size() - 16 && !plain.empty()) {
+    const auto pad = static_cast<unsigned char>(plain.back());
+    if (pad >= 1 && pad <= 16 && pad <= plain.size() &&
+        std::all_of(plain.end() - pad, plain.end(), [pad](char c) { return static_cast<unsigned char>(c) == pad; }))
+      plain.resize(plain.size() - pad);
+  }
+  return plain;
+}
+
+// Every string in `value` (an object of an encrypted file) decrypted in
+// place; nesting is bounded by check_nesting before parsing.
+void decrypt_strings(PdfObject& value, const PoDoFo::PdfEncrypt& handler) {
+  if (value.IsString() || value.IsHexString()) {
+    const std::string plain = decrypted(string_bytes(value.GetString()), handler);
+    value = PdfObject(PoDoFo::PdfString(plain.data(), static_cast<PoDoFo::pdf_long>(plain.size()), value.IsHexString()));
+  } else if (value.IsArray()) {
+    for (PdfObject& item : value.GetArray()) decrypt_strings(item, handler);
+  } else if (value.IsDictionary()) {
+    for (const auto& [name, item] : value.GetDictionary().GetKeys()) decrypt_strings(*item, handler);
+  }
+}
+
+// Cross-reference streams are never encrypted, nor the metadata stream
+// when the file says so (/EncryptMetadata false).
+bool stream_is_encrypted(const PdfDictionary& dict, const PoDoFo::PdfEncrypt& handler) {
+  const PdfObject* type = dict.GetKey(PoDoFo::PdfName("Type"));
+  if (type && type->IsName() && type->GetName().GetName() == "XRef") return false;
+  if (type && type->IsName() && type->GetName().GetName() == "Metadata" && !handler.IsMetadataEncrypted()) return false;
+  return true;
+}
 
 std::string podofo_message(const PoDoFo::PdfError& e) {
   std::string msg = std::string("PoDoFo: ") + PoDoFo::PdfError::ErrorName(e.GetError());
@@ -302,6 +349,10 @@ struct Reader::Parsed {
   PdfObject value;
   bool has_stream = false;
   std::string_view raw_stream;  // undecoded stream bytes (when asked for)
+  std::optional<std::string> decrypted_stream;  // raw_stream decrypted, for an encrypted file
+  [[nodiscard]] std::string_view stream_bytes() const {
+    return decrypted_stream ? std::string_view(*decrypted_stream) : raw_stream;
+  }
 };
 
 std::string Reader::at(std::uint64_t offset) const { return "at byte " + std::to_string(offset); }
@@ -364,13 +415,54 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
     }
   }
   if (!r) return r;
+  if (r->encrypted_ && limits.read_encrypted_with_empty_password) {
+    if (auto opened = r->open_with_empty_password(); !opened) return std::unexpected(opened.error());
+    return r;
+  }
   if (r->encrypted_ && !limits.allow_encrypted)
     return fail(ErrorKind::usage, name,
-                "the PDF is encrypted; pith does not modify encrypted files, and checking one needs it "
-                "decrypted. Decrypt it first "
+                "the PDF is encrypted; pith does not modify encrypted files. Decrypt it first "
                 "(e.g. `qpdf --decrypt in.pdf out.pdf`, adding --password=... if it has one), "
                 "then run pith on the decrypted copy");
   return r;
+}
+
+// What a viewer does when it opens an encrypted file without asking: the
+// security handler authenticated with the empty user password. Its
+// dictionary is read before decryption is on (its strings are the keys).
+Result<void> Reader::open_with_empty_password() {
+  const std::string needs_password =
+      "the PDF is encrypted with a password; checking it needs the password: decrypt it (e.g. "
+      "`qpdf --decrypt --password=... in.pdf out.pdf`) and check the decrypted copy";
+  const PdfObject* value = key(trailer_, "Encrypt");
+  PdfObject dict;
+  if (value->IsReference()) {
+    encryption_dict_ = reference_of(*value);
+    auto resolved = object(*encryption_dict_);
+    if (!resolved) return std::unexpected(resolved.error());
+    dict = *resolved;
+  } else {
+    dict = *value;
+  }
+  if (!dict.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer's /Encrypt is not a dictionary");
+  const PdfObject* id = key(trailer_, "ID");
+  if (!id || !id->IsArray() || id->GetArray().empty() || !(id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
+    return fail(ErrorKind::malformed, name_, "the PDF is encrypted but its trailer has no /ID to derive the key from");
+  try {
+    std::shared_ptr<PoDoFo::PdfEncrypt> handler(PoDoFo::PdfEncrypt::CreatePdfEncrypt(&dict));
+    if (!handler->Authenticate(std::string(), id->GetArray()[0].GetString())) return fail(ErrorKind::usage, name_, needs_password);
+    decryption_ = std::move(handler);
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(ErrorKind::usage, name_, "the PDF is encrypted in a way pith cannot read (" + podofo_message(e) +
+                                             "); checking it needs it decrypted (e.g. `qpdf --decrypt in.pdf out.pdf`)");
+  }
+  return {};
+}
+
+PoDoFo::PdfEncrypt* Reader::decryption_for(ObjectId id) const {
+  if (!decryption_ || (encryption_dict_ && *encryption_dict_ == id)) return nullptr;
+  decryption_->SetCurrentReference(PoDoFo::PdfReference(id.number, id.generation));
+  return decryption_.get();
 }
 
 Result<void> Reader::take_trailer_keys() {
@@ -704,7 +796,9 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     std::string t = tok.token(&type);
     if (t.empty()) return fail(ErrorKind::malformed, name_, "unexpected end of file in object " + at(offset));
     if (t == "endobj") return out;  // an empty object is null
+    PoDoFo::PdfEncrypt* decryption = decryption_for(out.id);
     out.value = PdfObject(tok.variant_from(t, type));
+    if (decryption) decrypt_strings(out.value, *decryption);
     t = tok.token();
     if (t == "endobj") return out;
     if (t != "stream" || !out.value.IsDictionary())
@@ -736,6 +830,9 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     if (!starts_with_at(bytes_, skip_ws(bytes_, static_cast<std::size_t>(end)), "endstream"))
       return fail(ErrorKind::malformed, name_, "stream /Length does not end at endstream in object " + std::to_string(num) + " " + at(offset));
     out.raw_stream = bytes_.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(*len));
+    if (decryption && stream_is_encrypted(out.value.GetDictionary(), *decryption)) {
+      out.decrypted_stream = decrypted(out.raw_stream, *decryption);
+    }
     return out;
   } catch (const PoDoFo::PdfError& e) {
     return fail(ErrorKind::malformed, name_, "cannot parse the object " + at(offset) + ": " + podofo_message(e));
@@ -799,7 +896,7 @@ Result<std::shared_ptr<const Reader::ObjectStream>> Reader::object_stream(std::u
   auto first = number_of(key(dict, "First"));
   if (!n || !first || *n < 0 || *first < 0)
     return fail(ErrorKind::malformed, name_, "object stream " + std::to_string(number) + " without /N or /First " + at(e.offset));
-  auto data = decode(dict, parsed->raw_stream, at(e.offset));
+  auto data = decode(dict, parsed->stream_bytes(), at(e.offset));
   if (!data) return std::unexpected(data.error());
   auto os = std::make_shared<ObjectStream>();
   os->data = std::move(*data);
@@ -874,7 +971,7 @@ Result<StreamObject> Reader::stream(ObjectId id) const {
   auto parsed = parse_at(e.offset, id, true, 0);
   if (!parsed) return std::unexpected(parsed.error());
   if (!parsed->has_stream) return fail(ErrorKind::malformed, name_, "object " + to_string(id) + " is not a stream " + at(e.offset));
-  auto data = decode(parsed->value.GetDictionary(), parsed->raw_stream, at(e.offset));
+  auto data = decode(parsed->value.GetDictionary(), parsed->stream_bytes(), at(e.offset));
   if (!data) return std::unexpected(data.error());
   return StreamObject{parsed->value.GetDictionary(), std::move(*data),
                       static_cast<std::uint64_t>(parsed->raw_stream.data() - bytes_.data()), parsed->raw_stream.size()};

@@ -15,7 +15,9 @@
 // offset, unless ReaderLimits::recover_damaged_xref asks for the objects to be
 // found by scanning the file (as qpdf and poppler do; for reading only: an
 // update must not be written on top of a guess). Encrypted files are refused
-// with advice.
+// with advice, unless ReaderLimits::read_encrypted_with_empty_password asks
+// for those any viewer opens (empty user password) to be decrypted as they
+// are read (PoDoFo's security handlers; for reading only, as for checking).
 //
 // Bytes before `%PDF-` (up to 1,024 of them; readers accept them): offsets in
 // the file count from the header (ISO 32000-2 7.5.2, what poppler and qpdf
@@ -41,6 +43,10 @@
 #include <podofo/base/PdfObject.h>
 #include <podofo/base/PdfString.h>
 
+namespace PoDoFo {
+class PdfEncrypt;
+}
+
 namespace pith::pdf {
 
 struct ObjectId {
@@ -61,6 +67,7 @@ struct ReaderLimits {
   std::size_t max_tree_nodes = 100'000;         // nodes visited in one tree walk
   bool allow_encrypted = false;                 // true: open anyway (structure only)
   bool recover_damaged_xref = false;            // true: rebuild a damaged xref by scanning for objects
+  bool read_encrypted_with_empty_password = false;  // true: decrypt what opens without a password; refuse the rest
 };
 
 // Where an object lives, from the cross-reference data.
@@ -184,6 +191,9 @@ class Reader {
   [[nodiscard]] Result<void> read_xref_chain();
   [[nodiscard]] Result<void> recover_by_scanning();
   [[nodiscard]] Result<void> take_trailer_keys();
+  [[nodiscard]] Result<void> open_with_empty_password();
+  // The security handler for the strings and streams of object `id`, or null.
+  [[nodiscard]] PoDoFo::PdfEncrypt* decryption_for(ObjectId id) const;
   // A file offset (counted from base_) as a position in bytes_, or nullopt past the end.
   [[nodiscard]] std::optional<std::uint64_t> position(std::uint64_t file_offset) const;
   [[nodiscard]] Result<std::uint64_t> find_startxref() const;
@@ -215,6 +225,8 @@ class Reader {
   std::uint32_t size_ = 0;
   bool uses_xref_streams_ = false;
   bool encrypted_ = false;
+  std::shared_ptr<PoDoFo::PdfEncrypt> decryption_;  // set when an encrypted file opened with the empty password
+  std::optional<ObjectId> encryption_dict_;          // the /Encrypt dictionary: never decrypted
   std::vector<std::uint64_t> section_offsets_;
   std::optional<ObjectId> root_;
   std::optional<ObjectId> info_;

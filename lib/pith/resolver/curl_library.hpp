@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // libcurl, loaded when the first HTTP client is made (dlopen of
 // libcurl.so.4), not linked: pith-check --offline, --version and pith-stamp

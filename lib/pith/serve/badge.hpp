@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GET /badge/{id}.svg: a small SVG status badge (label | status) for web
 // pages and READMEs. Every text is XML-escaped: the label can come from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/broker.hpp"
 
 #include "pith/check/child_report.hpp"

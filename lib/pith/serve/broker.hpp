@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The check broker: the one process of pith-serve that forks the isolated
 // check children. fork() in a multi-threaded process copies only the forking

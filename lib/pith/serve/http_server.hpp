@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // cpp-httplib's Server with a listen backlog fit for load. Debian's 0.11
 // listens with a backlog of 5: under a burst of connections the kernel's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GET /metrics: pith-serve's counters in the Prometheus text format
 // (version 0.0.4): checks by verdict, check latency (a histogram, seconds,

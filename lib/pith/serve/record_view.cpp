@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/record_view.hpp"
 
 #include "pith/check/carried.hpp"

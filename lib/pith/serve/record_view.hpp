@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GET /api/v1/pith/{id} and the badge: a number resolved (registry, mirrors,
 // cache), verified, and summed up for people: the lookup report pith-check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/service.hpp"
 
 #include "pith/base/atomic_file.hpp"

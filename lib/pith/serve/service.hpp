@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pith-serve's HTTP service on cpp-httplib (docs/serve.md): the routes, the
 // limits and the logs. The checks themselves run in the check broker

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pith-stamp's look at a PDF, in ONE limited child process per look
 // (base/child_process.hpp): PoDoFo and poppler parse the hostile PDF only
