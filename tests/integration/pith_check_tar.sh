@@ -86,7 +86,7 @@ grep -q "^✓ $work/c.tar:s-" "$work/out" || fail "--tar human output: $(head -c
 expect_exit 2 --offline --json --max-member-size 1000 --tar "$work/c.tar"
 grep -q '"error":"larger than 1000 bytes' "$work/out" || fail "--max-member-size: no per-member error"
 grep -q "c.tar:s-0000-paper.pdf: larger than 1000 bytes" "$work/err" || fail "--max-member-size: the error does not name the member: $(head -c 300 "$work/err")"
-grep -q '"error":"not a registry document' "$work/out" || fail "--max-member-size: small members not checked"
+grep -q '"error":"not a PDF or a registry document' "$work/out" || fail "--max-member-size: small members not checked"
 
 # A damaged archive: what was read is reported, then one error line; exit 2.
 head -c $(($(stat -c %s "$work/c.tar.gz") / 2)) "$work/c.tar.gz" >"$work/cut.tar.gz"

@@ -6,6 +6,7 @@
 #include "pith/serve/badge.hpp"
 #include "pith/serve/broker.hpp"
 #include "pith/serve/metrics.hpp"
+#include "support/pdf_samples.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -42,10 +43,12 @@ TEST_CASE("the broker checks uploads as pith-check does, from several threads at
 TEST_CASE("a child over a limit is an error verdict and a child failure; the broker goes on") {
   const auto trust = registry::TrustStore::with_pinned_key();
   serve::BrokerOptions options;
-  options.limits.max_report_bytes = 16;  // no report fits: the child is stopped
+  options.limits.max_report_bytes = 16;  // no PDF's facts fit: the child is stopped
+  const auto pdf = pith::test::sample_pdf(pith::test::SamplePdf::classic);
+  REQUIRE(pdf.has_value());  // make test installs TeX Live and qpdf
   auto broker = serve::Broker::start(trust, options);
   REQUIRE(broker);
-  auto answer = (*broker)->check("big.pdf", pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
+  auto answer = (*broker)->check("big.pdf", pith::test::read_file(*pdf));
   REQUIRE(answer);
   CHECK(answer->checked.report.verdict() == Verdict::error);
   CHECK(answer->child_failed);

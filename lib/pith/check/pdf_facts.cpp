@@ -12,6 +12,8 @@
 #include <charconv>
 #include <climits>
 #include <span>
+#include <memory>
+#include <openssl/evp.h>
 #include <zlib.h>
 
 namespace pith::check {
@@ -208,10 +210,38 @@ bool decodes_to(std::string_view raw, std::string_view expected) {
   return produced == expected.size() && std::string_view(out).substr(0, produced) == expected;
 }
 
-// The reported stream data is at the reported span of the file.
-bool carried_in_file(std::string_view file, const std::optional<pdf::StreamSpan>& span, std::string_view data) {
+// Stream data of an AES-256 file: AES-256-CBC with PKCS#5 padding, the IV
+// its first 16 bytes (PDF 2.0, 7.6.3). nullopt when it does not decrypt.
+std::optional<std::string> aes256_decrypt(std::string_view data, std::string_view key) {
+  constexpr std::size_t iv_size = 16;
+  if (key.size() != 32 || data.size() < 2 * iv_size || data.size() % iv_size != 0 || data.size() > INT_MAX) {
+    return std::nullopt;
+  }
+  std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
+  const auto* k = reinterpret_cast<const unsigned char*>(key.data());
+  const auto* iv = reinterpret_cast<const unsigned char*>(data.data());
+  if (!ctx || EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_cbc(), nullptr, k, iv) != 1) return std::nullopt;
+  std::string out(data.size(), '\0');
+  int written = 0;
+  int last = 0;
+  auto* o = reinterpret_cast<unsigned char*>(out.data());
+  const auto* in = reinterpret_cast<const unsigned char*>(data.data() + iv_size);
+  if (EVP_DecryptUpdate(ctx.get(), o, &written, in, static_cast<int>(data.size() - iv_size)) != 1) return std::nullopt;
+  if (EVP_DecryptFinal_ex(ctx.get(), o + written, &last) != 1) return std::nullopt;
+  out.resize(static_cast<std::size_t>(written + last));
+  return out;
+}
+
+// The reported stream data is at the reported span of the file, as stored
+// or, in an AES-256 file, decrypted with the reported key.
+bool carried_in_file(std::string_view file, const std::optional<pdf::StreamSpan>& span, std::string_view data,
+                     const std::optional<std::string>& aes256_key) {
   if (!span || span->offset > file.size() || span->length > file.size() - span->offset) return false;
-  return decodes_to(file.substr(static_cast<std::size_t>(span->offset), static_cast<std::size_t>(span->length)), data);
+  const auto raw = file.substr(static_cast<std::size_t>(span->offset), static_cast<std::size_t>(span->length));
+  if (decodes_to(raw, data)) return true;
+  if (!aes256_key) return false;
+  const auto plain = aes256_decrypt(raw, *aes256_key);
+  return plain && decodes_to(*plain, data);
 }
 
 // A cross-reference section starts at `at`: a classic table or an xref stream object.
@@ -266,6 +296,7 @@ nlohmann::json PdfFacts::to_json() const {
       {"stamped_xmp_packet", optional_bytes_json(stamped_xmp_packet)},
       {"stamped_info_title", optional_bytes_json(stamped_info_title)},
       {"page_one_changes", bytes_list_json(page_one_changes)},
+      {"aes256_file_key", optional_bytes_json(aes256_file_key)},
   };
   return out;
 }
@@ -306,6 +337,7 @@ Result<PdfFacts> PdfFacts::from_json(const nlohmann::json& json) {
   f.stamped_xmp_packet = r.optional_bytes("stamped_xmp_packet");
   f.stamped_info_title = r.optional_bytes("stamped_info_title");
   f.page_one_changes = r.bytes_list("page_one_changes");
+  f.aes256_file_key = r.optional_bytes("aes256_file_key");
   if (r.problem()) return fail(ErrorKind::malformed, "the child's PDF facts", *r.problem());
   return f;
 }
@@ -325,6 +357,7 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     return facts;
   }
   facts.metadata = pdf::read_pdf_metadata(*reader);
+  facts.aes256_file_key = reader->aes256_file_key();
   if (!hints_at_number(facts.metadata)) return facts;
   facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
   if (facts.metadata.xmp_packet) {
@@ -341,11 +374,11 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
   pdf::PdfMetadata& m = facts.metadata;
   // What the verdict rests on is confirmed in the file's own bytes.
   std::vector<std::string> not_in_file;
-  if (m.xmp_packet && !carried_in_file(bytes, m.xmp_span, *m.xmp_packet)) {
+  if (m.xmp_packet && !carried_in_file(bytes, m.xmp_span, *m.xmp_packet, facts.aes256_file_key)) {
     not_in_file.emplace_back("an XMP packet");
     m.xmp_packet.reset();
   }
-  if (m.embedded_bundle && !carried_in_file(bytes, m.embedded_bundle_span, *m.embedded_bundle)) {
+  if (m.embedded_bundle && !carried_in_file(bytes, m.embedded_bundle_span, *m.embedded_bundle, facts.aes256_file_key)) {
     not_in_file.push_back(std::string("an embedded ") + pdf::meta::embedded_name);
     m.embedded_bundle.reset();
   }

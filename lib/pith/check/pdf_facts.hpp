@@ -56,6 +56,10 @@ struct PdfFacts {
   std::optional<std::string> stamped_xmp_packet;
   std::optional<std::string> stamped_info_title;
   std::vector<std::string> page_one_changes;
+  // An AES-256 file opened with the empty password: its file key, so the
+  // parent can decrypt the stream data it confirms in the file's bytes (a
+  // wrong key decrypts them to noise, never to a validly signed record).
+  std::optional<std::string> aes256_file_key;
 
   // The wire form: every string read from the PDF travels as base64, so
   // bytes that are not UTF-8 arrive exactly as read.

@@ -459,6 +459,16 @@ Result<void> Reader::open_with_empty_password() {
   return {};
 }
 
+std::optional<std::string> Reader::aes256_file_key() const {
+  if (!decryption_) return std::nullopt;
+  const auto algorithm = decryption_->GetEncryptAlgorithm();
+  if (algorithm != PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3 &&
+      algorithm != PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6) {
+    return std::nullopt;
+  }
+  return std::string(reinterpret_cast<const char*>(decryption_->GetEncryptionKey()), 32);
+}
+
 PoDoFo::PdfEncrypt* Reader::decryption_for(ObjectId id) const {
   if (!decryption_ || (encryption_dict_ && *encryption_dict_ == id)) return nullptr;
   decryption_->SetCurrentReference(PoDoFo::PdfReference(id.number, id.generation));

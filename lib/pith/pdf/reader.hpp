@@ -131,6 +131,10 @@ class Reader {
   [[nodiscard]] std::uint32_t size() const { return size_; }
   [[nodiscard]] bool uses_xref_streams() const { return uses_xref_streams_; }
   [[nodiscard]] bool is_encrypted() const { return encrypted_; }
+  // The file key of an AES-256 (V5: AESV3) file opened with the empty
+  // password: with it a stream's data is decrypted as AES-256-CBC (the IV its
+  // first 16 bytes), the same key for every object. nullopt otherwise.
+  [[nodiscard]] std::optional<std::string> aes256_file_key() const;
   [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
   // Positions in bytes() of the cross-reference sections read, newest first
   // (the /Prev chain). Sections at or after a byte length L are revisions
