@@ -2,6 +2,7 @@
 // pith::serve below HTTP: the check broker (a forked process answering
 // checks sent over its control socket, from several threads at once), the
 // badge's escaping, the Prometheus text, and what counts as a child failure.
+#include "pith/base/markup.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/serve/badge.hpp"
 #include "pith/serve/broker.hpp"
@@ -56,7 +57,7 @@ TEST_CASE("a child over a limit is an error verdict and a child failure; the bro
 }
 
 TEST_CASE("badge text is XML-escaped") {
-  CHECK(serve::xml_escape("<a href=\"x\">&'</a>\x01") == "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  CHECK(pith::markup_escape("<a href=\"x\">&'</a>\x01") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
   const std::string svg = serve::badge_svg("<script>", serve::RecordStatus::corrected);
   CHECK(svg.find("<script>") == std::string::npos);
   CHECK(svg.find("&lt;script&gt;") != std::string::npos);

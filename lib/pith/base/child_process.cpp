@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/child_process.hpp"
 
+#include "pith/base/fd_io.hpp"
+
 #include "pith/base/sandbox.hpp"
 
 #include <cerrno>
@@ -28,16 +30,6 @@ constexpr char error_tag = child_error_tag;
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
   const rlimit limit{soft, hard};
   ::setrlimit(resource, &limit);
-}
-
-bool write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
 }
 
 // The child: limits, quiet output, run, send the result, leave without

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/worker_pool.hpp"
 
+#include "pith/base/fd_io.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -18,39 +20,7 @@ namespace pith {
 
 namespace {
 
-// Requests and answers are framed: 8 bytes of length (this machine's order:
-// both ends are the same program), then the bytes.
-constexpr std::size_t header_bytes = sizeof(std::uint64_t);
-
-std::string frame(std::string_view bytes) {
-  const std::uint64_t length = bytes.size();
-  std::string out(reinterpret_cast<const char*>(&length), header_bytes);
-  out += bytes;
-  return out;
-}
-
-bool read_exact(int fd, char* into, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::read(fd, into, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    into += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-bool write_exact(int fd, std::string_view data, bool from_parent) {
-  while (!data.empty()) {
-    // The parent must not die of SIGPIPE when a worker has crashed.
-    const ssize_t n = from_parent ? ::send(fd, data.data(), data.size(), MSG_NOSIGNAL) : ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
+// Requests and answers are framed (base/fd_io.hpp: length_framed).
 rlim_t cpu_seconds_used() {
   timespec t{};
   ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -65,14 +35,14 @@ rlim_t cpu_seconds_used() {
   std::string request;
   for (;;) {
     std::uint64_t length = 0;
-    if (!read_exact(fd, reinterpret_cast<char*>(&length), header_bytes)) ::_exit(0);
+    if (!read_exact(fd, reinterpret_cast<char*>(&length), frame_header_bytes)) ::_exit(0);
     if (length > options.max_request_bytes) ::_exit(5);
     request.resize(length);
     if (!read_exact(fd, request.data(), request.size())) ::_exit(0);
     const rlimit cpu{cpu_seconds_used() + options.limits.cpu_seconds, RLIM_INFINITY};
     ::setrlimit(RLIMIT_CPU, &cpu);
     const std::string payload = child_work_payload(subject, [&] { return handler(request); }, options.limits);
-    if (!write_exact(fd, frame(payload), false)) ::_exit(3);
+    if (!write_all(fd, length_framed(payload), PeerKind::pipe)) ::_exit(3);
     if (payload.front() != child_result_tag) ::_exit(0);
   }
 }
@@ -156,7 +126,7 @@ void WorkerPool::submit(std::uint64_t ticket, std::string_view request) {
   const auto idle = std::find_if(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.in_flight; });
   if (idle == workers_.end()) return;
   Worker& w = *idle;
-  const std::string framed = frame(request);
+  const std::string framed = length_framed(request);
   // A worker that died while idle is replaced, once.
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (w.pid <= 0 && !start(w)) break;
@@ -164,7 +134,8 @@ void WorkerPool::submit(std::uint64_t ticket, std::string_view request) {
     w.started = std::chrono::steady_clock::now();
     w.deadline = w.started + std::chrono::seconds(options_.limits.wall_seconds);
     w.answer.clear();
-    if (write_exact(w.fd, framed, true)) {
+    // The parent must not die of SIGPIPE when a worker has crashed.
+    if (write_all(w.fd, framed, PeerKind::socket)) {
       w.in_flight = true;
       return;
     }
@@ -191,24 +162,23 @@ bool WorkerPool::read_from(Worker& w, std::vector<Done>& done) {
       return true;
     }
     w.answer.append(buffer, static_cast<std::size_t>(n));
-    if (w.answer.size() < header_bytes) continue;
-    std::uint64_t length = 0;
-    std::memcpy(&length, w.answer.data(), header_bytes);
+    if (w.answer.size() < frame_header_bytes) continue;
+    const std::uint64_t length = frame_length(w.answer);
     if (length > options_.limits.max_output_bytes + 1) {
       ::kill(w.pid, SIGKILL);
       stop(w, nullptr);
       fail_request(w, describe_too_large(subject_, options_.limits), done);
       return true;
     }
-    if (w.answer.size() < header_bytes + length) continue;
-    if (w.answer.size() > header_bytes + length) {  // nothing is asked of it: a worker that says more is not trusted
+    if (w.answer.size() < frame_header_bytes + length) continue;
+    if (w.answer.size() > frame_header_bytes + length) {  // nothing is asked of it: a worker that says more is not trusted
       ::kill(w.pid, SIGKILL);
       stop(w, nullptr);
       fail_request(w, subject_ + " sent back more than one answer", done);
       return true;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
-    std::string payload = w.answer.substr(header_bytes);
+    std::string payload = w.answer.substr(frame_header_bytes);
     const bool answered = !payload.empty() && payload.front() == child_result_tag;
     done.push_back(Done{w.ticket, child_payload(subject_, std::move(payload)), seconds});
     w.in_flight = false;

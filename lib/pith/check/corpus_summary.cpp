@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/corpus_summary.hpp"
 
+#include "pith/base/markup.hpp"
+
 #include "pith/base/terminal_text.hpp"
 
 #include <algorithm>
@@ -31,22 +33,6 @@ std::string first_failure(const FileCheck& checked) {
 }
 
 }  // namespace
-
-std::string html_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 void CorpusSummary::add(const std::string& name, const FileCheck& checked, const nlohmann::json& report, double seconds) {
   ++inputs_;
@@ -133,7 +119,7 @@ std::string CorpusSummary::to_html() const {
   if (!failing_checks_.empty()) {
     h += "<h2>Failing checks</h2>\n<table><tr><th>check</th><th>inputs</th></tr>\n";
     for (const auto& [code, n] : failing_checks_) {
-      h += "<tr><td>" + html_escape(code) + "</td><td class=\"n\">" + std::to_string(n) + "</td></tr>\n";
+      h += "<tr><td>" + markup_escape(code) + "</td><td class=\"n\">" + std::to_string(n) + "</td></tr>\n";
     }
     h += "</table>\n";
   }
@@ -142,13 +128,13 @@ std::string CorpusSummary::to_html() const {
   h += "<table id=\"failures\"><thead><tr><th>input</th><th>verdict</th><th>first failure</th><th>seconds</th></tr></thead><tbody>\n";
   for (std::size_t i = 0; i < kept_.size(); ++i) {
     const auto& k = kept_[i];
-    h += "<tr><td><a href=\"#r" + std::to_string(i) + "\">" + html_escape(k.name) + "</a></td><td>" + html_escape(k.verdict) +
-         "</td><td>" + html_escape(k.first_failure) + "</td><td class=\"n\">" + seconds_text(k.seconds) + "</td></tr>\n";
+    h += "<tr><td><a href=\"#r" + std::to_string(i) + "\">" + markup_escape(k.name) + "</a></td><td>" + markup_escape(k.verdict) +
+         "</td><td>" + markup_escape(k.first_failure) + "</td><td class=\"n\">" + seconds_text(k.seconds) + "</td></tr>\n";
   }
   h += "</tbody></table>\n<h2>Reports</h2>\n";
   for (std::size_t i = 0; i < kept_.size(); ++i) {
-    h += "<details id=\"r" + std::to_string(i) + "\"><summary>" + html_escape(kept_[i].name) + "</summary><pre>" +
-         html_escape(kept_[i].report) + "</pre></details>\n";
+    h += "<details id=\"r" + std::to_string(i) + "\"><summary>" + markup_escape(kept_[i].name) + "</summary><pre>" +
+         markup_escape(kept_[i].report) + "</pre></details>\n";
   }
   // Click a column heading to sort by it (numbers as numbers).
   h += "<script>\n"

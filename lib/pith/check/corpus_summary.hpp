@@ -55,7 +55,5 @@ class CorpusSummary {
   std::size_t not_kept_ = 0;
 };
 
-// `text` with & < > " ' as HTML character references.
-[[nodiscard]] std::string html_escape(std::string_view text);
 
 }  // namespace pith::check

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/badge.hpp"
 
+#include "pith/base/markup.hpp"
+
 #include <cstddef>
 
 namespace pith::serve {
@@ -27,25 +29,8 @@ const char* colour_of(RecordStatus status) {
 
 }  // namespace
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F) out += c;
-    }
-  }
-  return out;
-}
-
 std::string badge_svg(std::string_view label, RecordStatus status) {
-  const std::string left = xml_escape(label);
+  const std::string left = markup_escape(label);
   const std::string right = to_string(status);
   const std::size_t lw = text_width(label);
   const std::size_t rw = text_width(right);

@@ -10,8 +10,6 @@
 
 namespace pith::serve {
 
-// `&`, `<`, `>`, `"` and `'` as entities; control characters dropped.
-[[nodiscard]] std::string xml_escape(std::string_view text);
 
 // The badge: `label` on grey, the status word on its colour.
 [[nodiscard]] std::string badge_svg(std::string_view label, RecordStatus status);

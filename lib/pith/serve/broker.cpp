@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/broker.hpp"
 
+#include "pith/base/fd_io.hpp"
+
 #include "pith/check/child_report.hpp"
 #include "pith/check/file.hpp"
 
@@ -97,36 +99,11 @@ Received receive_job(int control_fd, Job& job) {
 // Length-prefixed, not "until end of file": the children forked for other
 // checks inherit this reply socket, so its end of file can come late.
 
-bool write_all(int fd, std::string_view bytes, bool socket) {
-  while (!bytes.empty()) {
-    const ssize_t n = socket ? ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) : ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
-bool read_exactly(int fd, char* into, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::read(fd, into, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    into += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 void reply(int reply_fd, const check::FileCheck& checked) {
   const nlohmann::json answer = {{"child_failed", is_child_failure(checked.report)},
                                  {"check", check::file_check_to_wire(checked)}};
   const std::string payload = answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  const std::uint64_t length = payload.size();
-  std::string frame(sizeof(length), '\0');
-  std::memcpy(frame.data(), &length, sizeof(length));
-  frame += payload;
-  (void)write_all(reply_fd, frame, true);  // a caller that went away: nothing to do
+  (void)write_all(reply_fd, length_framed(payload), PeerKind::socket);  // a caller that went away: nothing to do
   ::close(reply_fd);
 }
 
@@ -336,7 +313,7 @@ Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes
   const auto broken = [](std::string why) { return fail(ErrorKind::internal, "check broker", std::move(why)); };
   const int memfd = ::memfd_create("pith-upload", MFD_CLOEXEC);
   if (memfd < 0) return broken(errno_text("memfd_create"));
-  if (!write_all(memfd, bytes, false)) {
+  if (!write_all(memfd, bytes)) {
     ::close(memfd);
     return broken(errno_text("writing the upload"));
   }
@@ -354,10 +331,10 @@ Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes
   }
   std::uint64_t length = 0;
   std::string payload;
-  bool complete = read_exactly(sv[0], reinterpret_cast<char*>(&length), sizeof(length));
+  bool complete = read_exact(sv[0], reinterpret_cast<char*>(&length), sizeof(length));
   if (complete && length <= (std::uint64_t{1} << 31)) {
     payload.resize(static_cast<std::size_t>(length));
-    complete = read_exactly(sv[0], payload.data(), payload.size());
+    complete = read_exact(sv[0], payload.data(), payload.size());
   } else {
     complete = false;
   }
