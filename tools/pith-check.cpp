@@ -159,15 +159,9 @@ int check_command(int argc, char** argv) {
     return pith::exit_code::usage_or_io;
   }
 
-  std::vector<std::string> warnings;
-  pith::registry::TrustStore trust = pith::registry::TrustStore::with_defaults(&warnings);
-  for (const auto& w : warnings) std::cerr << "pith-check: warning: " << pith::terminal_safe(w) << "\n";
-  for (const auto& file : trust_keys) {
-    if (auto added = trust.add_key_file(file); !added) {
-      std::cerr << "pith-check: --trust-key " << pith::terminal_safe(added.error().describe()) << "\n";
-      return pith::exit_code::usage_or_io;
-    }
-  }
+  auto loaded_trust = pith::cli::load_trust_store("pith-check", trust_keys);
+  if (!loaded_trust) return pith::exit_code::usage_or_io;
+  const pith::registry::TrustStore& trust = *loaded_trust;
 
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.

@@ -152,15 +152,9 @@ int serve_command(int argc, char** argv) {
   options.threads = threads.value_or(options.jobs + static_cast<unsigned>(options.queue) + 8);
   if (!keep_dir.empty()) options.keep_dir = keep_dir;
 
-  std::vector<std::string> warnings;
-  pith::registry::TrustStore trust = pith::registry::TrustStore::with_defaults(&warnings);
-  for (const auto& w : warnings) std::cerr << "pith-serve: warning: " << pith::terminal_safe(w) << "\n";
-  for (const auto& file : trust_keys) {
-    if (auto added = trust.add_key_file(file); !added) {
-      std::cerr << "pith-serve: --trust-key " << pith::terminal_safe(added.error().describe()) << "\n";
-      return pith::exit_code::usage_or_io;
-    }
-  }
+  auto loaded_trust = pith::cli::load_trust_store("pith-serve", trust_keys);
+  if (!loaded_trust) return pith::exit_code::usage_or_io;
+  const pith::registry::TrustStore& trust = *loaded_trust;
 
   // Before any thread: the broker forks the check children (broker.hpp).
   broker_options.jobs = options.jobs;

@@ -5,11 +5,15 @@
 // generate the shell completions (cmake/PithToolDocs.cmake), so they are made
 // from the CLI11 definitions themselves and cannot drift from them.
 #include "pith/base/linked_libraries.hpp"
+#include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
+#include "pith/registry/trust_store.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace pith::cli {
 
@@ -41,6 +45,22 @@ inline void add_common_options(CLI::App& app, const char* tool) {
            throw CLI::Success();
          })
       ->group("");  // hidden: for the build, not for users
+}
+
+// The trust store of a checking tool: the pinned key and the user's keys
+// (their warnings printed), then each --trust-key FILE. nullopt, after one
+// line saying why, when a --trust-key file cannot be used (exit 2).
+inline std::optional<registry::TrustStore> load_trust_store(const char* tool, const std::vector<std::string>& trust_keys) {
+  std::vector<std::string> warnings;
+  registry::TrustStore trust = registry::TrustStore::with_defaults(&warnings);
+  for (const auto& w : warnings) std::cerr << tool << ": warning: " << terminal_safe(w) << "\n";
+  for (const auto& file : trust_keys) {
+    if (auto added = trust.add_key_file(file); !added) {
+      std::cerr << tool << ": --trust-key " << terminal_safe(added.error().describe()) << "\n";
+      return std::nullopt;
+    }
+  }
+  return trust;
 }
 
 }  // namespace pith::cli
