@@ -114,12 +114,7 @@ int check_command(int argc, char** argv) {
   app.add_option("--shard", shard, "check only shard K of N (1 <= K <= N): a stable split by a hash of each input's name")
       ->type_name("K/N");
   pith::cli::add_resolver_options(app, resolver_options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : pith::exit_code::usage_or_io;
-  }
+  if (const auto done = pith::cli::parse_or_exit_code(app, argc, argv)) return *done;
 
   if (!files_from.empty()) {
     std::ifstream list_file;

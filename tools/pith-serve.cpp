@@ -135,12 +135,7 @@ int serve_command(int argc, char** argv) {
       ->type_name("SECONDS")
       ->group(limits);
   pith::cli::add_resolver_options(app, resolver_options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : pith::exit_code::usage_or_io;
-  }
+  if (const auto done = pith::cli::parse_or_exit_code(app, argc, argv)) return *done;
   const auto address = parse_listen(listen);
   if (!address) {
     std::cerr << "pith-serve: --listen " << pith::terminal_safe(listen) << ": expected HOST:PORT, e.g. 127.0.0.1:8080\n";

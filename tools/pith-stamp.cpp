@@ -93,12 +93,7 @@ int stamp_command(int argc, char** argv) {
   pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", print.verbose, "say what was done");
   app.add_flag("--json", print.json, "print the outcome as JSON on stdout");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : pith::exit_code::usage_or_io;
-  }
+  if (const auto done = pith::cli::parse_or_exit_code(app, argc, argv)) return *done;
   if (opt.input.empty()) {
     std::cerr << "pith-stamp: nothing to stamp (give a PDF or a .tex file)\nRun with --help for more information.\n";
     return pith::exit_code::usage_or_io;

@@ -4,6 +4,7 @@
 // `--version` text, and the hidden `--list-options` that the build reads to
 // generate the shell completions (cmake/PithToolDocs.cmake), so they are made
 // from the CLI11 definitions themselves and cannot drift from them.
+#include "pith/base/exit_codes.hpp"
 #include "pith/base/linked_libraries.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
@@ -61,6 +62,18 @@ inline std::optional<registry::TrustStore> load_trust_store(const char* tool, co
     }
   }
   return trust;
+}
+
+// Parses argv; nullopt when the tool goes on, else its exit code: 0 after
+// --help/--version/--list-options, 2 after a usage error (CLI11 has printed it).
+[[nodiscard]] inline std::optional<int> parse_or_exit_code(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : exit_code::usage_or_io;
+  }
+  return std::nullopt;
 }
 
 }  // namespace pith::cli
