@@ -11,6 +11,21 @@ TEST_CASE("sha256 known answers", "[crypto]") {
   CHECK(pith::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST_CASE("sha256 gives the same digests before and after the warm-up, short and long", "[crypto]") {
+  // Before sha256_warm_up short inputs go to libsodium and long ones to
+  // OpenSSL; after it, every input goes to OpenSSL.
+  const std::string long_input(std::size_t{600} << 10, 'x');
+  const std::string short_input(171'000, 'y');
+  const std::string cold_long = pith::sha256_hex(long_input);
+  const std::string cold_short = pith::sha256_hex(short_input);
+  pith::sha256_warm_up();
+  pith::sha256_warm_up();  // idempotent
+  CHECK(pith::sha256_hex(long_input) == cold_long);
+  CHECK(pith::sha256_hex(short_input) == cold_short);
+  CHECK(pith::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(pith::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
 TEST_CASE("sha256 in pieces equals sha256 at once", "[crypto]") {
   pith::Sha256Stream stream;
   stream.update("a");

@@ -164,13 +164,23 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
   }
   SECTION("malformed facts are an error, not a verdict") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
-    json wire = lying_facts(bundle, number).to_json();
-    wire.erase("embedded_bundle_span");
-    const auto got = check::judge_pdf_message(pdf.bytes, wire.dump(), trust(), "paper.pdf").report;
-    CHECK(got.verdict() == Verdict::error);
-    wire = lying_facts(bundle, number).to_json();
-    wire["info_title"] = "not base64 !";
-    CHECK(check::judge_pdf_message(pdf.bytes, wire.dump(), trust(), "paper.pdf").report.verdict() == Verdict::error);
+    check::PdfFacts facts = lying_facts(bundle, number);
+    facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
+    const std::string wire = facts.to_wire();
+    REQUIRE(check::judge_pdf_message(pdf.bytes, wire, trust(), "paper.pdf").report.verdict() == Verdict::verified);
+    const auto judged = [&](const std::string& sent) {
+      return check::judge_pdf_message(pdf.bytes, sent, trust(), "paper.pdf").report;
+    };
+    // Cut short anywhere, one byte too many, an older JSON message: errors.
+    for (const std::size_t keep : {std::size_t{0}, std::size_t{7}, wire.size() / 2, wire.size() - 1}) {
+      CAPTURE(keep);
+      CHECK(judged(wire.substr(0, keep)).verdict() == Verdict::error);
+    }
+    CHECK(judged(wire + "x").verdict() == Verdict::error);
+    CHECK(judged(R"({"error":null})").verdict() == Verdict::error);
+    const auto got = judged(wire.substr(0, wire.size() - 1));
+    REQUIRE(got.error);
+    CHECK_THAT(*got.error, Catch::Matchers::Contains("malformed facts") && Catch::Matchers::Contains("cut short"));
   }
 }
 
@@ -188,7 +198,7 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   facts.stamped_length = 12;
   facts.stamped_info_title = hostile;
   facts.page_one_changes = {"page 1 3 0 R"};
-  const auto back = check::PdfFacts::from_json(json::parse(facts.to_json().dump()));
+  const auto back = check::PdfFacts::from_wire(facts.to_wire());
   REQUIRE(back);
   CHECK(*back == facts);
   CHECK(back->metadata.info_title == hostile);

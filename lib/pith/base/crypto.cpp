@@ -2,6 +2,7 @@
 #include "pith/base/crypto.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <openssl/evp.h>
 #include <sodium.h>
 #include <stdexcept>
@@ -21,19 +22,43 @@ void ensure_sodium() {
 // (keys, records, a paper's stamped prefix) by libsodium: OpenSSL's first
 // digest starts its provider, ~5 M instructions, 12% of a whole
 // `pith-check --offline` of a 10-page paper (callgrind) — more than
-// libsodium needs for this many bytes.
+// libsodium needs for this many bytes. A process that checks many files pays
+// that start once (sha256_warm_up) and then hashes everything with OpenSSL:
+// 0.11 ms instead of 0.53 ms for a 171 KB paper, and 0.16 µs instead of
+// 0.5 µs for the short texts the visible-title search hashes by the hundred.
 constexpr std::size_t openssl_from_bytes = std::size_t{512} << 10;
+
+namespace {
+
+std::atomic<const EVP_MD*> warm_sha256{nullptr};
+
+bool openssl_digest(std::span<const std::uint8_t> data, const EVP_MD* md, Sha256Digest& out) {
+  unsigned int len = 0;
+  return EVP_Digest(data.data(), data.size(), out.data(), &len, md, nullptr) == 1 && len == out.size();
+}
+
+}  // namespace
+
+void sha256_warm_up() {
+  if (warm_sha256.load(std::memory_order_acquire) != nullptr) return;
+  // Fetched once and kept: an explicit fetch also spares each digest
+  // OpenSSL's implicit lookup of the algorithm.
+  static EVP_MD* const fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  if (fetched != nullptr) warm_sha256.store(fetched, std::memory_order_release);
+}
 
 Sha256Digest sha256(std::span<const std::uint8_t> data) {
   Sha256Digest out{};
+  if (const EVP_MD* md = warm_sha256.load(std::memory_order_acquire)) {
+    if (!openssl_digest(data, md, out)) throw std::runtime_error("OpenSSL SHA-256 failed");
+    return out;
+  }
   if (data.size() < openssl_from_bytes) {
     ensure_sodium();
     crypto_hash_sha256(out.data(), data.data(), data.size());
     return out;
   }
-  unsigned int len = 0;
-  if (EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 || len != out.size())
-    throw std::runtime_error("OpenSSL SHA-256 failed");
+  if (!openssl_digest(data, EVP_sha256(), out)) throw std::runtime_error("OpenSSL SHA-256 failed");
   return out;
 }
 

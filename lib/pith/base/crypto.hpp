@@ -24,6 +24,11 @@ using Ed25519Signature = std::array<std::uint8_t, 64>;
 [[nodiscard]] Sha256Digest sha256(std::span<const std::uint8_t> data);
 [[nodiscard]] Sha256Digest sha256(std::string_view data);
 [[nodiscard]] std::string sha256_hex(std::string_view data);
+// For processes that hash many inputs (a corpus run, the checking service):
+// start OpenSSL's SHA-256 now, and hash every later input with it (SHA-NI)
+// instead of keeping short inputs on libsodium to spare OpenSSL's start-up.
+// Same digests either way. Idempotent, thread-safe.
+void sha256_warm_up();
 
 // SHA-256 of data given in pieces (a whole PDF read in blocks): OpenSSL, which
 // uses the CPU's SHA extensions, about 4x libsodium's portable code.

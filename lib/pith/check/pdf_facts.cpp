@@ -3,6 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
+#include "pith/base/wire.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
@@ -21,86 +22,21 @@ namespace {
 
 // --- The wire -------------------------------------------------------------
 
-nlohmann::json bytes_json(std::string_view bytes) {
-  return to_base64(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+constexpr std::string_view facts_tag = "pith-pdf-facts/2";
+
+void put_span(WireWriter& w, const std::optional<pdf::StreamSpan>& span) {
+  w.flag(span.has_value());
+  if (!span) return;
+  w.count(span->offset);
+  w.count(span->length);
 }
 
-nlohmann::json optional_bytes_json(const std::optional<std::string>& bytes) {
-  return bytes ? bytes_json(*bytes) : nlohmann::json(nullptr);
+std::optional<pdf::StreamSpan> take_span(WireReader& r, const char* field) {
+  if (!r.flag(field)) return std::nullopt;
+  const std::uint64_t offset = r.count(field);
+  const std::uint64_t length = r.count(field);
+  return pdf::StreamSpan{offset, length};
 }
-
-nlohmann::json span_json(const std::optional<pdf::StreamSpan>& span) {
-  return span ? nlohmann::json::array({span->offset, span->length}) : nlohmann::json(nullptr);
-}
-
-nlohmann::json bytes_list_json(const std::vector<std::string>& list) {
-  auto out = nlohmann::json::array();
-  for (const auto& s : list) out.push_back(bytes_json(s));
-  return out;
-}
-
-// Reads the wire strictly: every key present, of its type; the first
-// problem names the key.
-class WireReader {
- public:
-  explicit WireReader(const nlohmann::json& json) : json_(json) {}
-  [[nodiscard]] const std::optional<std::string>& problem() const { return problem_; }
-
-  const nlohmann::json* at(const char* key) {
-    const auto it = json_.find(key);
-    if (it == json_.end()) return bad(key, "is missing");
-    return &*it;
-  }
-  std::optional<std::string> bytes(const char* key, const nlohmann::json& v) {
-    if (!v.is_string()) return bad(key, "is not a string"), std::nullopt;
-    auto decoded = from_base64(v.get_ref<const std::string&>());
-    if (!decoded) return bad(key, "is not base64"), std::nullopt;
-    return std::string(decoded->begin(), decoded->end());
-  }
-  std::optional<std::string> optional_bytes(const char* key) {
-    const auto* v = at(key);
-    if (!v || v->is_null()) return std::nullopt;
-    return bytes(key, *v);
-  }
-  std::vector<std::string> bytes_list(const char* key) {
-    std::vector<std::string> out;
-    const auto* v = at(key);
-    if (!v) return out;
-    if (!v->is_array()) return bad(key, "is not an array"), out;
-    for (const auto& item : *v) {
-      if (auto b = bytes(key, item)) out.push_back(std::move(*b));
-    }
-    return out;
-  }
-  std::optional<std::uint64_t> optional_count(const char* key) {
-    const auto* v = at(key);
-    if (!v || v->is_null()) return std::nullopt;
-    if (!v->is_number_unsigned()) return bad(key, "is not a count"), std::nullopt;
-    return v->get<std::uint64_t>();
-  }
-  std::optional<pdf::StreamSpan> span(const char* key) {
-    const auto* v = at(key);
-    if (!v || v->is_null()) return std::nullopt;
-    if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_unsigned() || !(*v)[1].is_number_unsigned()) {
-      return bad(key, "is not [offset, length]"), std::nullopt;
-    }
-    return pdf::StreamSpan{(*v)[0].get<std::uint64_t>(), (*v)[1].get<std::uint64_t>()};
-  }
-  bool boolean(const char* key) {
-    const auto* v = at(key);
-    if (!v) return false;
-    if (!v->is_boolean()) return bad(key, "is not a boolean"), false;
-    return v->get<bool>();
-  }
-
- private:
-  std::nullptr_t bad(const char* key, const char* why) {
-    if (!problem_) problem_ = std::string(key) + " " + why;
-    return nullptr;
-  }
-  const nlohmann::json& json_;
-  std::optional<std::string> problem_;
-};
 
 // --- The child's half -----------------------------------------------------
 
@@ -269,64 +205,56 @@ Report pdf_error_report(std::string_view name, std::string message) {
   return report;
 }
 
-// Hostile PDFs put invalid UTF-8 into problems: replace it rather than throw.
-std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
-
 }  // namespace
 
-nlohmann::json PdfFacts::to_json() const {
+std::string PdfFacts::to_wire() const {
   const pdf::PdfMetadata& m = metadata;
-  nlohmann::json out = {
-      {"error", error ? nlohmann::json(*error) : nlohmann::json(nullptr)},
-      {"xmp_packet", optional_bytes_json(m.xmp_packet)},
-      {"xmp_span", span_json(m.xmp_span)},
-      {"info_number", optional_bytes_json(m.info_number)},
-      {"info_url", optional_bytes_json(m.info_url)},
-      {"info_title", optional_bytes_json(m.info_title)},
-      {"embedded_bundle", optional_bytes_json(m.embedded_bundle)},
-      {"embedded_bundle_span", span_json(m.embedded_bundle_span)},
-      {"embedded_bundle_count", m.embedded_bundle_count},
-      {"link_uris", bytes_list_json(m.link_uris)},
-      {"xref_section_offsets", m.xref_section_offsets ? nlohmann::json(*m.xref_section_offsets) : nlohmann::json(nullptr)},
-      {"read_problems", bytes_list_json(m.read_problems)},
-      {"pith_parts_unreadable", m.pith_parts_unreadable},
-      {"page_lines", page ? bytes_list_json(page->lines) : nlohmann::json(nullptr)},
-      {"page_problem", page ? optional_bytes_json(page->problem) : nlohmann::json(nullptr)},
-      {"stamped_length", stamped_length ? nlohmann::json(*stamped_length) : nlohmann::json(nullptr)},
-      {"stamped_xmp_packet", optional_bytes_json(stamped_xmp_packet)},
-      {"stamped_info_title", optional_bytes_json(stamped_info_title)},
-      {"page_one_changes", bytes_list_json(page_one_changes)},
-      {"aes256_file_key", optional_bytes_json(aes256_file_key)},
-  };
-  return out;
+  WireWriter w(facts_tag);
+  w.optional_bytes(error);
+  w.optional_bytes(m.xmp_packet);
+  put_span(w, m.xmp_span);
+  w.optional_bytes(m.info_number);
+  w.optional_bytes(m.info_url);
+  w.optional_bytes(m.info_title);
+  w.optional_bytes(m.embedded_bundle);
+  put_span(w, m.embedded_bundle_span);
+  w.count(m.embedded_bundle_count);
+  w.bytes_list(m.link_uris);
+  w.flag(m.xref_section_offsets.has_value());
+  if (m.xref_section_offsets) w.counts(*m.xref_section_offsets);
+  w.bytes_list(m.read_problems);
+  w.flag(m.pith_parts_unreadable);
+  w.flag(page.has_value());
+  if (page) {
+    w.bytes_list(page->lines);
+    w.optional_bytes(page->problem);
+  }
+  w.optional_count(stamped_length);
+  w.optional_bytes(stamped_xmp_packet);
+  w.optional_bytes(stamped_info_title);
+  w.bytes_list(page_one_changes);
+  w.optional_bytes(aes256_file_key);
+  return w.take();
 }
 
-Result<PdfFacts> PdfFacts::from_json(const nlohmann::json& json) {
-  if (!json.is_object()) return fail(ErrorKind::malformed, "the child's PDF facts", "not an object");
-  WireReader r(json);
+Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
+  WireReader r(message, facts_tag);
   PdfFacts f;
-  if (const auto* e = r.at("error"); e && !e->is_null()) {
-    if (!e->is_string()) return fail(ErrorKind::malformed, "the child's PDF facts", "error is not a string");
-    f.error = e->get<std::string>();
-  }
   pdf::PdfMetadata& m = f.metadata;
+  f.error = r.optional_bytes("error");
   m.xmp_packet = r.optional_bytes("xmp_packet");
-  m.xmp_span = r.span("xmp_span");
+  m.xmp_span = take_span(r, "xmp_span");
   m.info_number = r.optional_bytes("info_number");
   m.info_url = r.optional_bytes("info_url");
   m.info_title = r.optional_bytes("info_title");
   m.embedded_bundle = r.optional_bytes("embedded_bundle");
-  m.embedded_bundle_span = r.span("embedded_bundle_span");
-  m.embedded_bundle_count = static_cast<std::size_t>(r.optional_count("embedded_bundle_count").value_or(0));
+  m.embedded_bundle_span = take_span(r, "embedded_bundle_span");
+  m.embedded_bundle_count = static_cast<std::size_t>(r.count("embedded_bundle_count"));
   m.link_uris = r.bytes_list("link_uris");
-  if (const auto* offsets = r.at("xref_section_offsets"); offsets && !offsets->is_null()) {
-    if (!offsets->is_array() || !std::all_of(offsets->begin(), offsets->end(), [](const auto& v) { return v.is_number_unsigned(); }))
-      return fail(ErrorKind::malformed, "the child's PDF facts", "xref_section_offsets is not a list of offsets");
-    m.xref_section_offsets = offsets->get<std::vector<std::uint64_t>>();
-  }
+  if (r.flag("xref_section_offsets")) m.xref_section_offsets = r.counts("xref_section_offsets");
   m.read_problems = r.bytes_list("read_problems");
-  m.pith_parts_unreadable = r.boolean("pith_parts_unreadable");
-  if (const auto* lines = r.at("page_lines"); lines && !lines->is_null()) {
+  m.pith_parts_unreadable = r.flag("pith_parts_unreadable");
+  if (r.flag("page")) {
     pdf::PageText page;
     page.lines = r.bytes_list("page_lines");
     page.problem = r.optional_bytes("page_problem");
@@ -338,11 +266,11 @@ Result<PdfFacts> PdfFacts::from_json(const nlohmann::json& json) {
   f.stamped_info_title = r.optional_bytes("stamped_info_title");
   f.page_one_changes = r.bytes_list("page_one_changes");
   f.aes256_file_key = r.optional_bytes("aes256_file_key");
-  if (r.problem()) return fail(ErrorKind::malformed, "the child's PDF facts", *r.problem());
+  if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
   return f;
 }
 
-bool operator==(const PdfFacts& a, const PdfFacts& b) { return a.to_json() == b.to_json(); }
+bool operator==(const PdfFacts& a, const PdfFacts& b) { return a.to_wire() == b.to_wire(); }
 
 PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
   PdfFacts facts;
@@ -413,15 +341,13 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
 }
 
 std::string pdf_facts_message(std::string_view bytes, std::string_view name) {
-  return dump(read_pdf_facts(bytes, name).to_json());
+  return read_pdf_facts(bytes, name).to_wire();
 }
 
 FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent, const registry::TrustStore& trust,
                             std::string_view name) {
   if (!sent) return pdf_error_report(name, sent.error().message);
-  const auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return pdf_error_report(name, "the check sent back no complete report");
-  auto facts = PdfFacts::from_json(wire);
+  auto facts = PdfFacts::from_wire(*sent);
   if (!facts) return pdf_error_report(name, "the parsing child sent malformed facts: " + facts.error().message);
   FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
   const auto& checks = checked.report.checks();

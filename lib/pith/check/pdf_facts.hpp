@@ -33,7 +33,6 @@
 #include "pith/registry/trust_store.hpp"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,11 +60,12 @@ struct PdfFacts {
   // wrong key decrypts them to noise, never to a validly signed record).
   std::optional<std::string> aes256_file_key;
 
-  // The wire form: every string read from the PDF travels as base64, so
-  // bytes that are not UTF-8 arrive exactly as read.
-  [[nodiscard]] nlohmann::json to_json() const;
-  // Strict: a missing or mistyped field is an error, not a default.
-  [[nodiscard]] static Result<PdfFacts> from_json(const nlohmann::json& json);
+  // The wire form (base/wire.hpp): every string read from the PDF travels
+  // as length and bytes, so bytes that are not UTF-8 arrive exactly as read.
+  [[nodiscard]] std::string to_wire() const;
+  // Strict: a message cut short, a field of the wrong form, a length past the
+  // end or bytes after the last field are an error, not a default.
+  [[nodiscard]] static Result<PdfFacts> from_wire(std::string_view message);
   friend bool operator==(const PdfFacts&, const PdfFacts&);
 };
 
@@ -78,7 +78,7 @@ struct PdfFacts {
 [[nodiscard]] FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry::TrustStore& trust,
                                         std::string_view name);
 
-// What the child sends for `bytes` (PdfFacts::to_json, serialised), and the
+// What the child sends for `bytes` (PdfFacts::to_wire), and the
 // parent's judgement of what arrived (a crash or limit: the report's error).
 // For callers that run the child themselves (pith-check's worker pool).
 [[nodiscard]] std::string pdf_facts_message(std::string_view bytes, std::string_view name);

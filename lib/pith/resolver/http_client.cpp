@@ -96,10 +96,17 @@ std::string HttpResponse::status_text() const {
   return text;
 }
 
-HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)), impl_(std::make_unique<Impl>()) {}
+// libcurl is loaded (and OpenSSL initialised through it) by the first
+// request, not here: an offline check builds a resolver it never uses.
+HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {}
 HttpClient::~HttpClient() = default;
 HttpClient::HttpClient(HttpClient&&) noexcept = default;
 HttpClient& HttpClient::operator=(HttpClient&&) noexcept = default;
+
+HttpClient::Impl& HttpClient::impl() {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  return *impl_;
+}
 
 namespace {
 
@@ -231,7 +238,7 @@ Result<HttpResponse> HttpClient::get(const HttpRequest& request) {
   Transfer t;
   t.request = &request;
   for (;;) {
-    configure(t, options_, impl_->share);
+    configure(t, options_, impl().share);
     const CURLcode rc = curl().easy_perform(t.easy);
     const long status = rc == CURLE_OK ? response_code(t.easy) : 0;
     if (worth_retrying(rc, status) && t.attempts <= options_.max_retries) {
@@ -257,13 +264,13 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
     transfers[i]->index = i;
     waiting.push_back(i);
   }
-  CURLM* multi = impl_->multi;
+  CURLM* multi = impl().multi;
   curl().multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
   curl().multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(max_concurrency));
 
   std::size_t running = 0;
   auto start = [&](std::size_t i) {
-    configure(*transfers[i], options_, impl_->share);
+    configure(*transfers[i], options_, impl().share);
     curl().easy_setopt(transfers[i]->easy, CURLOPT_PRIVATE, transfers[i].get());
     curl().multi_add_handle(multi, transfers[i]->easy);
     ++running;

@@ -86,6 +86,7 @@ class HttpClient {
 
  private:
   struct Impl;
+  Impl& impl();  // made by the first request
   HttpOptions options_;
   std::unique_ptr<Impl> impl_;
 };

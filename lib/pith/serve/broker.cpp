@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/broker.hpp"
 
+#include "pith/base/crypto.hpp"
+
 #include "pith/base/fd_io.hpp"
 
 #include "pith/check/child_report.hpp"
@@ -259,6 +261,7 @@ class BrokerLoop {
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_IGN);
   if (::getppid() == 1) ::_exit(0);  // the service died before PR_SET_PDEATHSIG
+  sha256_warm_up();  // a long-lived judge of many uploads
   BrokerLoop(control_fd, trust, options).run();
   ::_exit(0);
 }

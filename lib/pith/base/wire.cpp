@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pith/base/wire.hpp"
+
+#include <array>
+
+namespace pith {
+namespace {
+
+void put_u64(std::string& out, std::uint64_t value) {
+  std::array<char, 8> le{};
+  for (std::size_t i = 0; i < le.size(); ++i) le[i] = static_cast<char>((value >> (8 * i)) & 0xFF);
+  out.append(le.data(), le.size());
+}
+
+}  // namespace
+
+void WireWriter::bytes(std::string_view value) {
+  put_u64(out_, value.size());
+  out_.append(value);
+}
+
+void WireWriter::count(std::uint64_t value) { put_u64(out_, value); }
+
+void WireWriter::optional_bytes(const std::optional<std::string>& value) {
+  flag(value.has_value());
+  if (value) bytes(*value);
+}
+
+void WireWriter::optional_count(const std::optional<std::uint64_t>& value) {
+  flag(value.has_value());
+  if (value) count(*value);
+}
+
+void WireWriter::bytes_list(const std::vector<std::string>& values) {
+  count(values.size());
+  for (const auto& v : values) bytes(v);
+}
+
+void WireWriter::counts(const std::vector<std::uint64_t>& values) {
+  count(values.size());
+  for (const auto v : values) count(v);
+}
+
+WireReader::WireReader(std::string_view message, std::string_view tag) : rest_(message) {
+  const std::string found = bytes("tag");
+  if (problem_ || found != tag) {
+    problem_ = "it is not a " + std::string(tag) + " message";
+    rest_ = {};
+  }
+}
+
+bool WireReader::bad(const char* field, const char* why) {
+  if (!problem_) problem_ = std::string(field) + " " + why;
+  rest_ = {};
+  return false;
+}
+
+bool WireReader::take_u64(const char* field, std::uint64_t& value) {
+  if (problem_) return false;
+  if (rest_.size() < 8) return bad(field, "is cut short");
+  value = 0;
+  for (std::size_t i = 0; i < 8; ++i) value |= std::uint64_t{static_cast<unsigned char>(rest_[i])} << (8 * i);
+  rest_.remove_prefix(8);
+  return true;
+}
+
+std::string WireReader::bytes(const char* field) {
+  std::uint64_t length = 0;
+  if (!take_u64(field, length)) return {};
+  if (length > rest_.size()) return bad(field, "is longer than the message"), std::string{};
+  std::string out(rest_.substr(0, static_cast<std::size_t>(length)));
+  rest_.remove_prefix(static_cast<std::size_t>(length));
+  return out;
+}
+
+std::uint64_t WireReader::count(const char* field) {
+  std::uint64_t value = 0;
+  return take_u64(field, value) ? value : 0;
+}
+
+bool WireReader::flag(const char* field) {
+  if (problem_) return false;
+  if (rest_.empty()) return bad(field, "is cut short");
+  const char c = rest_.front();
+  rest_.remove_prefix(1);
+  if (c != '\0' && c != '\1') return bad(field, "is not a flag");
+  return c == '\1';
+}
+
+bool WireReader::present(const char* field) { return flag(field); }
+
+std::optional<std::string> WireReader::optional_bytes(const char* field) {
+  if (!present(field)) return std::nullopt;
+  auto value = bytes(field);
+  if (problem_) return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> WireReader::optional_count(const char* field) {
+  if (!present(field)) return std::nullopt;
+  const auto value = count(field);
+  if (problem_) return std::nullopt;
+  return value;
+}
+
+std::vector<std::string> WireReader::bytes_list(const char* field) {
+  std::vector<std::string> out;
+  const std::uint64_t n = count(field);
+  // Each item needs at least its 8 length bytes: a larger count is a lie
+  // that must not size an allocation.
+  if (n > rest_.size() / 8) return bad(field, "counts more items than the message holds"), out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (std::uint64_t i = 0; i < n && !problem_; ++i) out.push_back(bytes(field));
+  if (problem_) out.clear();
+  return out;
+}
+
+std::vector<std::uint64_t> WireReader::counts(const char* field) {
+  std::vector<std::uint64_t> out;
+  const std::uint64_t n = count(field);
+  if (n > rest_.size() / 8) return bad(field, "counts more items than the message holds"), out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (std::uint64_t i = 0; i < n && !problem_; ++i) out.push_back(count(field));
+  if (problem_) out.clear();
+  return out;
+}
+
+std::optional<std::string> WireReader::finish() {
+  if (!problem_ && !rest_.empty()) problem_ = std::to_string(rest_.size()) + " bytes follow the last field";
+  return problem_;
+}
+
+}  // namespace pith

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// base/wire: the binary messages between pith's processes round-trip every
+// byte, and a hostile message (cut short, lying lengths and counts, bad flags,
+// trailing bytes, another tag) is a named problem, never a crash or a huge
+// allocation.
+#include "pith/base/wire.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+using pith::WireReader;
+using pith::WireWriter;
+
+namespace {
+
+std::string sample() {
+  WireWriter w("t/1");
+  w.bytes(std::string("a\0b\xff", 4));
+  w.count(UINT64_MAX);
+  w.flag(true);
+  w.optional_bytes(std::nullopt);
+  w.optional_bytes(std::string("x"));
+  w.optional_count(7);
+  w.bytes_list({"one", "", "three"});
+  w.counts({1, 2, 3});
+  return w.take();
+}
+
+}  // namespace
+
+TEST_CASE("wire fields round-trip in order", "[wire]") {
+  const std::string message = sample();
+  WireReader r(message, "t/1");
+  CHECK(r.bytes("a") == std::string("a\0b\xff", 4));
+  CHECK(r.count("b") == UINT64_MAX);
+  CHECK(r.flag("c"));
+  CHECK_FALSE(r.optional_bytes("d"));
+  CHECK(r.optional_bytes("e") == std::optional<std::string>("x"));
+  CHECK(r.optional_count("f") == std::optional<std::uint64_t>(7));
+  CHECK(r.bytes_list("g") == std::vector<std::string>{"one", "", "three"});
+  CHECK(r.counts("h") == std::vector<std::uint64_t>{1, 2, 3});
+  CHECK_FALSE(r.finish());
+}
+
+TEST_CASE("a hostile wire message is a named problem", "[wire]") {
+  const std::string good = sample();
+  const auto problem_of = [](const std::string& message) {
+    WireReader r(message, "t/1");
+    (void)r.bytes("a");
+    (void)r.count("b");
+    (void)r.flag("c");
+    (void)r.optional_bytes("d");
+    (void)r.optional_bytes("e");
+    (void)r.optional_count("f");
+    (void)r.bytes_list("g");
+    (void)r.counts("h");
+    return r.finish();
+  };
+  CHECK_FALSE(problem_of(good));
+  SECTION("cut short at every length") {
+    for (std::size_t keep = 0; keep < good.size(); ++keep) {
+      CAPTURE(keep);
+      CHECK(problem_of(good.substr(0, keep)));
+    }
+  }
+  SECTION("bytes after the last field") { CHECK(*problem_of(good + "z") == "1 bytes follow the last field"); }
+  SECTION("another tag") {
+    WireWriter w("u/1");
+    CHECK(*problem_of(w.take()) == "it is not a t/1 message");
+    CHECK(*problem_of("{\"json\": true}") == "it is not a t/1 message");
+  }
+  SECTION("a length past the end, a count no message could hold, a flag that is not 0 or 1") {
+    WireWriter lying_length("t/1");
+    lying_length.count(UINT64_MAX);  // the length of field a
+    CHECK(*problem_of(lying_length.take()) == "a is longer than the message");
+
+    WireWriter lying_count("t/1");
+    lying_count.bytes("");
+    lying_count.count(0);
+    lying_count.flag(false);
+    lying_count.flag(false);
+    lying_count.flag(false);
+    lying_count.flag(false);
+    lying_count.count(std::uint64_t{1} << 60);  // items of g: would reserve exabytes
+    CHECK(*problem_of(lying_count.take()) == "g counts more items than the message holds");
+
+    std::string bad_flag = good;
+    bad_flag[8 + 3 + 8 + 4 + 8] = '\2';  // tag, a, b: then flag c
+    CHECK(*problem_of(bad_flag) == "c is not a flag");
+  }
+}
