@@ -134,3 +134,52 @@ TEST_CASE("the CPU limit is per request, not per worker") {
     CHECK(a.has_value());
   }
 }
+
+TEST_CASE("a worker at work takes one request behind its current one") {
+  WorkerPool pool("the test", handle, tight(1));
+  CHECK(pool.has_idle());
+  pool.submit(0, "a");
+  CHECK(pool.has_idle());  // queued behind "a" on the same worker
+  pool.submit(1, "b");
+  CHECK_FALSE(pool.has_idle());
+  std::map<std::uint64_t, Result<std::string>> answers;
+  while (pool.busy()) {
+    for (auto& d : pool.wait()) answers.emplace(d.ticket, std::move(d.answer));
+  }
+  CHECK(answers.at(0).value() == "echo:a");
+  CHECK(answers.at(1).value() == "echo:b");
+}
+
+TEST_CASE("a request queued behind one that crashes, hangs or says too much is answered by the next worker") {
+  WorkerPool pool("the test", handle, tight(1));
+  const std::vector<std::string> requests{"crash", "a", "hang", "b", "big", "c", "throw", "d"};
+  const auto answers = run_all(pool, requests);
+  REQUIRE(answers.size() == requests.size());
+  CHECK_THAT(answers.at(0).error().message, Catch::Contains("crashed (signal 11"));
+  CHECK_THAT(answers.at(2).error().message, Catch::Contains("took longer than 3 s"));
+  CHECK_THAT(answers.at(4).error().message, Catch::Contains("sent back more than"));
+  CHECK_THAT(answers.at(6).error().message, Catch::Contains("internal error: boom"));
+  for (const std::size_t ok : {1u, 3u, 5u, 7u}) {
+    REQUIRE(answers.at(ok).has_value());
+    CHECK(*answers.at(ok) == "echo:" + requests[ok]);
+  }
+}
+
+TEST_CASE("large requests and answers queued on a worker do not deadlock") {
+  // Requests and answers far larger than a socket's buffer: the parent
+  // writes the queued request only as the worker reads it, and keeps reading
+  // answers meanwhile.
+  auto options = tight(2);
+  options.limits.max_output_bytes = std::size_t{16} << 20;
+  options.limits.wall_seconds = 60;
+  WorkerPool pool("the test", handle, options);
+  std::vector<std::string> requests;
+  for (int i = 0; i < 12; ++i) requests.push_back(std::to_string(i) + std::string(std::size_t{3} << 20, 'q'));
+  const auto answers = run_all(pool, requests);
+  REQUIRE(answers.size() == requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    REQUIRE(answers.at(i).has_value());
+    CHECK(answers.at(i)->size() == requests[i].size() + 5);
+    CHECK(answers.at(i)->starts_with("echo:" + std::to_string(i)));
+  }
+}

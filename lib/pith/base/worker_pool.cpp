@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 #include <iostream>
+#include <iterator>
 #include <poll.h>
 #include <csignal>
 #include <sys/resource.h>
@@ -56,17 +57,37 @@ WorkerPool::WorkerPool(std::string subject, Handler handler, WorkerPoolOptions o
 
 WorkerPool::~WorkerPool() {
   for (auto& w : workers_) {
-    if (w.in_flight && w.pid > 0) ::kill(w.pid, SIGKILL);
+    if (!w.given.empty() && w.pid > 0) ::kill(w.pid, SIGKILL);
     stop(w, nullptr);
   }
 }
 
+// A worker at work takes one more request behind its current one, unless it
+// is to be replaced after the current one (its quota).
+bool WorkerPool::can_queue_behind(const Worker& w) const {
+  return w.given.size() == 1 && w.pid > 0 && w.served + 2 <= options_.requests_per_worker;
+}
+
 bool WorkerPool::has_idle() const {
-  return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.in_flight; });
+  if (!waiting_.empty()) return false;  // those go first
+  return std::any_of(workers_.begin(), workers_.end(),
+                     [this](const Worker& w) { return w.given.empty() || can_queue_behind(w); });
 }
 
 bool WorkerPool::busy() const {
-  return !early_.empty() || std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.in_flight; });
+  return !early_.empty() || !waiting_.empty() ||
+         std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.given.empty(); });
+}
+
+// A free worker first; else one at work that can queue it.
+WorkerPool::Worker* WorkerPool::worker_for_next() {
+  for (auto& w : workers_) {
+    if (w.given.empty()) return &w;
+  }
+  for (auto& w : workers_) {
+    if (can_queue_behind(w)) return &w;
+  }
+  return nullptr;
 }
 
 bool WorkerPool::start(Worker& w) {
@@ -115,36 +136,78 @@ void WorkerPool::stop(Worker& w, int* status) {
   w.pid = -1;
 }
 
-void WorkerPool::fail_request(Worker& w, std::string message, std::vector<Done>& done) {
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
-  done.push_back(Done{w.ticket, fail(ErrorKind::malformed, "", std::move(message)), seconds});
-  w.in_flight = false;
+void WorkerPool::begin_front(Worker& w) {
+  w.started = std::chrono::steady_clock::now();
+  w.deadline = w.started + std::chrono::seconds(options_.limits.wall_seconds);
   w.answer.clear();
 }
 
-void WorkerPool::submit(std::uint64_t ticket, std::string_view request) {
-  const auto idle = std::find_if(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.in_flight; });
-  if (idle == workers_.end()) return;
-  Worker& w = *idle;
-  const std::string framed = length_framed(request);
-  // A worker that died while idle is replaced, once.
+bool WorkerPool::flush(Worker& w) {
+  while (!w.outgoing.empty()) {
+    // The parent must not die of SIGPIPE when a worker has crashed, nor wait
+    // on a worker busy with the request before.
+    const ssize_t n = ::send(w.fd, w.outgoing.data(), w.outgoing.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+    if (n <= 0) return false;
+    w.outgoing.erase(0, static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+void WorkerPool::give(Worker& w, std::uint64_t ticket, std::string request) {
+  const bool free = w.given.empty();
+  // A free worker that died while idle is replaced, once.
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (w.pid <= 0 && !start(w)) break;
-    w.ticket = ticket;
-    w.started = std::chrono::steady_clock::now();
-    w.deadline = w.started + std::chrono::seconds(options_.limits.wall_seconds);
-    w.answer.clear();
-    // The parent must not die of SIGPIPE when a worker has crashed.
-    if (write_all(w.fd, framed, PeerKind::socket)) {
-      w.in_flight = true;
-      return;
-    }
+    w.outgoing += length_framed(request);
+    w.given.push_back(Given{ticket, std::move(request)});
+    if (free) begin_front(w);
+    if (flush(w) || !free) return;  // a busy worker that is gone: its read says how, and passes this on
+    request = std::move(w.given.back().request);
+    w.given.clear();
+    w.outgoing.clear();
     ::kill(w.pid, SIGKILL);
     stop(w, nullptr);
   }
-  w.ticket = ticket;
-  w.started = std::chrono::steady_clock::now();
   early_.push_back(Done{ticket, fail(ErrorKind::io, "", "cannot isolate " + subject_ + ": no worker process"), 0});
+}
+
+void WorkerPool::submit(std::uint64_t ticket, std::string_view request) {
+  if (Worker* w = worker_for_next()) {
+    give(*w, ticket, std::string(request));
+  } else {
+    waiting_.push_back(Given{ticket, std::string(request)});
+  }
+}
+
+void WorkerPool::give_waiting() {
+  while (!waiting_.empty()) {
+    Worker* w = worker_for_next();
+    if (w == nullptr) return;
+    Given next = std::move(waiting_.front());
+    waiting_.pop_front();
+    give(*w, next.ticket, std::move(next.request));
+  }
+}
+
+void WorkerPool::worker_ended(Worker& w, std::string message, std::vector<Done>& done) {
+  if (!w.given.empty()) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
+    done.push_back(Done{w.given.front().ticket, fail(ErrorKind::malformed, "", std::move(message)), seconds});
+    w.given.pop_front();
+  }
+  pass_on_queued(w);
+}
+
+void WorkerPool::pass_on_queued(Worker& w) {
+  // What it had not started goes to another worker, in the order given.
+  while (!w.given.empty()) {
+    waiting_.push_front(std::move(w.given.back()));
+    w.given.pop_back();
+  }
+  w.outgoing.clear();
+  w.answer.clear();
 }
 
 bool WorkerPool::read_from(Worker& w, std::vector<Done>& done) {
@@ -158,33 +221,45 @@ bool WorkerPool::read_from(Worker& w, std::vector<Done>& done) {
       int status = 0;
       stop(w, &status);
       auto ended = describe_child_end(subject_, status, options_.limits);
-      fail_request(w, ended ? std::move(*ended) : subject_ + " sent back no complete result", done);
+      worker_ended(w, ended ? std::move(*ended) : subject_ + " sent back no complete result", done);
       return true;
     }
     w.answer.append(buffer, static_cast<std::size_t>(n));
-    if (w.answer.size() < frame_header_bytes) continue;
-    const std::uint64_t length = frame_length(w.answer);
-    if (length > options_.limits.max_output_bytes + 1) {
-      ::kill(w.pid, SIGKILL);
-      stop(w, nullptr);
-      fail_request(w, describe_too_large(subject_, options_.limits), done);
-      return true;
+    bool answered_one = false;
+    while (w.answer.size() >= frame_header_bytes) {
+      const std::uint64_t length = frame_length(w.answer);
+      if (length > options_.limits.max_output_bytes + 1) {
+        ::kill(w.pid, SIGKILL);
+        stop(w, nullptr);
+        worker_ended(w, describe_too_large(subject_, options_.limits), done);
+        return true;
+      }
+      if (w.answer.size() < frame_header_bytes + length) break;
+      // Bytes past this answer start the next one: only if a next was asked for.
+      if (w.answer.size() > frame_header_bytes + length && w.given.size() < 2) {
+        ::kill(w.pid, SIGKILL);
+        stop(w, nullptr);
+        worker_ended(w, subject_ + " sent back more than one answer", done);
+        return true;
+      }
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
+      std::string payload = w.answer.substr(frame_header_bytes, static_cast<std::size_t>(length));
+      std::string rest = w.answer.substr(frame_header_bytes + static_cast<std::size_t>(length));
+      const bool answered = !payload.empty() && payload.front() == child_result_tag;
+      done.push_back(Done{w.given.front().ticket, child_payload(subject_, std::move(payload)), seconds});
+      w.given.pop_front();
+      answered_one = true;
+      if (!answered || ++w.served >= options_.requests_per_worker) {
+        // It leaves (after an internal error) or has served its quota.
+        stop(w, nullptr);
+        pass_on_queued(w);
+        return true;
+      }
+      begin_front(w);
+      w.answer = std::move(rest);
+      if (w.given.empty()) break;
     }
-    if (w.answer.size() < frame_header_bytes + length) continue;
-    if (w.answer.size() > frame_header_bytes + length) {  // nothing is asked of it: a worker that says more is not trusted
-      ::kill(w.pid, SIGKILL);
-      stop(w, nullptr);
-      fail_request(w, subject_ + " sent back more than one answer", done);
-      return true;
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.started).count();
-    std::string payload = w.answer.substr(frame_header_bytes);
-    const bool answered = !payload.empty() && payload.front() == child_result_tag;
-    done.push_back(Done{w.ticket, child_payload(subject_, std::move(payload)), seconds});
-    w.in_flight = false;
-    w.answer.clear();
-    if (!answered || ++w.served >= options_.requests_per_worker) stop(w, nullptr);
-    return true;
+    if (answered_one) return true;
   }
 }
 
@@ -192,12 +267,19 @@ std::vector<WorkerPool::Done> WorkerPool::wait() {
   std::vector<Done> done = std::move(early_);
   early_.clear();
   while (done.empty()) {
+    give_waiting();
+    if (!early_.empty()) {
+      std::move(early_.begin(), early_.end(), std::back_inserter(done));
+      early_.clear();
+      break;
+    }
     std::vector<pollfd> fds;
     std::vector<Worker*> polled;
     auto nearest = std::chrono::steady_clock::time_point::max();
     for (auto& w : workers_) {
-      if (!w.in_flight) continue;
-      fds.push_back(pollfd{w.fd, POLLIN, 0});
+      if (w.given.empty()) continue;
+      const short events = static_cast<short>(POLLIN | (w.outgoing.empty() ? 0 : POLLOUT));
+      fds.push_back(pollfd{w.fd, events, 0});
       polled.push_back(&w);
       nearest = std::min(nearest, w.deadline);
     }
@@ -210,11 +292,14 @@ std::vector<WorkerPool::Done> WorkerPool::wait() {
     const auto now = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < fds.size(); ++k) {
       Worker& w = *polled[k];
-      if (fds[k].revents != 0 && read_from(w, done)) continue;
-      if (w.in_flight && now >= w.deadline) {
+      // A worker gone mid-request is seen by its read (end of file): the
+      // write only stops trying.
+      if ((fds[k].revents & POLLOUT) != 0 && !flush(w)) w.outgoing.clear();
+      if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && read_from(w, done)) continue;
+      if (!w.given.empty() && now >= w.deadline) {
         ::kill(w.pid, SIGKILL);
         stop(w, nullptr);
-        fail_request(w, describe_wall_clock_stop(subject_, options_.limits), done);
+        worker_ended(w, describe_wall_clock_stop(subject_, options_.limits), done);
       }
     }
   }

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -50,10 +51,18 @@ class WorkerPool {
     double seconds = 0;          // wall-clock time of the request
   };
 
-  // A worker is free for a request.
+  // A request can be given now: a worker is free, or one at work can take the
+  // next request behind its current one (see submit).
   [[nodiscard]] bool has_idle() const;
-  [[nodiscard]] bool busy() const;  // a request is in flight
-  // Gives `request` to a free worker (starting one if needed). Call only when
+  [[nodiscard]] bool busy() const;  // a request is given or waiting and not yet done
+  // Gives `request` to a free worker (starting one if needed), else queues it
+  // behind the current request of a worker at work, so that worker goes on
+  // without waiting for this process to read its answer and hand it more: a
+  // caller that judges each answer (pith-check does, in the parent) would
+  // otherwise leave workers idle for the length of each judgement. At most
+  // two requests per worker; bytes go out as the worker reads them (this
+  // process never blocks on a worker's socket). A worker that ends before it
+  // starts a queued request passes it on to another. Call only when
   // has_idle(). A worker that cannot take it makes it Done with an Error at
   // the next wait().
   void submit(std::uint64_t ticket, std::string_view request);
@@ -62,27 +71,41 @@ class WorkerPool {
   [[nodiscard]] std::vector<Done> wait();
 
  private:
+  struct Given {
+    std::uint64_t ticket = 0;
+    std::string request;  // kept until answered: another worker takes it if this one ends first
+  };
   struct Worker {
     pid_t pid = -1;
     int fd = -1;
     std::size_t served = 0;
-    bool in_flight = false;
-    std::uint64_t ticket = 0;
-    std::chrono::steady_clock::time_point started{};
-    std::chrono::steady_clock::time_point deadline{};
-    std::string answer;  // bytes received for the request in flight
+    std::deque<Given> given;  // oldest first; the front is the one being worked on
+    std::string outgoing;     // framed requests not yet written to the socket
+    std::chrono::steady_clock::time_point started{};   // of given.front()
+    std::chrono::steady_clock::time_point deadline{};  // of given.front()
+    std::string answer;       // bytes received towards given.front()'s answer
   };
   [[nodiscard]] bool start(Worker& w);
   void stop(Worker& w, int* status);
-  void fail_request(Worker& w, std::string message, std::vector<Done>& done);
-  // True when the request in flight is complete (or the worker is gone).
+  [[nodiscard]] bool can_queue_behind(const Worker& w) const;
+  Worker* worker_for_next();
+  void give(Worker& w, std::uint64_t ticket, std::string request);
+  void give_waiting();
+  // Writes what the socket takes now; false when the worker is gone.
+  bool flush(Worker& w);
+  void begin_front(Worker& w);
+  // The worker ended with `message` as the answer to its current request;
+  // requests queued behind it go back to waiting_.
+  void worker_ended(Worker& w, std::string message, std::vector<Done>& done);
+  void pass_on_queued(Worker& w);
+  // True when an answer completed (or the worker is gone).
   bool read_from(Worker& w, std::vector<Done>& done);
-
   std::string subject_;
   Handler handler_;
   WorkerPoolOptions options_;
   std::vector<Worker> workers_;
-  std::vector<Done> early_;  // requests that could not be given to a worker
+  std::deque<Given> waiting_;  // requests not yet with a worker
+  std::vector<Done> early_;    // requests that could not be given to a worker
 };
 
 }  // namespace pith
