@@ -89,10 +89,15 @@ Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limi
   for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU, SIGPIPE}) std::signal(sig, SIG_DFL);
   // A worker moves its soft limit on before each request: the hard one stays open.
   set_limit(RLIMIT_CPU, limits.cpu_seconds, cpu_limit_per_request ? RLIM_INFINITY : limits.cpu_seconds + 1);
-  set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
   // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
-  return enter_sandbox({keep_fd});
+  if (auto sandboxed = enter_sandbox({keep_fd}); !sandboxed) return sandboxed;
+  // The memory limit is the parser's, set once the sandbox stands: building
+  // the seccomp filter allocates, and under a small limit it failed in a
+  // heap the parent had left full, as an internal error instead of the
+  // limit it is.
+  set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
+  return {};
 }
 
 std::optional<std::string> describe_child_end(const std::string& subject, int status, const ChildLimits& limits) {

@@ -2,11 +2,12 @@
 #include "pith/base/sandbox.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <memory>
 #include <seccomp.h>
 #include <sys/prctl.h>
@@ -20,22 +21,28 @@ std::unexpected<Error> refused(const char* step, int error_number) {
   return fail(ErrorKind::internal, "sandbox", std::string(step) + ": " + std::strerror(error_number));
 }
 
-// Every open descriptor above stderr not in `keep`. /proc/self/fd lists them
-// (close_range cannot skip a set); the directory's own descriptor is skipped.
+// Every open descriptor above stderr not in `keep`: close_range(2) over the
+// gaps between the kept ones. No allocation (a child may already be at its
+// memory limit: listing /proc/self/fd with opendir failed there) and one
+// system call per gap instead of one per descriptor.
 Result<void> close_other_descriptors(std::initializer_list<int> keep) {
-  DIR* dir = ::opendir("/proc/self/fd");
-  if (dir == nullptr) return refused("listing open descriptors", errno);
-  const int own = ::dirfd(dir);
-  std::vector<int> to_close;
-  while (const dirent* entry = ::readdir(dir)) {
-    char* end = nullptr;
-    const long fd = std::strtol(entry->d_name, &end, 10);
-    if (end == entry->d_name || *end != '\0' || fd <= STDERR_FILENO || fd == own) continue;
-    if (std::find(keep.begin(), keep.end(), static_cast<int>(fd)) != keep.end()) continue;
-    to_close.push_back(static_cast<int>(fd));
+  constexpr unsigned unused = ~0U;
+  std::array<unsigned, 8> kept;
+  kept.fill(unused);
+  std::size_t count = 0;
+  for (const int fd : keep) {
+    if (fd <= STDERR_FILENO) continue;
+    if (count == kept.size()) return refused("closing other descriptors", EMFILE);
+    kept[count++] = static_cast<unsigned>(fd);
   }
-  ::closedir(dir);
-  for (const int fd : to_close) ::close(fd);
+  std::sort(kept.begin(), kept.end());  // the unused slots sort last
+  unsigned from = STDERR_FILENO + 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    const unsigned fd = kept[i];
+    if (fd > from && ::close_range(from, fd - 1, 0) != 0) return refused("closing other descriptors", errno);
+    from = std::max(from, fd + 1);
+  }
+  if (::close_range(from, ~0U, 0) != 0) return refused("closing other descriptors", errno);
   return {};
 }
 
