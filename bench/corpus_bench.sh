@@ -26,7 +26,7 @@ export PITH_RESOLVER=http://127.0.0.1:9 NO_COLOR=1 XDG_CONFIG_HOME="$work/config
 "$here/../tests/support/make_corpus.sh" "$work/c" "$copies" >/dev/null
 # Typical inputs only: the crafted hostile PDFs are the robustness tests' business.
 grep -v '^h-' "$work/c/expected.tsv" | cut -f1 >"$work/names"
-find /usr/share/doc /usr/share/texlive -name '*.pdf' -size -2M 2>/dev/null | sort >"$work/real"
+find /usr/share/doc /usr/share/texlive -type f -name '*.pdf' -size -2M 2>/dev/null | sort >"$work/real"
 measure() {  # measure LABEL WORKERS JOBS ARGS...: files/s and CPU per file (children included)
   local label=$1 workers=$2 jobs=$3
   shift 3
