@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a parsing child sends the checking process (check/pdf_facts: the
+// binary wire of base/wire), as a child taken over by a parser exploit could
+// write it: decoded strictly, then judged against the same bytes as if they
+// were the file, with the pinned registry key. A message that decodes has
+// exactly one encoding: encoding it again gives the same bytes.
+#include "pith/check/pdf_facts.hpp"
+#include "pith/registry/trust_store.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const pith::registry::TrustStore trust = pith::registry::TrustStore::with_pinned_key();
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto facts = pith::check::PdfFacts::from_wire(bytes);
+  if (!facts) return 0;
+  if (facts->to_wire() != bytes) {
+    std::fprintf(stderr, "pdf_facts_wire_fuzz: broken promise: a decoded message encodes to the same bytes\n");
+    std::abort();
+  }
+  (void)pith::check::judge_pdf_facts(bytes, std::move(*facts), trust, "fuzz.pdf");
+  return 0;
+}
