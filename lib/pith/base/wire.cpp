@@ -103,26 +103,25 @@ std::optional<std::uint64_t> WireReader::optional_count(const char* field) {
   return value;
 }
 
-std::vector<std::string> WireReader::bytes_list(const char* field) {
-  std::vector<std::string> out;
+template <typename Item, typename ReadItem>
+std::vector<Item> WireReader::list(const char* field, ReadItem read_item) {
+  std::vector<Item> out;
   const std::uint64_t n = count(field);
-  // Each item needs at least its 8 length bytes: a larger count is a lie
-  // that must not size an allocation.
+  // Each item needs at least 8 bytes (a length or a count): a larger count is
+  // a lie that must not size an allocation.
   if (n > rest_.size() / 8) return bad(field, "counts more items than the message holds"), out;
   out.reserve(static_cast<std::size_t>(n));
-  for (std::uint64_t i = 0; i < n && !problem_; ++i) out.push_back(bytes(field));
+  for (std::uint64_t i = 0; i < n && !problem_; ++i) out.push_back(read_item());
   if (problem_) out.clear();
   return out;
 }
 
+std::vector<std::string> WireReader::bytes_list(const char* field) {
+  return list<std::string>(field, [&] { return bytes(field); });
+}
+
 std::vector<std::uint64_t> WireReader::counts(const char* field) {
-  std::vector<std::uint64_t> out;
-  const std::uint64_t n = count(field);
-  if (n > rest_.size() / 8) return bad(field, "counts more items than the message holds"), out;
-  out.reserve(static_cast<std::size_t>(n));
-  for (std::uint64_t i = 0; i < n && !problem_; ++i) out.push_back(count(field));
-  if (problem_) out.clear();
-  return out;
+  return list<std::uint64_t>(field, [&] { return count(field); });
 }
 
 std::optional<std::string> WireReader::finish() {

@@ -64,6 +64,8 @@ class WireReader {
   bool bad(const char* field, const char* why);
   bool take_u64(const char* field, std::uint64_t& value);
   bool present(const char* field);
+  template <typename Item, typename ReadItem>
+  std::vector<Item> list(const char* field, ReadItem read_item);
   std::string_view rest_;
   std::optional<std::string> problem_;
 };
