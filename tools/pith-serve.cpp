@@ -13,17 +13,15 @@
 #include "pith/resolver/options.hpp"
 #include "pith/serve/broker.hpp"
 #include "pith/serve/http_server.hpp"
+#include "pith/serve/listener.hpp"
 #include "pith/serve/service.hpp"
 #include "main_guard.hpp"
 #include "resolver_cli.hpp"
 #include "tool_cli.hpp"
 
 #include <CLI/CLI.hpp>
-#include <csignal>
-#include <httplib.h>
 #include <iostream>
 #include <optional>
-#include <pthread.h>
 #include <string>
 #include <thread>
 
@@ -49,32 +47,6 @@ cannot be bound, or the check broker could not start.
 Each PDF is checked in its own process with CPU-time, memory and wall-clock
 limits and a seccomp sandbox, as by pith-check. Logs go to stderr. See
 docs/serve.md (systemd unit, TLS reverse proxy).)";
-
-struct ListenAddress {
-  std::string host;
-  int port = 0;
-};
-
-// HOST:PORT or [IPv6]:PORT; PORT 0 picks a free port (printed at start).
-std::optional<ListenAddress> parse_listen(const std::string& text) {
-  const auto colon = text.rfind(':');
-  if (colon == std::string::npos || colon + 1 == text.size()) return std::nullopt;
-  std::string host = text.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  if (host.empty()) return std::nullopt;
-  int port = 0;
-  try {
-    std::size_t used = 0;
-    port = std::stoi(text.substr(colon + 1), &used);
-    if (used != text.size() - colon - 1 || port < 0 || port > 65535) return std::nullopt;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  return ListenAddress{host, port};
-}
-
-// Connections the kernel queues before pith-serve accepts them (bursts).
-constexpr int listen_backlog = 1024;
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -136,7 +108,7 @@ int serve_command(int argc, char** argv) {
       ->group(limits);
   pith::cli::add_resolver_options(app, resolver_options);
   if (const auto done = pith::cli::parse_or_exit_code(app, argc, argv)) return *done;
-  const auto address = parse_listen(listen);
+  const auto address = pith::serve::ListenAddress::parse(listen);
   if (!address) {
     std::cerr << "pith-serve: --listen " << pith::terminal_safe(listen) << ": expected HOST:PORT, e.g. 127.0.0.1:8080\n";
     return pith::exit_code::usage_or_io;
@@ -159,44 +131,19 @@ int serve_command(int argc, char** argv) {
     return pith::exit_code::usage_or_io;
   }
 
-  // SIGINT and SIGTERM stop the server from a thread of its own (stop() is
-  // not async-signal-safe); every thread started from here has them blocked.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
-
+  pith::serve::block_stop_signals();  // before the service's threads start
   pith::serve::HttpServer server;
   pith::serve::Service service(trust, **broker, options);
   service.install(server);
-  int port = address->port;
-  if (port == 0) {
-    port = server.bind_to_any_port(address->host);
-  } else if (!server.bind_to_port(address->host, port)) {
-    port = -1;
-  }
-  if (port <= 0) {
-    std::cerr << "pith-serve: --listen " << pith::terminal_safe(listen) << ": cannot bind (in use, or not an address of this host)\n";
+  const auto port = pith::serve::bind_server(server, *address, std::cerr);
+  if (!port) {
+    std::cerr << "pith-serve: " << pith::terminal_safe(port.error().describe()) << "\n";
     return pith::exit_code::usage_or_io;
   }
-  if (!server.widen_backlog(listen_backlog)) std::cerr << "pith-serve: warning: could not widen the listen backlog\n";
-  const bool v6 = address->host.find(':') != std::string::npos;
-  std::cerr << "pith-serve " << pith::version_string << ": listening on http://" << (v6 ? "[" : "") << address->host
-            << (v6 ? "]" : "") << ":" << port << " (jobs " << options.jobs << ", queue " << options.queue << ", "
-            << (resolver_options.offline ? "offline" : "online") << ")" << std::endl;
-
-  std::thread stopper([&server, stop_signals] {
-    int signal_number = 0;
-    sigwait(&stop_signals, &signal_number);
-    std::cerr << "pith-serve: stopping (signal " << signal_number << ")" << std::endl;
-    server.stop();
-  });
-  const bool served = server.listen_after_bind();
-  pthread_kill(stopper.native_handle(), SIGTERM);  // wakes the stopper if the server ended otherwise
-  stopper.join();
-  return served ? pith::exit_code::ok : pith::exit_code::usage_or_io;
+  std::cerr << "pith-serve " << pith::version_string << ": listening on http://"
+            << pith::serve::ListenAddress{address->host, *port}.to_string() << " (jobs " << options.jobs << ", queue "
+            << options.queue << ", " << (resolver_options.offline ? "offline" : "online") << ")" << std::endl;
+  return pith::serve::serve_until_stopped(server, std::cerr) ? pith::exit_code::ok : pith::exit_code::usage_or_io;
 }
 
 }  // namespace

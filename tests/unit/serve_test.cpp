@@ -6,6 +6,7 @@
 #include "pith/registry/trust_store.hpp"
 #include "pith/serve/badge.hpp"
 #include "pith/serve/broker.hpp"
+#include "pith/serve/listener.hpp"
 #include "pith/serve/metrics.hpp"
 #include "support/pdf_samples.hpp"
 #include "support/test_data.hpp"
@@ -89,4 +90,24 @@ TEST_CASE("a child failure is a crash or a limit, not an unreadable input") {
   CHECK(serve::is_child_failure(report));
   report.error = "x.pdf took longer than 60 s and was stopped (wall-clock limit)";
   CHECK(serve::is_child_failure(report));
+}
+
+TEST_CASE("--listen takes HOST:PORT and [IPv6]:PORT, and nothing else") {
+  using pith::serve::ListenAddress;
+  const auto v4 = ListenAddress::parse("127.0.0.1:8080");
+  REQUIRE(v4);
+  CHECK(v4->host == "127.0.0.1");
+  CHECK(v4->port == 8080);
+  CHECK(v4->to_string() == "127.0.0.1:8080");
+  const auto v6 = ListenAddress::parse("[::1]:0");
+  REQUIRE(v6);
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == 0);
+  CHECK(v6->to_string() == "[::1]:0");
+  CHECK(ListenAddress::parse("localhost:65535")->port == 65535);
+  for (const char* bad : {"", "8080", ":8080", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:80x",
+                          "127.0.0.1: 80", "[]:80", "127.0.0.1:99999999999999999999"}) {
+    INFO(bad);
+    CHECK_FALSE(ListenAddress::parse(bad));
+  }
 }
