@@ -7,12 +7,10 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <linux/close_range.h>
 #include <memory>
 #include <seccomp.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include <vector>
 
 namespace pith {
 namespace {

@@ -87,17 +87,15 @@ bool WireReader::flag(const char* field) {
   return c == '\1';
 }
 
-bool WireReader::present(const char* field) { return flag(field); }
-
 std::optional<std::string> WireReader::optional_bytes(const char* field) {
-  if (!present(field)) return std::nullopt;
+  if (!flag(field)) return std::nullopt;  // absent
   auto value = bytes(field);
   if (problem_) return std::nullopt;
   return value;
 }
 
 std::optional<std::uint64_t> WireReader::optional_count(const char* field) {
-  if (!present(field)) return std::nullopt;
+  if (!flag(field)) return std::nullopt;  // absent
   const auto value = count(field);
   if (problem_) return std::nullopt;
   return value;

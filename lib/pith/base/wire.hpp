@@ -63,7 +63,6 @@ class WireReader {
  private:
   bool bad(const char* field, const char* why);
   bool take_u64(const char* field, std::uint64_t& value);
-  bool present(const char* field);
   template <typename Item, typename ReadItem>
   std::vector<Item> list(const char* field, ReadItem read_item);
   std::string_view rest_;
