@@ -15,17 +15,9 @@ serve="$bin/../tests/pith-test-server"
 bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
 number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
 body=JFLLIOJUI2M3KX3FLLGP4N2V65
-work=$(mktemp -d)
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, at_exit, offline and reproducible
 server_pid=""
-cleanup() {
-  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache"
-# The default resolver is a closed loopback port: nothing reaches the internet.
-export PITH_RESOLVER=http://127.0.0.1:9
-unset PITH_MIRRORS
+at_exit+=('[[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null')
 
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 

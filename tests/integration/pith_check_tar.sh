@@ -12,16 +12,9 @@ set -euo pipefail
 bin=${PITH_BIN:?PITH_BIN must be set}
 src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
 check="$bin/pith-check"
-work=$(mktemp -d)
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, at_exit, offline and reproducible
 run_pid=""
-cleanup() {
-  [[ -n $run_pid ]] && kill "$run_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache"
-export PITH_RESOLVER=http://127.0.0.1:9
-unset PITH_MIRRORS
+at_exit+=('[[ -n $run_pid ]] && kill "$run_pid" 2>/dev/null')
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 export PITH_ZOO_DIR=${PITH_ZOO_DIR:-$PWD/zoo}
 
