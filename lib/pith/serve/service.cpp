@@ -125,6 +125,12 @@ Service::Service(const registry::TrustStore& trust, const Broker& broker, Servic
     : trust_(trust), broker_(broker), options_(std::move(options)) {
   resolver_bases_ = options_.resolver.mirrors;
   resolver_bases_.push_back(options_.resolver.resolver_url);
+  // Answers are public: they never name a base, a cache path or a per-URL
+  // status; the operator's log has them (issue 23).
+  options_.resolver.disclosure = resolver::Disclosure::public_answer;
+  options_.resolver.operator_log = [](const std::string& line) {
+    std::cerr << ("pith-serve: " + terminal_safe(line) + "\n");
+  };
 }
 
 void Service::install(httplib::Server& server) {
@@ -227,7 +233,7 @@ void Service::handle_check(const httplib::Request& request, httplib::Response& r
 // the carried copy; offline, a PDF that carries only a number still has its
 // record resolved from the cache and file:// mirrors and bound to it.
 void Service::look_up_online(check::FileCheck& checked) const {
-  check::check_resolver_hosts(checked.report, resolver_bases_);
+  check::check_resolver_hosts(checked.report, resolver_bases_, /*name_known_hosts=*/false);
   const std::string& number = check::number_to_look_up(checked);
   if (number.empty() || (options_.resolver.offline && !checked.evidence)) return;
   resolver::Resolver resolver(options_.resolver, resolver::verifier_using(trust_));
