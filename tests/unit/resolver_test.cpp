@@ -470,4 +470,23 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
   CHECK(r->source == mirror.base_url() + "/pith/" + body(20) + "/bundle.json");
+
+  // --no-mirror-hints: the hinted mirror is never asked.
+  const auto asked = mirror.hits("/pith/" + body(20) + "/bundle.json");
+  o.mirror_hints = false;
+  CHECK_FALSE(Resolver(o, stand_in_verifier()).resolve(number(20))->origin == ResolutionOrigin::mirror);
+  CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);
+
+  // A hint at a loopback address while no configured base is at one: never
+  // connected to (the registry's signature does not make 127.0.0.1 public).
+  o.mirror_hints = true;
+  o.resolver_url = "http://registry.invalid";
+  o.timeout_seconds = 2;
+  auto refused = Resolver(o, stand_in_verifier()).resolve(number(20));
+  REQUIRE(refused);  // the stale cached copy
+  CHECK(refused->origin == ResolutionOrigin::stale_cache);
+  CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);
+  bool said_why = false;
+  for (const auto& f : refused->failures) said_why = said_why || contains(f, "a loopback, link-local or private address");
+  CHECK(said_why);
 }
