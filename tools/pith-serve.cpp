@@ -164,8 +164,10 @@ int serve_command(int argc, char** argv) {
       ->check(CLI::Range(1u, 3600u))
       ->type_name("SECONDS")
       ->group(check_limits);
-  broker_options.limits.memory_bytes = std::uint64_t{1} << 30;
-  app.add_option("--check-memory", broker_options.limits.memory_bytes, "address space a check may use (default 1 GiB)")
+  // Well below pith-check's 3 GiB: a page with 400,000 links (60 MB) checks
+  // in 512 MiB beside two others, and the budget reserves this per job.
+  broker_options.limits.memory_bytes = std::uint64_t{512} << 20;
+  app.add_option("--check-memory", broker_options.limits.memory_bytes, "address space a check may use (default 512 MiB)")
       ->transform(CLI::AsSizeValue(false))
       ->type_name("SIZE")
       ->group(check_limits);
