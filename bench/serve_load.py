@@ -5,12 +5,14 @@ bench/serve_load.sh and tests/integration/pith_serve_load.sh run it).
 
 serve_load.py --base URL --pid PID [options] --valid FILE... [--other FILE...]
 
-Two phases in one run, so the second is measured against the first:
-  1. baseline (--baseline-seconds, 0 to skip): UPLOADERS clients upload for
-     that long, nothing else;
-  2. attack (--seconds): the same uploaders while SLOW connections attack:
-     half send a request head one header line a second and never end it
-     (slowloris), half announce a 1 MiB body and send one byte a second
+Two conditions in one run, so the second is measured against the first,
+in --slices alternating windows each (a shared machine's drift weighs on
+both alike), after a warm-up:
+  baseline (--baseline-seconds in all, 0 to skip): UPLOADERS clients upload,
+     nothing else;
+  attack (--seconds in all): the same uploaders while SLOW connections
+     attack: half send a request head one header line a second and never end
+     it (slowloris), half announce a 1 MiB body and send one byte a second
      (slow body); each reconnects when the server closes it. They come from
      127.0.0.2 onwards, at most --slow-per-address from one address.
 Uploaders (from 127.0.0.1) send a valid file, another file (tampered,
@@ -126,6 +128,7 @@ def main():
     parser.add_argument("--slow-per-address", type=int, default=25)
     parser.add_argument("--max-upload", type=int, required=True)
     parser.add_argument("--healthz-interval", type=float, default=0.05)
+    parser.add_argument("--slices", type=int, default=3)
     parser.add_argument("--memory-budget", type=int, default=0)
     parser.add_argument("--rss-limit-mib", type=int, default=0)
     parser.add_argument("--valid", nargs="+", required=True)
@@ -140,13 +143,14 @@ def main():
 
     lock = threading.Lock()
     problems = []
-    phase = {"name": "baseline", "valid_ok": {"baseline": 0, "attack": 0}, "statuses": {"baseline": {}, "attack": {}}}
+    answers = []  # (completed at, status, a valid file answered 200)
+    phase = {"name": "baseline"}
     health = []  # (phase, seconds)
     memory = {"rss": 0, "pss": 0}
     slow_stats = {"opened": 0}
     stop = threading.Event()
-    attack_on = threading.Event()
     uploads_on = threading.Event()
+    attack_on = threading.Event()
 
     def uploader(seed):
         rng = random.Random(seed)
@@ -159,7 +163,6 @@ def main():
             if kind == "other" and not other:
                 kind = "valid"
             body = oversize if kind == "oversize" else rng.choice(other if kind == "other" else valid)
-            current = phase["name"]
             try:
                 status, _ = request(host, port, "/api/v1/check", body, slow=kind == "slow")
             except (OSError, ConnectionError) as e:
@@ -167,12 +170,9 @@ def main():
                     problems.append(f"{kind} upload: {type(e).__name__}: {e}")
                 continue
             with lock:
-                counts = phase["statuses"][current]
-                counts[status] = counts.get(status, 0) + 1
+                answers.append((time.monotonic(), status, status == 200 and any(body is v for v in valid)))
                 if status not in (200, 413, 503):
                     problems.append(f"{kind} upload: HTTP {status}")
-                if status == 200 and kind in ("valid", "slow") and body in valid and current == phase["name"]:
-                    phase["valid_ok"][current] += 1
             if status == 503:
                 time.sleep(0.05 + rng.random() * 0.1)  # as a client honouring Retry-After would, shortened
 
@@ -180,6 +180,9 @@ def main():
         source = f"127.0.0.{2 + index // args.slow_per_address}"
         slowloris = index % 2 == 0
         while not stop.is_set():
+            if not attack_on.is_set():
+                stop.wait(0.2)
+                continue
             try:
                 with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
                     s.settimeout(10)
@@ -192,7 +195,7 @@ def main():
                     else:
                         s.sendall((f"POST /api/v1/check HTTP/1.1\r\nHost: {host}\r\n"
                                    f"Content-Type: application/pdf\r\nContent-Length: {SLOW_BODY_LENGTH}\r\n\r\n").encode())
-                    while not stop.is_set():
+                    while not stop.is_set() and attack_on.is_set():
                         if stop.wait(1.0):
                             break
                         s.sendall(b"X-Slow: 1\r\n" if slowloris else b"%")
@@ -229,37 +232,65 @@ def main():
     for t in helpers + uploaders:
         t.start()
 
-    timings = {}
-    if args.baseline_seconds > 0:
-        # A warm-up first (the checks' first runs, the cache): not counted.
-        phase["name"] = "warm-up"
-        phase["valid_ok"]["warm-up"] = 0
-        phase["statuses"]["warm-up"] = {}
-        uploads_on.set()
-        time.sleep(min(5.0, args.baseline_seconds / 4))
-        phase["name"] = "baseline"
-        time.sleep(args.baseline_seconds)
-        timings["baseline"] = args.baseline_seconds
-    uploads_on.clear()
-    time.sleep(0.5)  # let the baseline's last uploads finish (they still count for it)
-    phase["name"] = "attack"
+    # Uploads run throughout; what completes inside a window counts for it.
+    # After a warm-up (the checks' first runs, the cache), baseline and
+    # attack windows alternate in --slices pairs, so that a machine whose
+    # load drifts (other work on it) weighs on both alike; an attack window
+    # opens once its slow connections are up, a baseline one once they are gone.
+    windows = {"baseline": [], "attack": []}
+    uploads_on.set()
     for t in slow:
         t.start()
-    time.sleep(2 if slow else 0)  # the slow connections are open before the uploads start
-    uploads_on.set()
-    time.sleep(args.seconds)
-    timings["attack"] = args.seconds
+    if args.baseline_seconds > 0:
+        time.sleep(min(5.0, args.baseline_seconds / 4))
+    slices = max(1, args.slices)
+    for _ in range(slices):
+        for name, seconds in (("baseline", args.baseline_seconds), ("attack", args.seconds)):
+            if seconds <= 0:
+                continue
+            if name == "attack" and slow:
+                attack_on.set()
+                time.sleep(2)
+            elif slow:
+                attack_on.clear()
+                time.sleep(1.5)
+            phase["name"] = name
+            start = time.monotonic()
+            time.sleep(seconds / slices)
+            windows[name].append((start, time.monotonic()))
     stop.set()
-    uploads_on.set()
     for t in helpers + uploaders + slow:
         t.join()
 
+    def in_window(name):
+        return [(status, ok) for at, status, ok in answers if any(low <= at < high for low, high in windows[name])]
+
+    def window_seconds(name):
+        return sum(high - low for low, high in windows[name])
+
+    if os.environ.get("SERVE_LOAD_DEBUG"):  # the answers second by second, to see bursts
+        t0 = min(low for w in windows.values() for low, _ in w)
+        buckets = {}
+        for at, status, ok in answers:
+            b = int(at - t0) if at >= t0 else -1
+            buckets.setdefault(b, [0, 0])
+            buckets[b][0] += status == 200
+            buckets[b][1] += ok
+        print("per second (200s, valid 200s):", sorted(buckets.items()), file=sys.stderr)
+        print("windows:", {k: [(round(l - t0, 1), round(h - t0, 1)) for l, h in v] for k, v in windows.items()}, file=sys.stderr)
+    statuses = {}
+    for name in windows:
+        counts = {}
+        for status, _ in in_window(name):
+            counts[str(status)] = counts.get(str(status), 0) + 1
+        statuses[name] = counts
+    rate = lambda name: (round(sum(ok for _, ok in in_window(name)) / window_seconds(name), 2)
+                         if windows[name] else None)
     attack_health = [s for p, s in health if p == "attack"]
-    rate = lambda name: round(phase["valid_ok"][name] / timings[name], 2) if timings.get(name) else None
     figures = {
         "uploaders": args.uploaders, "slow_connections": args.slow, "slow_connections_opened": slow_stats["opened"],
         "baseline_valid_per_second": rate("baseline"), "attack_valid_per_second": rate("attack"),
-        "statuses": {k: {str(s): n for s, n in v.items()} for k, v in phase["statuses"].items() if k != "warm-up"},
+        "statuses": statuses,
         "healthz_probes": len(attack_health), "healthz_p50_seconds": percentile(attack_health, 0.50),
         "healthz_p99_seconds": percentile(attack_health, 0.99),
         "healthz_max_seconds": round(max(attack_health), 4) if attack_health else None,
@@ -276,7 +307,7 @@ def main():
         problems.append(f"peak RSS {memory['rss'] // 1024} MiB over {args.rss_limit_mib} MiB")
     if not attack_health:
         problems.append("/healthz was never answered")
-    if phase["valid_ok"]["attack"] == 0:
+    if not rate("attack"):
         problems.append("no valid upload answered 200 during the attack")
     for p in sorted(set(problems))[:20]:
         print("FAIL: " + p, file=sys.stderr)

@@ -226,9 +226,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!server_.handler.wants_body(request_)) return fail(413, "this request takes no body");
     if (length && *length > server_.limits.max_body_bytes) return fail(413, "the upload is larger than the limit");
     if (!reserve_for(length.value_or(0) > 0 ? std::min<std::size_t>(*length, reservation_step) : reservation_step)) return;
-    // Capacity for the whole body at once: no reallocation copies while it
-    // arrives; pages are touched (and counted) only as bytes are written.
-    parser_->get().body().reserve(length ? static_cast<std::size_t>(*length) : reservation_step);
+    // Capacity for the whole body at once (a chunked one: the largest): no
+    // reallocation copies while it arrives; pages are touched (and counted)
+    // only as bytes are written.
+    parser_->get().body().reserve(length ? static_cast<std::size_t>(*length) : server_.limits.max_body_bytes);
     if (lower(request_.header("expect")) == "100-continue") {
       auto go_on = std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
       stream_.expires_after(server_.limits.write_timeout);
