@@ -114,7 +114,9 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   // A copy cached earlier, used because every base now answers 404: the
   // record is no longer served (the comparison below is with that copy).
   if (r.origin == resolver::ResolutionOrigin::stale_cache && r.not_served) {
-    pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + attempts +
+    // (No attempts listed in a public answer: the resolver logged them for the operator.)
+    pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404)" +
+                                                    (attempts.empty() ? std::string() : ": " + attempts) +
                                                     "; compared with the copy cached earlier");
     pdf_report.extra["online"]["not_served"] = true;
   }

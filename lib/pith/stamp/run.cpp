@@ -345,6 +345,19 @@ std::optional<Outcome> refuse_read_only(const StampRunOptions& opt, const struct
                              "or write a stamped copy with -o OUT)");
 }
 
+// In place (not --append) replaces the file by a new one renamed over its
+// name: a file with other names (hard links) would keep the unstamped bytes
+// under those, silently. Refused, naming the two ways that keep every name
+// right (issue 23).
+std::optional<Outcome> refuse_hard_linked(const StampRunOptions& opt, const struct stat& st) {
+  if (writes_to_stdout(opt) || !in_place(opt) || opt.append || st.st_nlink <= 1) return std::nullopt;
+  return failure(Status::error, ErrorKind::usage,
+                 opt.input + ": the file has " + std::to_string(st.st_nlink) +
+                     " names (hard links), and stamping in place replaces it under this name only, leaving the "
+                     "others unstamped; nothing written (use --append to stamp it in place under every name, or "
+                     "-o OUT to write a stamped copy)");
+}
+
 // The number of the record the PDF carries when it verifies offline (as
 // pith-check --offline would say, in a child process) and is `number`'s.
 std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, const std::string& number) {
@@ -379,6 +392,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   if (::stat(opt.input.c_str(), &before) != 0)
     return failure(Status::error, ErrorKind::io, opt.input + ": cannot open: " + std::strerror(errno));
   if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
+  if (auto refused_links = refuse_hard_linked(opt, before)) return *refused_links;
   auto file = MappedFile::open(opt.input);
   if (!file) return failure(Status::error, file.error().kind, file.error().describe());
 
