@@ -347,7 +347,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     }
   // Already stamped with this record: nothing to do, unless --badge asks
   // for a badge page 1 does not have yet (then the update is made again, with it).
-  if (already_carries(metadata, extraction.xmp, record) &&
+  if (!options.restamp && already_carries(metadata, extraction.xmp, record) &&
       !(options.badge && !page_one_links_to(reader, number_body(record.pith_number)))) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;

@@ -40,6 +40,9 @@ struct StampOptions {
   // SHA-256 (hex) of the reader's bytes when the caller already has it
   // (MappedFile::sha256_hex is the fast way); computed here otherwise.
   std::optional<std::string> original_sha256;
+  // Make the update even when the file already carries this record (pith-stamp
+  // --force on a stamped PDF that pith-check does not call verified).
+  bool restamp = false;
 };
 
 enum class StampOutcome {
