@@ -72,8 +72,9 @@ grep -q "holds $number, not $wrong_year (the year differs" "$work/out" ||
 unchanged "pith-check --offline $wrong_year (no mirror)"
 
 # ---- pith-stamp ------------------------------------------------------------------
-"$src/tests/support/pdf_zoo.sh" "$work/zoo" >/dev/null
-paper="$work/zoo/paper.pdf"  # the fixture record's paper (its title)
+zoo=${PITH_ZOO_DIR:-$PWD/zoo}
+"$src/tests/support/pdf_zoo.sh" "$zoo" >/dev/null
+paper="$zoo/paper.pdf"  # the fixture record's paper (its title)
 for input in "$wrong_year" "$typo" "$other"; do
   cp "$paper" "$work/s.pdf"
   run 1 "pith-stamp --offline --pith $input" "$bin/pith-stamp" --offline --cache-dir "$cache" --mirror "file://$work/hostile" \
