@@ -77,14 +77,24 @@ const std::regex& watermark_pattern() {
 // Page 1's text longer than this is not searched for a watermark.
 constexpr std::size_t max_watermark_search_bytes = 256 * 1024;
 
-std::string without_watermark(const std::string& normalised) {
-  if (normalised.size() > max_watermark_search_bytes) return {};
+// `collapsed` (white space runs as one space) without arXiv's watermark
+// line, or nullopt when it has none.
+std::optional<std::string> without_watermark(const std::string& collapsed) {
+  if (collapsed.size() > max_watermark_search_bytes) return std::nullopt;
   std::smatch match;
-  if (!std::regex_search(normalised, match, watermark_pattern())) return {};
-  std::string rest = normalised.substr(0, static_cast<std::size_t>(match.position(0))) + " " +
-                     normalised.substr(static_cast<std::size_t>(match.position(0) + match.length(0)));
-  return collapse_white_space(rest);
+  if (!std::regex_search(collapsed, match, watermark_pattern())) return std::nullopt;
+  return collapsed.substr(0, static_cast<std::size_t>(match.position(0))) +
+         collapsed.substr(static_cast<std::size_t>(match.position(0) + match.length(0)));
 }
+
+std::string without_spaces(std::string text) {
+  std::erase(text, ' ');
+  return text;
+}
+
+// Steps 1-2 of the rule, with white space runs as one space (the form the
+// watermark is searched in).
+std::string collapsed_text(std::string_view text) { return collapse_white_space(nfkc(valid_utf8(text))); }
 
 std::optional<std::uint64_t> parse_count(std::string_view text) {
   if (text.empty() || text.size() > 12 || (text.size() > 1 && text.front() == '0')) return std::nullopt;
@@ -96,7 +106,7 @@ std::optional<std::uint64_t> parse_count(std::string_view text) {
 
 }  // namespace
 
-std::string normalise_page_text(std::string_view text) { return collapse_white_space(nfkc(valid_utf8(text))); }
+std::string normalise_page_text(std::string_view text) { return without_spaces(collapsed_text(text)); }
 
 std::string PageFingerprints::to_property() const {
   std::string out(page_text_rule);
@@ -160,11 +170,10 @@ PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprint
       }
       const poppler::byte_array utf8 = page->text(poppler::rectf(), poppler::page::raw_order_layout).to_utf8();
       text_bytes += utf8.size();
-      const std::string text = normalise_page_text(std::string_view(utf8.data(), utf8.size()));
-      out.sha256.push_back(sha256_hex(text));
+      const std::string collapsed = collapsed_text(std::string_view(utf8.data(), utf8.size()));
+      out.sha256.push_back(sha256_hex(without_spaces(collapsed)));
       if (index == 0) {
-        const std::string rest = without_watermark(text);
-        if (!rest.empty()) out.page_one_without_watermark = sha256_hex(rest);
+        if (const auto rest = without_watermark(collapsed)) out.page_one_without_watermark = sha256_hex(without_spaces(*rest));
       }
     }
   } catch (const std::exception& e) {

@@ -11,8 +11,9 @@
 //      (poppler-cpp, page::raw_order_layout), as UTF-8 (an invalid sequence
 //      becomes U+FFFD);
 //   2. NFKC (utf8proc): ligatures, compatibility and composed forms agree;
-//   3. every run of white space (Unicode White_Space) becomes one U+0020,
-//      none at either end;
+//   3. white space (Unicode White_Space) is left out altogether: where an
+//      extractor puts word and line breaks is its own guess (kerning gaps,
+//      poppler's version), the characters drawn and their order are the page's;
 //   4. SHA-256 of those bytes, lower-case hex.
 // The property value is `pith-text-1 <pages> <hex> <hex> …`: the document's
 // page count, then one hash per page from page 1, at most max_pages of them
@@ -56,7 +57,7 @@ struct PageFingerprints {
   friend bool operator==(const PageFingerprints&, const PageFingerprints&) = default;
 };
 
-// Step 1-3 of the rule for one page's extracted text.
+// Steps 1-3 of the rule for one page's extracted text.
 [[nodiscard]] std::string normalise_page_text(std::string_view text);
 
 // Every page's fingerprint of the PDF in `bytes` (a complete file), within
