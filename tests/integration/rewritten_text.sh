@@ -67,6 +67,10 @@ no_text_finding "the stamped file"
 qpdf --linearize "$work/s.pdf" "$work/linearized.pdf"
 check "$work/linearized.pdf" 0 verified pdf.bytes.rewritten warn pdf.bytes.rewritten_text_unchanged pass pdf.title.match pass
 [[ $(detail pdf.bytes.rewritten_text_unchanged) == *"all 10 pages"*unsigned* ]] || fail "unchanged: $(detail pdf.bytes.rewritten_text_unchanged)"
+# A classic cross-reference table, linearized: two `%%EOF`s, one revision (not "bytes inserted").
+stamp -o "$work/classic.pdf" "$zoo/classic.pdf" || fail "pith-stamp classic.pdf failed"
+qpdf --linearize "$work/classic.pdf" "$work/classic-linearized.pdf"
+check "$work/classic-linearized.pdf" 0 verified pdf.bytes.rewritten warn pdf.bytes.rewritten_text_unchanged pass
 qpdf --encrypt "" owner 256 -- "$work/s.pdf" "$work/aes.pdf"
 check "$work/aes.pdf" 0 verified pdf.bytes.rewritten_text_unchanged pass
 stamp --badge -o "$work/badged.pdf" "$zoo/paper.pdf" || fail "pith-stamp --badge failed"

@@ -272,8 +272,11 @@ std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
     const std::size_t digits = i;
     while (i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9') ++i;
     if (i == digits) continue;
+    // `startxref 0` points at no section: the first-page trailer of a
+    // linearized file (qpdf writes it so), not the end of a revision.
+    const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
     while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (bytes.substr(i).starts_with("%%EOF")) ++count;
+    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
   }
   return count;
 }

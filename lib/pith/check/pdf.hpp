@@ -94,7 +94,8 @@ void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& can
 
 // --- Byte binding --------------------------------------------------------
 
-// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail.
+// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
+// (not `startxref 0`: a linearized file's first-page trailer).
 [[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
 // The stamped bytes end with a revision (`%%EOF`, then an end of line):
 // pith-stamp appends its update right there. A file rewritten as a whole
