@@ -308,6 +308,7 @@ TEST_CASE("offline still reads file:// mirrors", "[resolver]") {
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(r->source == "file://" + (mirror.path / "pith" / body(13) / "bundle.json").string());
+  CHECK_FALSE(std::filesystem::exists(cache.path / (body(13) + ".json")));  // offline: used, not cached
 }
 
 TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with ETag", "[resolver]") {
@@ -366,7 +367,7 @@ TEST_CASE("a stale entry is used, with a warning, when nothing online answers", 
   CHECK(contains(check_detail(*r, "resolver.cache.stale"), "did not answer"));
 }
 
-TEST_CASE("a poisoned cache entry is never used: dropped and refetched", "[resolver]") {
+TEST_CASE("a poisoned cache entry is never used: refetched, and replaced only by the verified copy", "[resolver]") {
   TempDir cache("poison");
   LoopbackServer server;
   const std::string path = "/pith/" + body(17) + "/bundle.json";
@@ -384,15 +385,20 @@ TEST_CASE("a poisoned cache entry is never used: dropped and refetched", "[resol
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(server.hits(path) == 2);
-  CHECK(contains(check_detail(*r, "resolver.cache.rejected"), "entry removed"));
+  CHECK(contains(check_detail(*r, "resolver.cache.rejected"), "not used"));
+  std::ifstream refetched(entry);
+  CHECK(std::string(std::istreambuf_iterator<char>(refetched), {}) == document(number(17)));
 
-  // Offline, a poisoned entry leaves nothing to use.
-  std::ofstream(entry) << document(number(17), false);
+  // Offline, a poisoned entry leaves nothing to use, and is left as it is
+  // (offline never writes the cache; nothing ever removes an entry).
+  const std::string poison = document(number(17), false);
+  std::ofstream(entry) << poison;
   auto off = o;
   off.offline = true;
   auto offline = Resolver(off, stand_in_verifier()).resolve(number(17));
   REQUIRE_FALSE(offline);
-  CHECK_FALSE(std::filesystem::exists(entry));
+  std::ifstream kept(entry);
+  CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == poison);
 }
 
 TEST_CASE("a batch resolves many numbers concurrently over few connections", "[resolver][batch]") {

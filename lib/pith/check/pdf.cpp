@@ -3,6 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/check/online.hpp"
+#include "pith/check/rewritten_text.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -271,21 +272,21 @@ std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
     const std::size_t digits = i;
     while (i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9') ++i;
     if (i == digits) continue;
+    // `startxref 0` points at no section: the first-page trailer of a
+    // linearized file (qpdf writes it so), not the end of a revision.
+    const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
     while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (bytes.substr(i).starts_with("%%EOF")) ++count;
+    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
   }
   return count;
 }
 
-namespace {
-
-// The stamped bytes end with a revision (`%%EOF`, then an end of line):
-// pith-stamp appends its update right there. A file rewritten as a whole
-// has other bytes at that offset.
 bool ends_a_revision(std::string_view prefix) {
   while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);
   return prefix.ends_with("%%EOF");
 }
+
+namespace {
 
 ByteBinding rewritten(std::uint64_t length) {
   return {CheckStatus::warn, "pdf.bytes.rewritten",
@@ -503,6 +504,10 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
+  if (bytes.code == "pdf.bytes.rewritten" && extraction->xmp) {
+    check_rewritten_text(extraction->xmp->page_text_sha256,
+                         probes.page_fingerprints ? probes.page_fingerprints() : std::nullopt, report);
+  }
   if (record) check_content_bindings(bytes, *extraction, metadata, *record, probes, report);
   const bool carries_nothing = !verification && !report.has_failure() && report.find("pdf.record.source") &&
                                report.find("pdf.record.source")->status == CheckStatus::skip;

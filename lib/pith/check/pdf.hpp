@@ -15,6 +15,7 @@
 #include "pith/base/report.hpp"
 #include "pith/check/carried.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/registry/title.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -93,8 +94,13 @@ void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& can
 
 // --- Byte binding --------------------------------------------------------
 
-// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail.
+// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
+// (not `startxref 0`: a linearized file's first-page trailer).
 [[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
+// The stamped bytes end with a revision (`%%EOF`, then an end of line):
+// pith-stamp appends its update right there. A file rewritten as a whole
+// has other bytes at that offset.
+[[nodiscard]] bool ends_a_revision(std::string_view prefix);
 
 struct ByteBinding {
   CheckStatus status = CheckStatus::skip;
@@ -154,6 +160,9 @@ struct PdfProbes {
   // Page 1's objects (the page, its contents, the page tree root) redefined
   // by revisions at or after the byte offset: page 1 replaced after stamping.
   std::function<std::vector<std::string>(std::uint64_t original_length)> page_one_changes;
+  // Every page's text fingerprint as the file reads now, for a file rewritten
+  // as a whole (check/rewritten_text.hpp); nullopt when not read.
+  std::function<std::optional<pdf::PageFingerprints>()> page_fingerprints;
 };
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
                                         const registry::TrustStore& trust, std::string_view name,

@@ -22,7 +22,7 @@ namespace {
 
 // --- The wire -------------------------------------------------------------
 
-constexpr std::string_view facts_tag = "pith-pdf-facts/2";
+constexpr std::string_view facts_tag = "pith-pdf-facts/3";
 
 void put_span(WireWriter& w, const std::optional<pdf::StreamSpan>& span) {
   w.flag(span.has_value());
@@ -36,6 +36,33 @@ std::optional<pdf::StreamSpan> take_span(WireReader& r, const char* field) {
   const std::uint64_t offset = r.count(field);
   const std::uint64_t length = r.count(field);
   return pdf::StreamSpan{offset, length};
+}
+
+void put_fingerprints(WireWriter& w, const std::optional<pdf::PageFingerprints>& pages) {
+  w.flag(pages.has_value());
+  if (!pages) return;
+  w.count(pages->page_count);
+  w.bytes_list(pages->sha256);
+  w.bytes(pages->page_one_without_watermark);
+  w.optional_bytes(pages->problem);
+}
+
+// Strict: hashes are lower-case hex SHA-256 (the watermark-free one may be
+// empty), no more of them than pages, nor than a stamp ever records.
+std::optional<pdf::PageFingerprints> take_fingerprints(WireReader& r, std::optional<std::string>& problem) {
+  if (!r.flag("page_fingerprints")) return std::nullopt;
+  pdf::PageFingerprints pages;
+  pages.page_count = r.count("page_count");
+  pages.sha256 = r.bytes_list("page_sha256");
+  pages.page_one_without_watermark = r.bytes("page_one_without_watermark");
+  pages.problem = r.optional_bytes("page_fingerprint_problem");
+  const auto is_hash = [](const std::string& h) { return is_sha256_hex(h); };
+  const bool hashes_ok = std::all_of(pages.sha256.begin(), pages.sha256.end(), is_hash) &&
+                         (pages.page_one_without_watermark.empty() || is_hash(pages.page_one_without_watermark));
+  if (!hashes_ok) problem = "page_sha256: not a lower-case hex SHA-256";
+  if (pages.sha256.size() > pages.page_count || pages.sha256.size() > pdf::PageFingerprintLimits{}.max_pages)
+    problem = "page_sha256: more hashes than pages";
+  return pages;
 }
 
 // --- The child's half -----------------------------------------------------
@@ -112,6 +139,14 @@ std::vector<std::string> page_one_objects_after(const pdf::Reader& reader, std::
     }
   }
   return out;
+}
+
+// Whether the stamped bytes (the first `length`) may have been rewritten as
+// a whole: they no longer end a revision, or the file is not longer than
+// them. The parent decides from their hash; the child only reads the pages'
+// text when this holds (it costs a pass over every page).
+bool maybe_rewritten(std::string_view bytes, std::uint64_t length) {
+  return length >= bytes.size() || !ends_a_revision(bytes.substr(0, static_cast<std::size_t>(length)));
 }
 
 // What the stamped revision (the first `length` bytes, a complete PDF: the
@@ -234,6 +269,7 @@ std::string PdfFacts::to_wire() const {
   w.optional_bytes(stamped_info_title);
   w.bytes_list(page_one_changes);
   w.optional_bytes(aes256_file_key);
+  put_fingerprints(w, page_fingerprints);
   return w.take();
 }
 
@@ -266,7 +302,10 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
   f.stamped_info_title = r.optional_bytes("stamped_info_title");
   f.page_one_changes = r.bytes_list("page_one_changes");
   f.aes256_file_key = r.optional_bytes("aes256_file_key");
+  std::optional<std::string> bad_fingerprints;
+  f.page_fingerprints = take_fingerprints(r, bad_fingerprints);
   if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
+  if (bad_fingerprints) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*bad_fingerprints));
   return f;
 }
 
@@ -292,6 +331,9 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     const auto length = original_length_hint(*facts.metadata.xmp_packet);
     if (length && *length < bytes.size() && revisions_follow(*reader, *length))
       read_stamped_revision(*reader, *length, name, facts);
+    if (length && maybe_rewritten(bytes, *length) &&
+        facts.metadata.xmp_packet->find(pdf::meta::xmp_page_text_sha256) != std::string::npos)
+      facts.page_fingerprints = pdf::fingerprint_pages(bytes);
   }
   return facts;
 }
@@ -324,6 +366,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
   probes.page_one_changes = [&](std::uint64_t length) {
     return stamped(length) ? facts.page_one_changes : std::vector<std::string>{};
   };
+  probes.page_fingerprints = [&facts] { return facts.page_fingerprints; };
   probes.page_text = [&facts] {
     if (facts.page) return *facts.page;
     pdf::PageText none;

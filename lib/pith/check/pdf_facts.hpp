@@ -29,6 +29,7 @@
 #include "pith/check/carried.hpp"
 #include "pith/check/isolation.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/registry/trust_store.hpp"
 
@@ -59,6 +60,10 @@ struct PdfFacts {
   // parent can decrypt the stream data it confirms in the file's bytes (a
   // wrong key decrypts them to noise, never to a validly signed record).
   std::optional<std::string> aes256_file_key;
+  // Read only when the XMP carries a page text fingerprint and the stamped
+  // bytes no longer end a revision (a full rewrite, check/rewritten_text.hpp):
+  // every page's fingerprint as the file reads now.
+  std::optional<pdf::PageFingerprints> page_fingerprints;
 
   // The wire form (base/wire.hpp): every string read from the PDF travels
   // as length and bytes, so bytes that are not UTF-8 arrive exactly as read.

@@ -239,6 +239,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
     b.put(page->id, page_dict);
   }
   plan.notes.push_back("badge added to page 1");
+  plan.adds_badge = true;
   return {};
 }
 
@@ -347,7 +348,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     }
   // Already stamped with this record: nothing to do, unless --badge asks
   // for a badge page 1 does not have yet (then the update is made again, with it).
-  if (already_carries(metadata, extraction.xmp, record) &&
+  if (!options.restamp && already_carries(metadata, extraction.xmp, record) &&
       !(options.badge && !page_one_links_to(reader, number_body(record.pith_number)))) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;
@@ -368,6 +369,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
+    props.page_text_sha256 = options.page_text_sha256;
     auto packet = merge_pith_xmp(metadata.xmp_packet.value_or(""), props);
     if (!packet) return std::unexpected(packet.error().within(reader.name()));
     PdfDictionary metadata_stream;

@@ -40,6 +40,12 @@ struct StampOptions {
   // SHA-256 (hex) of the reader's bytes when the caller already has it
   // (MappedFile::sha256_hex is the fast way); computed here otherwise.
   std::optional<std::string> original_sha256;
+  // The fingerprint of the original's pages (pdf/page_fingerprint.hpp,
+  // to_property()), written as XMP pith:pageTextSha256 when set.
+  std::optional<std::string> page_text_sha256;
+  // Make the update even when the file already carries this record (pith-stamp
+  // --force on a stamped PDF that pith-check does not call verified).
+  bool restamp = false;
 };
 
 enum class StampOutcome {
@@ -55,6 +61,7 @@ struct StampPlan {
   std::string original_sha256;                 // of the bytes before the update (hex)
   std::uint64_t original_length = 0;
   std::vector<std::string> notes;              // human-readable remarks (badge skipped, ...)
+  bool adds_badge = false;                     // the update changes page 1's annotations (--badge)
 };
 
 // The resolver URL of a record: <resolver>/pith/<26-char body>.

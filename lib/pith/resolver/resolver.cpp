@@ -146,6 +146,26 @@ std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
   return out;
 }
 
+// The sound entry already filed under `full_number` (it verifies and holds
+// that number), for an answer to a lookup that did not start from it (an
+// arXiv id without an alias, an ambiguous short form): such an answer must
+// not replace a newer copy either.
+struct HeldEntry {
+  CachedDocument document;
+  registry::VerifiedRecord record;
+};
+std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const DocumentVerifier& verify,
+                                         const std::string& full_number) {
+  const auto number = registry::parse_pith_number(full_number);
+  if (!number || !number->has_whole_body()) return std::nullopt;
+  auto doc = cache.load_body(number->body);
+  if (!doc) return std::nullopt;
+  auto verified = verify(doc->bytes, doc->path.string());
+  if (!verified || !verified->record() || verified->record()->pith_number != full_number) return std::nullopt;
+  if (!doc->full_number.empty() && doc->full_number != full_number) return std::nullopt;
+  return HeldEntry{std::move(*doc), *std::move(*verified).record()};
+}
+
 // Only a signed bundle is kept: a state alone is not signed, and a cached
 // copy is what later lookups (and the rollback check) start from.
 bool cacheable(registry::DocumentKind kind) { return kind == registry::DocumentKind::bundle; }
@@ -240,21 +260,43 @@ void Resolver::consult_cache(Job& job) {
   auto doc = cache_.load_body(*body);
   if (!doc) return;
   auto verified = verify_(doc->bytes, doc->path.string());
-  std::optional<Refusal> refusal;
+  // An entry that does not verify, or holds another number than the one it
+  // is filed under, is never used; it is not removed either (the cache only
+  // ever changes by a verified record filed under its own number: the next
+  // verified fetch of this number replaces it).
+  std::optional<std::string> unusable;
   if (!verified) {
-    refusal = Refusal{ErrorKind::rejected, verified.error().describe()};
-  } else if (auto why = rejection_reason(*verified, job.id)) {
-    refusal = std::move(why);
+    unusable = verified.error().describe();
+  } else if (!verified->record()) {
+    unusable = "failed verification (" + first_failure(verified->report) + ")";
   } else if (!doc->full_number.empty() && doc->full_number != verified->record()->pith_number) {
-    refusal = Refusal{ErrorKind::rejected, "filed under " + doc->full_number + " but holds " + verified->record()->pith_number};
+    unusable = "filed under " + doc->full_number + " but holds " + verified->record()->pith_number;
   }
-  if (refusal) {
-    // Never used: dropped, and the record is fetched again.
-    job.report.warn("resolver.cache.rejected", shown_cache(doc->path) + ": " + refusal->reason + "; entry removed");
-    job.failures.push_back(doc->path.string() + ": " + refusal->reason + " (cache entry removed)");
-    job.refusals.push_back("the cached copy " + refusal->reason);
-    job.refuse(refusal->kind);
-    cache_.remove(*body);
+  if (unusable) {
+    const ErrorKind kind = verified && !verified->record() && verified->report.verdict() == Verdict::unverifiable
+                               ? ErrorKind::unverifiable
+                               : ErrorKind::rejected;
+    job.report.warn("resolver.cache.rejected",
+                    shown_cache(doc->path) + ": " + *unusable + "; not used (left in place until a verified copy replaces it)");
+    job.failures.push_back(doc->path.string() + ": " + *unusable + " (cache entry not used)");
+    job.refusals.push_back("the cached copy " + *unusable + " (not used, left in place)");
+    job.refuse(kind);
+    return;
+  }
+  // A sound entry that is not what was asked for (another year, another
+  // arXiv id): the lookup's mistake, not the entry's. It is neither used nor
+  // touched, and the answer says which record the cache does hold.
+  if (auto why = rejection_reason(*verified, job.id)) {
+    const std::string& held = verified->record()->pith_number;
+    const bool same_body = job.id.number() && job.id.number()->has_whole_body() &&
+                           held.ends_with(":" + job.id.number()->body);
+    const std::string reason = same_body ? "the year differs: the record with this body is " + held : why->reason;
+    job.report.warn("resolver.cache.other_record",
+                    shown_cache(doc->path) + " holds " + held + ", not what was asked for (" + reason + "); not used, and kept");
+    job.failures.push_back(doc->path.string() + ": holds " + held + ", not " + job.id.text() + " (" + reason +
+                           "); not used, kept");
+    job.refusals.push_back("the cache holds " + held + ", not " + job.id.text() + " (" + reason + "); not used, kept");
+    job.refuse(why->kind);
     return;
   }
   const bool fresh = doc->meta.fetched_at > 0 && unix_now() - doc->meta.fetched_at < options_.freshness.count();
@@ -347,6 +389,12 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     job.refuse(why->kind);
     ++job.next;
     return;
+  }
+  if (!job.cached_record) {
+    if (auto held = sound_entry_for(cache_, verify_, verified->record()->pith_number)) {
+      job.cached = std::move(held->document);
+      job.cached_record = std::move(held->record);
+    }
   }
   if (job.cached_record) {
     if (auto older = registry::rollback_from(*job.cached_record, *verified->record())) {
@@ -522,7 +570,8 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
   }
 
   // The batch's verified documents go to the cache together (one sync).
-  const auto stored = cache_.store_many(pending_stores_);
+  // Offline, the cache is only read: what a file:// base served is used, not kept.
+  const auto stored = options_.offline ? Result<void>{} : cache_.store_many(pending_stores_);
   pending_stores_.clear();
 
   std::vector<Result<Resolution>> out;
