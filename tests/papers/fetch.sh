@@ -8,6 +8,7 @@ set -euo pipefail
 dir=${1:?usage: tests/papers/fetch.sh DIR [NAME...]}
 shift
 manifest="$(dirname "$0")/corpus.tsv"
+url=${PAPERS_GIT_URL:-https://github.com/%s}  # %s: owner/repo (a local mirror works too)
 mkdir -p "$dir"
 grep -v '^#' "$manifest" | tail -n +2 | while IFS=$'\t' read -r name repo commit _; do
   if (($# > 0)) && [[ " $* " != *" $name "* ]]; then continue; fi
@@ -15,7 +16,7 @@ grep -v '^#' "$manifest" | tail -n +2 | while IFS=$'\t' read -r name repo commit
   tmp="$dir/.$name.partial"
   rm -rf "$tmp" && mkdir -p "$tmp"
   git -C "$tmp" init -q
-  if git -C "$tmp" fetch -q --depth 1 "https://github.com/$repo" "$commit" && git -C "$tmp" checkout -q FETCH_HEAD; then
+  if git -C "$tmp" fetch -q --depth 1 "$(printf "$url" "$repo")" "$commit" && git -C "$tmp" checkout -q FETCH_HEAD; then
     rm -rf "$tmp/.git" && mv "$tmp" "$dir/$name"
     echo "fetch.sh: $name: $repo@${commit:0:12}"
   else
