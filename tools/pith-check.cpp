@@ -69,10 +69,7 @@ int check_command(int argc, char** argv) {
   std::vector<std::string> trust_keys;
   std::vector<std::string> files;
   app.add_flag("--json", json_output, "one JSON object per input per line (JSON Lines, in input order)");
-  app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format; repeatable)")
-      ->type_name("FILE")
-      ->allow_extra_args(false)  // one FILE per --trust-key: the inputs that follow are not keys
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  pith::cli::add_trust_key_option(app, trust_keys);
   app.add_option("inputs", files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
       ->type_name("FILE|NUMBER...");
   pith::check::CheckRunOptions run;

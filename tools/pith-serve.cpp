@@ -154,10 +154,7 @@ int serve_command(int argc, char** argv) {
       ->type_name("DIR");
   app.add_option("--cors", options.cors_origin, "allow this origin to call the API from a browser (default: no CORS)")
       ->type_name("ORIGIN");
-  app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format; repeatable)")
-      ->type_name("FILE")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  pith::cli::add_trust_key_option(app, trust_keys);
   pith::serve::BrokerOptions broker_options;
   const std::string check_limits = "Limits of each check (as pith-check's)";
   app.add_option("--check-cpu", broker_options.limits.cpu_seconds, "CPU seconds a check may use (default 30)")

@@ -91,10 +91,11 @@ int stamp_command(int argc, char** argv) {
   app.add_flag("--arxiv", arxiv,
                "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
                "rebuild it as arXiv does and check the PDF offline");
-  app.add_option("--compiler", compiler, "with --arxiv: pdflatex, latex, xelatex or lualatex (default: the paper's last build)")
+  app.add_option("--compiler", compiler,
+                 "with --arxiv: pdflatex, latex or xelatex, the engines arXiv runs (default: the paper's last build; "
+                 "after lualatex, xelatex); lualatex is refused")
       ->check(CLI::IsMember({"pdflatex", "latex", "xelatex", "lualatex"}));
-  app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)")
-      ->type_name("FILE");
+  pith::cli::add_trust_key_option(app, opt.trust_keys);
   pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", print.verbose, "say what was done");
   app.add_flag("--json", print.json, "print the outcome as JSON on stdout");

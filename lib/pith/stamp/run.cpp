@@ -197,9 +197,11 @@ std::string record_paper(const registry::VerifiedRecord& record) {
 // Before writing: is this the record's paper? The paper's titles against the
 // record's title hash. A mismatch refuses (exit 1, unless --force); nothing
 // to compare with is a warning note (pith-check would say `unbound`).
+// `no_title`: why there is no title to compare, when the caller knows better
+// than "the PDF has no title" (a .tex whose \title is not plain text).
 std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std::vector<registry::TitleCandidate>& titles,
                                           const std::vector<std::string>& visible_lines, const registry::VerifiedRecord& record,
-                                          Outcome& outcome) {
+                                          Outcome& outcome, const std::string& no_title = {}) {
   const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
   if (expected.empty()) {
     outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
@@ -221,6 +223,11 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
     return outcome;
   }
   if (metadata.verdict == registry::TitleVerdict::match || visible) return std::nullopt;
+  if (titles.empty() && !no_title.empty()) {
+    outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+                            ": " + no_title + " (pith-check on the built PDF compares the title it shows)");
+    return std::nullopt;
+  }
   outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
                           ": " + metadata.detail + (visible_lines.empty() ? "" : ", and its text does not show the record's title") +
                           " (pith-check will call it unbound unless its arXiv id ties them)");
@@ -267,8 +274,10 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
   }
 
   std::vector<registry::TitleCandidate> titles;
-  if (auto title = tex::find_plain_title(opt.input)) titles.push_back({"\\title", *title});
-  if (auto refused_paper = refuse_other_paper(opt, titles, {}, record, outcome)) return *refused_paper;
+  const auto title = tex::read_plain_title(opt.input);
+  if (title) titles.push_back({"\\title", *title});
+  const std::string no_title = title ? std::string() : title.error().describe();
+  if (auto refused_paper = refuse_other_paper(opt, titles, {}, record, outcome, no_title)) return *refused_paper;
 
   tex::TexStampOptions options;
   options.sty.resolver_base = link_base(opt);
