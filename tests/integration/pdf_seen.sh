@@ -131,8 +131,12 @@ stamp -o "$work/s-white.pdf" "$work/h-white.pdf" 2>"$work/stderr" || rc=$?
 grep -q 'could not confirm' "$work/stderr" || fail "pith-stamp took the hidden title as shown: $(cat "$work/stderr")"
 
 # ---- evidence: the crop of page 1 where the binding was seen ----------------------
-"$bin/pith-check" --offline --evidence "$work/evidence" --json "$work/g.pdf" "$work/g-v2.pdf" "$work/f-white.pdf" \
-  >"$work/last.json" 2>"$work/stderr" || fail "--evidence: $(cat "$work/stderr")"
+rc=0
+"$bin/pith-check" --offline --evidence "$work/evidence" "$work/g.pdf" "$work/g-v2.pdf" "$work/f-white.pdf" \
+  >"$work/human" 2>"$work/stderr" || rc=$?
+[[ $rc == 4 ]] && ! grep -q -- --evidence "$work/stderr" || fail "--evidence: exit $rc (expected 4, the forgery's): $(cat "$work/stderr")"
+grep -q "^  evidence: $work/evidence/g.page1.png (the record's title as a reader sees it on page 1)" "$work/human" ||
+  fail "--evidence: the report does not name the file"
 for f in g g-v2; do
   png="$work/evidence/$f.page1.png"
   [[ -s $png && $(head -c 8 "$png" | od -An -c | tr -d ' ') == '211PNG\r\n032\n' ]] || fail "--evidence: no PNG for $f"
