@@ -125,6 +125,31 @@ check "$work/f-swap-page.pdf" 4 pdf.bytes.prefix_intact pass pdf.page1.changed_a
 check "$work/f-swap-badge.pdf" 4 pdf.page1.changed_after_stamping warn pdf.title.visible_hidden warn
 grep -q 'its annotations' "$work/last.json" || fail "swap-badge: the changed annotation is not named"
 
+# ---- two genuine kinds that used to be unbound ------------------------------
+# Small capitals (arxiv.sty's title: Times, \sc; the text layer read
+# "N ECESSARY AND S UFFICIENT"), and pdfTeX's Type 3 bitmap fonts (T1
+# without cm-super or lmodern: its ligatures read as control characters).
+signer="${PITH_TEST_SIGN:-$bin/../tests/pith-test-sign}"
+key="$src/tests/data/test-signing-key.json"
+kind() {  # NAME TITLE PREAMBLE TITLE-MARKUP
+  "$signer" --title "$2" --arxiv 2601.0000${#1} --version 1 >"$work/$1.json"
+  mkdir -p "$work/$1"
+  printf '%s\n' '\documentclass{article}' "$3" '\begin{document}' '\begin{center}' "$4" '\end{center}' \
+    'Text of the paper.' '\end{document}' >"$work/$1/paper.tex"
+  (cd "$work/$1" && pdflatex -interaction=batchmode paper.tex >/dev/null) || fail "$1 did not build"
+  local number
+  number=$("$signer" --title "$2" --arxiv 2601.0000${#1} --version 1 --output number)
+  "$bin/pith-stamp" --offline --trust-key "$key" --bundle "$work/$1.json" --pith "$number" -o "$work/$1.pdf" \
+    "$work/$1/paper.pdf" 2>/dev/null ||
+    fail "$1: pith-stamp"
+  "$bin/pith-check" --offline --trust-key "$key" --json "$work/$1.pdf" >"$work/last.json" || fail "$1: not verified: $(codes)"
+}
+kind smallcaps 'Necessary and Sufficient Conditions for Sparse Recovery' \
+  '\usepackage[T1]{fontenc}\renewcommand{\rmdefault}{ptm}' \
+  '{\LARGE\sc Necessary and Sufficient Conditions for Sparse Recovery\par}'
+kind type3 'Efficient fine-tuning of affine flows for differential equations' '\usepackage[T1]{fontenc}' \
+  '{\LARGE Efficient fine-tuning of affine flows for differential equations\par}'
+
 # ---- pith-stamp reads page 1 as pith-check does ----------------------------------
 rc=0
 stamp -o "$work/s-white.pdf" "$work/h-white.pdf" 2>"$work/stderr" || rc=$?
