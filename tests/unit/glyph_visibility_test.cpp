@@ -37,23 +37,53 @@ const Box glyph_box{5, 4, 15, 16};
 
 TEST_CASE("black ink on white is fully seen; grey ink in proportion", "[seen]") {
   const Image ink = glyph_ink();
-  CHECK(visible_contrast(ink.view(), ink.view(), glyph_box) == Approx(1.0));
-  Image grey = ink;
+  const Image bare;  // the page without its text: white paper
+  CHECK(visible_contrast(ink.view(), bare.view(), ink.view(), glyph_box) == Approx(1.0));
+  Image grey;
   grey.fill(8, 6, 12, 14, 128);  // 50 % grey text
-  CHECK(visible_contrast(grey.view(), ink.view(), glyph_box) == Approx(0.5).margin(0.01));
-  Image light = ink;
+  CHECK(visible_contrast(grey.view(), bare.view(), ink.view(), glyph_box) == Approx(0.5).margin(0.01));
+  Image light;
   light.fill(8, 6, 12, 14, 230);  // near-white text
-  CHECK(visible_contrast(light.view(), ink.view(), glyph_box) < VisibilityRules{}.min_contrast);
+  CHECK(visible_contrast(light.view(), bare.view(), ink.view(), glyph_box) < VisibilityRules{}.min_contrast);
+  Image half;  // the lower half painted over
+  half.fill(8, 6, 12, 10, 0);
+  CHECK(visible_contrast(half.view(), bare.view(), ink.view(), glyph_box) == Approx(0.5).margin(0.01));
 }
 
 TEST_CASE("white text, text painted over, clipped or behind an image is not seen", "[seen]") {
   const Image ink = glyph_ink();
   const Image white_page;  // white text on white, painted over by white, clipped away, render mode 3
-  CHECK(visible_contrast(white_page.view(), ink.view(), glyph_box) == Approx(0.0));
-  Image photo;  // behind an opaque image: the image's own texture, unrelated to the glyph
+  CHECK(visible_contrast(white_page.view(), white_page.view(), ink.view(), glyph_box) == Approx(0.0));
+  Image photo;  // behind an opaque image: the page is the image, with or without the text
   for (int y = 0; y < 20; ++y)
     for (int x = 0; x < 20; ++x) photo.pixels[static_cast<std::size_t>(y * 20 + x)] = static_cast<std::uint8_t>((x * 37 + y * 11) % 200);
-  CHECK(visible_contrast(photo.view(), ink.view(), glyph_box) < VisibilityRules{}.min_contrast);
+  CHECK(visible_contrast(photo.view(), photo.view(), ink.view(), glyph_box) == Approx(0.0));
+}
+
+TEST_CASE("white text on a dark background is seen; a line drawn over a full stop does not hide it", "[seen]") {
+  const Image ink = glyph_ink();
+  Image bare;
+  bare.fill(0, 0, 20, 20, 20);
+  Image page = bare;
+  page.fill(8, 6, 12, 14, 255);
+  CHECK(visible_contrast(page.view(), bare.view(), ink.view(), glyph_box) > 0.9);
+  // A link's border drawn over the left quarter of a small glyph (a full
+  // stop after a hyperlink): what is left of it is seen.
+  Image border_bare;
+  border_bare.fill(8, 0, 9, 20, 180);
+  Image border_page = border_bare;
+  border_page.fill(9, 6, 12, 14, 0);
+  CHECK(visible_contrast(border_page.view(), border_bare.view(), ink.view(), glyph_box) > VisibilityRules{}.min_contrast);
+}
+
+TEST_CASE("nothing to measure is not seen", "[seen]") {
+  const Image blank;
+  CHECK(visible_contrast(blank.view(), blank.view(), blank.view(), glyph_box) == 0.0);  // no ink at all
+  const Image ink = glyph_ink();
+  CHECK(visible_contrast(ink.view(), blank.view(), ink.view(), Box{30, 30, 40, 40}) == 0.0);  // off the render
+  Image other;
+  other.pixels.resize(100);
+  CHECK(visible_contrast(GreyView{other.pixels.data(), 10, 10, 10, 1.0}, blank.view(), ink.view(), glyph_box) == 0.0);
 }
 
 TEST_CASE("text drawn over other text: neither binds, whatever contrast the overlap leaves", "[seen]") {
@@ -62,10 +92,10 @@ TEST_CASE("text drawn over other text: neither binds, whatever contrast the over
   // (holes punched in the other title, or the other title's own ink), so
   // overlap is decided on the glyphs' boxes, not on the pixels.
   std::vector<GlyphSight> glyphs = {
-      {0, {72, 100, 80, 112}, 12, 0.5, 0},  // the record's title, line 0
-      {0, {80, 100, 88, 112}, 12, 0.5, 0},
-      {1, {72, 100, 81, 112}, 12, 0.5, 0},  // the other paper's, line 1, over it
-      {2, {72, 113, 80, 125}, 12, 0.5, 0},  // the next line: touching, not over
+      {0, 0, {72, 100, 80, 112}, 12, 0.5, 0},  // the record's title, line 0
+      {0, 0, {80, 100, 88, 112}, 12, 0.5, 0},
+      {1, 1, {72, 100, 81, 112}, 12, 0.5, 0},  // the other paper's, line 1, over it
+      {2, 2, {72, 113, 80, 125}, 12, 0.5, 0},  // the next line: touching, not over
   };
   mark_overprinted(glyphs);
   CHECK(glyphs[0].hidden == hidden_overprinted);
@@ -73,28 +103,28 @@ TEST_CASE("text drawn over other text: neither binds, whatever contrast the over
   CHECK(glyphs[2].hidden == hidden_overprinted);
   CHECK(glyphs[3].hidden == 0);
   // An unseen glyph overprints nothing: invisible text over a title leaves it seen.
-  std::vector<GlyphSight> under = {{0, {72, 100, 80, 112}, 12, 0.5, 0}, {1, {72, 100, 80, 112}, 12, 0.5, hidden_no_contrast}};
+  std::vector<GlyphSight> under = {{0, 0, {72, 100, 80, 112}, 12, 0.5, 0},
+                                   {1, 1, {72, 100, 80, 112}, 12, 0.5, hidden_no_contrast}};
   mark_overprinted(under);
   CHECK(under[0].hidden == 0);
   CHECK((under[1].hidden & hidden_no_contrast) != 0);
 }
 
-TEST_CASE("white text on a dark background is seen", "[seen]") {
-  const Image ink = glyph_ink();
-  Image page;
-  page.fill(0, 0, 20, 20, 20);
-  page.fill(8, 6, 12, 14, 255);
-  CHECK(visible_contrast(page.view(), ink.view(), glyph_box) > 0.8);
-}
-
-TEST_CASE("nothing to measure is not seen", "[seen]") {
-  const Image blank;
-  CHECK(visible_contrast(blank.view(), blank.view(), glyph_box) == 0.0);  // no ink at all
-  const Image ink = glyph_ink();
-  CHECK(visible_contrast(ink.view(), ink.view(), Box{30, 30, 40, 40}) == 0.0);  // off the render
-  Image other;
-  other.pixels.resize(100);
-  CHECK(visible_contrast(GreyView{other.pixels.data(), 10, 10, 10, 1.0}, ink.view(), glyph_box) == 0.0);
+TEST_CASE("a full stop too small to measure goes by its word", "[seen]") {
+  const auto glyph = [](std::size_t word, std::uint8_t hidden, double ink) {
+    return GlyphSight{0, word, {0, 0, 5, 10}, 10, 0.5, hidden, ink};
+  };
+  // "link." with the full stop under a link's border: seen.
+  std::vector<GlyphSight> link = {glyph(0, 0, 12), glyph(0, 0, 9), glyph(0, hidden_no_contrast, 1.5)};
+  settle_small_glyphs(link);
+  CHECK(link[2].hidden == 0);
+  // A whole hidden word stays hidden; so does a big glyph, or a small one
+  // hidden for another reason, or one standing alone.
+  std::vector<GlyphSight> hidden = {glyph(0, hidden_no_contrast, 12), glyph(0, hidden_no_contrast, 1.5),
+                                    glyph(1, 0, 12), glyph(1, hidden_no_contrast, 8), glyph(2, 0, 12),
+                                    glyph(2, hidden_tiny | hidden_no_contrast, 0.5), glyph(3, hidden_no_contrast, 1)};
+  settle_small_glyphs(hidden);
+  for (const std::size_t i : {0, 1, 3, 5, 6}) CHECK(hidden[i].hidden != 0);
 }
 
 TEST_CASE("legible geometry: size after transforms, squeeze, on the page", "[seen]") {

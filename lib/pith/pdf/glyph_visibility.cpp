@@ -48,33 +48,41 @@ PixelRect pixels_of(const Box& box, const GreyView& view) {
 
 }  // namespace
 
-double visible_contrast(const GreyView& page, const GreyView& ink, const Box& box) {
-  if (page.width != ink.width || page.height != ink.height || !page.pixels || !ink.pixels) return 0;
+Contrast measure_contrast(const GreyView& page, const GreyView& bare, const GreyView& ink, const Box& box) {
+  const auto same_shape = [&](const GreyView& v) { return v.pixels && v.width == ink.width && v.height == ink.height; };
+  if (!ink.pixels || !same_shape(page) || !same_shape(bare)) return {};
   const PixelRect r = pixels_of(box, page);
-  double ink_weight = 0, background_weight = 0;
-  double page_on_ink = 0, page_on_background = 0;    // the page render, weighted
-  double ideal_on_ink = 0, ideal_on_background = 0;  // black ink on white, weighted the same way
+  double ink_weight = 0, shown = 0;
   for (int y = r.y0; y < r.y1; ++y) {
-    const std::uint8_t* p = page.pixels + static_cast<std::ptrdiff_t>(y) * page.stride;
-    const std::uint8_t* k = ink.pixels + static_cast<std::ptrdiff_t>(y) * ink.stride;
+    const auto row = static_cast<std::ptrdiff_t>(y);
+    const std::uint8_t* p = page.pixels + row * page.stride;
+    const std::uint8_t* b = bare.pixels + row * bare.stride;
+    const std::uint8_t* k = ink.pixels + row * ink.stride;
     for (int x = r.x0; x < r.x1; ++x) {
       const double coverage = (255.0 - k[x]) / 255.0;
-      const double ideal = 255.0 * (1.0 - coverage);
       ink_weight += coverage;
-      background_weight += 1.0 - coverage;
-      page_on_ink += coverage * p[x];
-      page_on_background += (1.0 - coverage) * p[x];
-      ideal_on_ink += coverage * ideal;
-      ideal_on_background += (1.0 - coverage) * ideal;
+      shown += coverage * std::abs(static_cast<int>(p[x]) - static_cast<int>(b[x]));
     }
   }
-  // No ink (nothing drawn, or a glyph outside the render), or no
-  // background: nothing to measure. A full stop at 9 pt is 0.3 pixels of
-  // ink at 72 dpi: the bound is below that.
-  if (ink_weight < 0.1 || background_weight < 0.5) return 0;
-  const double ideal = ideal_on_background / background_weight - ideal_on_ink / ink_weight;
-  if (ideal < 1.0) return 0;
-  return std::fabs(page_on_background / background_weight - page_on_ink / ink_weight) / ideal;
+  // No ink (nothing drawn, or a glyph outside the render): nothing to
+  // measure. A full stop at 9 pt is 0.3 pixels of ink at 72 dpi: the bound
+  // is below that.
+  if (ink_weight < 0.1) return {0, ink_weight};
+  return {shown / (255.0 * ink_weight), ink_weight};
+}
+
+void settle_small_glyphs(std::vector<GlyphSight>& glyphs, const VisibilityRules& rules) {
+  std::vector<std::size_t> settled;
+  for (std::size_t i = 0; i < glyphs.size(); ++i) {
+    const GlyphSight& g = glyphs[i];
+    if (g.hidden != hidden_no_contrast || g.ink_pixels >= rules.min_ink_pixels) continue;
+    const auto seen_neighbour = [&](std::size_t j) { return glyphs[j].word == g.word && glyphs[j].hidden == 0; };
+    const bool before = i > 0 && glyphs[i - 1].word == g.word;
+    const bool after = i + 1 < glyphs.size() && glyphs[i + 1].word == g.word;
+    if (!before && !after) continue;  // a word of its own: nothing to go by
+    if ((!before || seen_neighbour(i - 1)) && (!after || seen_neighbour(i + 1))) settled.push_back(i);
+  }
+  for (const std::size_t i : settled) glyphs[i].hidden = 0;
 }
 
 std::uint8_t geometry_hidden(double font_size, double advance_ratio, const Box& box, double page_width,

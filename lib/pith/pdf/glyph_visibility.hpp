@@ -4,18 +4,19 @@
 // decisions, apart from the poppler code that renders page 1
 // (pdf/page_text.cpp), so they can be tested on small images.
 //
-// Two renders of page 1 at the same scale, 8-bit grey (255 = white):
+// Three renders of page 1 at the same scale, 8-bit grey (255 = white):
 //   - the page: everything a viewer draws (content, form XObjects, images,
 //     annotation appearances, clipping, optional content as shown);
+//   - the bare page: the same without any text;
 //   - the ink: only the glyphs under test, in black, filled, unclipped, on
 //     white, nothing else drawn: where each glyph would put ink.
-// A glyph is seen when, over its box in the page render, the pixels where
-// it puts ink differ from the others in its box about as much as black ink
-// on white paper would (visible_contrast); white text, text painted over,
-// clipped away, behind an image or an annotation, and invisible render
-// modes all come out near 0, because the final composite over the glyph's
-// ink looks like what lies around it. Legibility rules on the geometry
-// (size after every transform, horizontal squeeze, on the page) come first.
+// A glyph is seen when, where it puts ink, text changes the final page
+// about as much as black ink on white paper would (visible_contrast):
+// white text on white, text painted over, clipped away, behind an image or
+// an annotation, and invisible render modes change nothing there. Text over
+// text is decided on the glyphs' boxes (mark_overprinted). Legibility rules
+// on the geometry (size after every transform, horizontal squeeze, on the
+// page) come first.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -63,6 +64,9 @@ struct VisibilityRules {
   // A seen glyph of another line covering this much of a glyph's box
   // overprints it.
   double overprint = 0.5;
+  // Below this much ink (pixels of full coverage) a glyph is too small to
+  // measure on its own (settle_small_glyphs).
+  double min_ink_pixels = 3;
 };
 
 // An 8-bit grey image (255 white), `stride` bytes a row, at `scale` pixels
@@ -75,12 +79,21 @@ struct GreyView {
   double scale = 1.0;
 };
 
-// How much the page render over `box` shows the glyph the ink render draws
-// there, relative to black ink on white (1.0): the difference between the
-// page's mean grey where the glyph puts ink and where it does not, each
-// weighted by the ink's coverage, over the same measure of the ink render
-// itself. 0 when the box holds too little ink or background to measure.
-[[nodiscard]] double visible_contrast(const GreyView& page, const GreyView& ink, const Box& box);
+// How much text shows where the glyph under test puts ink, relative to black
+// ink on white (1.0): over `box`, the mean difference between the page and
+// the bare page on the glyph's ink pixels, weighted by the ink's coverage,
+// over 255. Black text 1, 50 % grey text 0.5, half covered 0.5, white text
+// on a dark background near 1, covered or white on white 0. 0 when the box
+// holds too little ink to measure.
+struct Contrast {
+  double value = 0;       // as above
+  double ink_pixels = 0;  // the glyph's ink, in pixels of full coverage
+};
+[[nodiscard]] Contrast measure_contrast(const GreyView& page, const GreyView& bare, const GreyView& ink, const Box& box);
+[[nodiscard]] inline double visible_contrast(const GreyView& page, const GreyView& bare, const GreyView& ink,
+                                             const Box& box) {
+  return measure_contrast(page, bare, ink, box).value;
+}
 
 // The geometry rules: a glyph of a word whose font size (points, after
 // every transform) and advance per character over size are given, with its
@@ -92,11 +105,20 @@ struct GreyView {
 // One character of the text layer whose visibility is decided.
 struct GlyphSight {
   std::size_t line = 0;      // the text line it belongs to (the unit drawn per ink render)
+  std::size_t word = 0;      // the word it belongs to (numbered across the page)
   Box box;
   double font_size = 0;      // its word's, points after every transform
   double advance_ratio = 0;  // its word's mean advance per character over its size
   std::uint8_t hidden = 0;   // HiddenReason bits
+  double ink_pixels = 0;     // its ink in the renders (measure_contrast), once measured
 };
+
+// Glyphs too small to measure at the renders' scale (a full stop or a comma:
+// a pixel or two, which a link's border or a rule can cover): one hidden
+// only for lack of contrast, with less than `rules.min_ink_pixels` of ink,
+// whose neighbours in its word are seen, is seen. A whole hidden word stays
+// hidden, small glyphs included.
+void settle_small_glyphs(std::vector<GlyphSight>& glyphs, const VisibilityRules& rules = {});
 
 // Text drawn over text: a glyph whose box a glyph of another line, itself
 // seen, covers by `rules.overprint` or more is overprinted (hidden). Both of
