@@ -36,10 +36,11 @@ int main(int argc, char** argv) {
     (void)pith::pdf::render_page_crop(bytes, {0, 0, page.page_width, page.page_height}, 72);
   }
   const double render = (cpu_ms() - start) / calls;
-  std::printf("   read_page_text: %.1f ms CPU a call (%llu lines, %llu glyphs, %llu hidden, %llu ink render(s))\n", seen,
+  std::printf("   read_page_text: %.1f ms CPU a call (%llu lines, %llu glyphs, %llu hidden, %llu ink render(s), %llu bare)\n", seen,
               static_cast<unsigned long long>(page.lines.size()), static_cast<unsigned long long>(page.measure.glyphs),
               static_cast<unsigned long long>(page.measure.hidden),
-              static_cast<unsigned long long>(page.measure.ink_renders));
+              static_cast<unsigned long long>(page.measure.ink_renders),
+              static_cast<unsigned long long>(page.measure.bare_renders));
   std::printf("   one whole-page render at 72 dpi (RGB, opening the PDF included): %.1f ms CPU\n", render);
   return 0;
 }

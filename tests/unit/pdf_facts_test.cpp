@@ -206,7 +206,7 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   facts.page->boxes[0] = {72.5, 100.25, 300, 118};
   facts.page->page_width = 612;
   facts.page->page_height = 792;
-  facts.page->measure = {16, 2, 1};
+  facts.page->measure = {16, 2, 1, 1};
   facts.page->link_uris = facts.metadata.link_uris;
   facts.page->problem = hostile;
   facts.stamped_length = 12;

@@ -47,7 +47,7 @@ void put_seen(WireWriter& w, const pdf::PageText& page) {
   }
   w.counts(boxes);
   w.counts({bits_of(page.page_width), bits_of(page.page_height), page.measure.glyphs, page.measure.hidden,
-            page.measure.ink_renders});
+            page.measure.ink_renders, page.measure.bare_renders});
 }
 
 // What put_seen wrote; a field of the wrong form leaves `page` inconsistent
@@ -66,10 +66,10 @@ void take_seen(WireReader& r, pdf::PageText& page) {
     }
   }
   const std::vector<std::uint64_t> sizes = r.counts("page_size");
-  if (sizes.size() == 5) {
+  if (sizes.size() == 6) {
     page.page_width = from_bits(sizes[0]);
     page.page_height = from_bits(sizes[1]);
-    page.measure = {sizes[2], sizes[3], sizes[4]};
+    page.measure = {sizes[2], sizes[3], sizes[4], sizes[5]};
   } else {
     page.page_width = -1;  // inconsistent
   }

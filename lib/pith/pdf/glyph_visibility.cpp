@@ -49,19 +49,16 @@ PixelRect pixels_of(const Box& box, const GreyView& view) {
 }  // namespace
 
 Contrast measure_contrast(const GreyView& page, const GreyView& bare, const GreyView& ink, const Box& box) {
-  const auto same_shape = [&](const GreyView& v) { return v.pixels && v.width == ink.width && v.height == ink.height; };
-  if (!ink.pixels || !same_shape(page) || !same_shape(bare)) return {};
+  const auto same_shape = [&](const GreyView& v) { return v.width == ink.width && v.height == ink.height; };
+  if (!ink.pixels || !page.pixels || !same_shape(page) || !same_shape(bare)) return {};
   const PixelRect r = pixels_of(box, page);
   double ink_weight = 0, shown = 0;
   for (int y = r.y0; y < r.y1; ++y) {
-    const auto row = static_cast<std::ptrdiff_t>(y);
-    const std::uint8_t* p = page.pixels + row * page.stride;
-    const std::uint8_t* b = bare.pixels + row * bare.stride;
-    const std::uint8_t* k = ink.pixels + row * ink.stride;
     for (int x = r.x0; x < r.x1; ++x) {
-      const double coverage = (255.0 - k[x]) / 255.0;
+      const double coverage = (255.0 - ink.shown(x, y)) / 255.0;
+      if (coverage <= 0) continue;
       ink_weight += coverage;
-      shown += coverage * std::abs(static_cast<int>(p[x]) - static_cast<int>(b[x]));
+      shown += coverage * std::abs(page.shown(x, y) - bare.shown(x, y));
     }
   }
   // No ink (nothing drawn, or a glyph outside the render): nothing to

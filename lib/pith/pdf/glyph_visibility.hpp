@@ -70,13 +70,26 @@ struct VisibilityRules {
 };
 
 // An 8-bit grey image (255 white), `stride` bytes a row, at `scale` pixels
-// a point. Views only: the pixels belong to the caller.
+// a point; with `alpha` (one byte a pixel, `width` a row), a render not yet
+// put on paper: each pixel is seen over white, as a viewer shows it. Views
+// only: the pixels belong to the caller.
 struct GreyView {
   const std::uint8_t* pixels = nullptr;
   int width = 0;
   int height = 0;
   int stride = 0;
   double scale = 1.0;
+  const std::uint8_t* alpha = nullptr;
+
+  // The grey a viewer shows at (x, y), on white paper (no pixels: white
+  // paper itself).
+  [[nodiscard]] int shown(int x, int y) const {
+    if (!pixels) return 255;
+    const int grey = pixels[static_cast<std::ptrdiff_t>(y) * stride + x];
+    if (!alpha) return grey;
+    const int a = alpha[static_cast<std::ptrdiff_t>(y) * width + x];
+    return (grey * a + 255 * (255 - a) + 127) / 255;
+  }
 };
 
 // How much text shows where the glyph under test puts ink, relative to black

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <malloc.h>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -34,6 +35,11 @@ void start_poppler() {
   if (started) return;
   if (!globalParams) globalParams = std::make_unique<GlobalParams>();
   setErrorCallback(ignore_poppler_error);
+  // The renders allocate and free page-sized bitmaps, over and over in a
+  // worker: kept in the heap, not handed back to the kernel and faulted in
+  // again each time (5 % of the work, measured). This runs in the child.
+  mallopt(M_MMAP_THRESHOLD, 16 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   started = true;
 }
 
@@ -235,9 +241,13 @@ class TextProbe final : public TextOutputDev {
 // Without antialiasing: the decision compares renders made alike, and at
 // 72 dpi antialiased glyphs cost 2.4 times as much (measured on the 10-page
 // sample's page 1: 6.2 against 2.6 ms a render).
+//
+// Without paper either: a render keeps its alpha channel and is seen over
+// white only where a glyph is measured (GreyView::shown), instead of every
+// pixel of three renders being put on paper (13 % of the work, measured).
 class InkProbe final : public SplashOutputDev {
  public:
-  explicit InkProbe(SplashColorPtr paper) : SplashOutputDev(splashModeMono8, 4, false, paper) {
+  InkProbe() : SplashOutputDev(splashModeMono8, 4, false, nullptr) {
     setFontAntialias(false);
     setVectorAntialias(false);
     setFreeTypeHinting(false, false);
@@ -260,6 +270,7 @@ class InkProbe final : public SplashOutputDev {
   void startPage(int page_number, GfxState* state, XRef* xref_table) override {
     position_ = 0;
     type3_depth_ = 0;
+    if (mode_ == Mode::page) marks_.clear();
     SplashOutputDev::startPage(page_number, state, xref_table);
   }
 
@@ -304,31 +315,43 @@ class InkProbe final : public SplashOutputDev {
     SplashOutputDev::endType3Char(state);
   }
 
+  // Where the page mode drew anything but glyphs (device pixels): the page
+  // without text differs from white paper only there.
+  [[nodiscard]] const std::vector<Box>& marks() const { return marks_; }
+
   // Ink mode: nothing but glyphs (a Type 3 glyph's own drawing included).
   void stroke(GfxState* state) override {
+    note_path(state, state->getTransformedLineWidth());
     if (drawing()) SplashOutputDev::stroke(state);
   }
   void fill(GfxState* state) override {
+    note_path(state, 0);
     if (drawing()) SplashOutputDev::fill(state);
   }
   void eoFill(GfxState* state) override {
+    note_path(state, 0);
     if (drawing()) SplashOutputDev::eoFill(state);
   }
   bool tilingPatternFill(GfxState* state, Gfx* gfx, Catalog* catalog, GfxTilingPattern* pattern, const double* mat,
                          int x0, int y0, int x1, int y1, double xStep, double yStep) override {
+    note_clip(state);
     return drawing() ? SplashOutputDev::tilingPatternFill(state, gfx, catalog, pattern, mat, x0, y0, x1, y1, xStep, yStep)
                      : true;
   }
   bool functionShadedFill(GfxState* state, GfxFunctionShading* shading) override {
+    note_clip(state);
     return drawing() ? SplashOutputDev::functionShadedFill(state, shading) : true;
   }
   bool axialShadedFill(GfxState* state, GfxAxialShading* shading, double tMin, double tMax) override {
+    note_clip(state);
     return drawing() ? SplashOutputDev::axialShadedFill(state, shading, tMin, tMax) : true;
   }
   bool radialShadedFill(GfxState* state, GfxRadialShading* shading, double tMin, double tMax) override {
+    note_clip(state);
     return drawing() ? SplashOutputDev::radialShadedFill(state, shading, tMin, tMax) : true;
   }
   bool gouraudTriangleShadedFill(GfxState* state, GfxGouraudTriangleShading* shading) override {
+    note_clip(state);
     return drawing() ? SplashOutputDev::gouraudTriangleShadedFill(state, shading) : true;
   }
   void clip(GfxState* state) override {
@@ -342,10 +365,12 @@ class InkProbe final : public SplashOutputDev {
   }
   void drawImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert, bool interpolate,
                      bool inlineImg) override {
+    note_image(state);
     if (drawing()) SplashOutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
   }
   void setSoftMaskFromImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert,
                                 bool inlineImg, double* baseMatrix) override {
+    note_image(state);
     if (drawing()) SplashOutputDev::setSoftMaskFromImageMask(state, ref, str, width, height, invert, inlineImg, baseMatrix);
   }
   void unsetSoftMaskFromImageMask(GfxState* state, double* baseMatrix) override {
@@ -353,11 +378,13 @@ class InkProbe final : public SplashOutputDev {
   }
   void drawImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                  bool interpolate, const int* maskColors, bool inlineImg) override {
+    note_image(state);
     if (drawing()) SplashOutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
   }
   void drawMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                        bool interpolate, Stream* maskStr, int maskWidth, int maskHeight, bool maskInvert,
                        bool maskInterpolate) override {
+    note_image(state);
     if (drawing())
       SplashOutputDev::drawMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr, maskWidth,
                                        maskHeight, maskInvert, maskInterpolate);
@@ -365,6 +392,7 @@ class InkProbe final : public SplashOutputDev {
   void drawSoftMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                            bool interpolate, Stream* maskStr, int maskWidth, int maskHeight,
                            GfxImageColorMap* maskColorMap, bool maskInterpolate) override {
+    note_image(state);
     if (drawing())
       SplashOutputDev::drawSoftMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr, maskWidth,
                                            maskHeight, maskColorMap, maskInterpolate);
@@ -395,6 +423,46 @@ class InkProbe final : public SplashOutputDev {
   // Page mode draws everything; ink mode only inside a selected Type 3 glyph.
   [[nodiscard]] bool drawing() const { return mode_ != Mode::ink || type3_depth_ > 0; }
 
+  // Page mode, outside a Type 3 glyph: a mark within the clip's box.
+  [[nodiscard]] bool noting() const { return mode_ == Mode::page && type3_depth_ == 0; }
+  void note(GfxState* state, Box box) {
+    double x0, y0, x1, y1;
+    state->getClipBBox(&x0, &y0, &x1, &y1);
+    box = intersection(box, Box{x0, y0, x1, y1});
+    if (box.area() > 0) marks_.push_back(box);
+  }
+  void note_clip(GfxState* state) {
+    if (!noting()) return;
+    double x0, y0, x1, y1;
+    state->getClipBBox(&x0, &y0, &x1, &y1);
+    note(state, {x0, y0, x1, y1});
+  }
+  void note_path(GfxState* state, double widen) {
+    if (!noting()) return;
+    const GfxPath* path = state->getPath();
+    Box box{1e300, 1e300, -1e300, -1e300};
+    for (int i = 0; path && i < path->getNumSubpaths(); ++i) {
+      const GfxSubpath* sub = path->getSubpath(i);
+      for (int j = 0; j < sub->getNumPoints(); ++j) {
+        double x, y;
+        state->transform(sub->getX(j), sub->getY(j), &x, &y);
+        box = {std::min(box.x0, x), std::min(box.y0, y), std::max(box.x1, x), std::max(box.y1, y)};
+      }
+    }
+    const double w = widen / 2 + 1;  // and a pixel for the rasteriser's rounding
+    note(state, {box.x0 - w, box.y0 - w, box.x1 + w, box.y1 + w});
+  }
+  void note_image(GfxState* state) {  // the unit square through the CTM
+    if (!noting()) return;
+    Box box{1e300, 1e300, -1e300, -1e300};
+    for (const auto& [u, v] : {std::pair{0.0, 0.0}, {1.0, 0.0}, {0.0, 1.0}, {1.0, 1.0}}) {
+      double x, y;
+      state->transform(u, v, &x, &y);
+      box = {std::min(box.x0, x), std::min(box.y0, y), std::max(box.x1, x), std::max(box.y1, y)};
+    }
+    note(state, {box.x0 - 1, box.y0 - 1, box.x1 + 1, box.y1 + 1});
+  }
+
   [[nodiscard]] bool selected(int position) const {
     const auto& spans = *drawn_by_;
     auto it = std::upper_bound(spans.begin(), spans.end(), position,
@@ -422,6 +490,7 @@ class InkProbe final : public SplashOutputDev {
   int colour_ = 0;
   int position_ = 0;
   int type3_depth_ = 0;
+  std::vector<Box> marks_;
 };
 
 struct BitmapRelease {
@@ -430,7 +499,7 @@ struct BitmapRelease {
 using BitmapPtr = std::unique_ptr<SplashBitmap, BitmapRelease>;
 
 GreyView view_of(SplashBitmap& bitmap, double scale) {
-  return {bitmap.getDataPtr(), bitmap.getWidth(), bitmap.getHeight(), bitmap.getRowSize(), scale};
+  return {bitmap.getDataPtr(), bitmap.getWidth(), bitmap.getHeight(), bitmap.getRowSize(), scale, bitmap.getAlphaPtr()};
 }
 
 // Decides every glyph's visibility: geometry first, then the page render, the
@@ -443,18 +512,29 @@ void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double 
   const std::vector<int> colour = colour_lines(layer.line_boxes);
   const int colours = colour.empty() ? 0 : *std::max_element(colour.begin(), colour.end()) + 1;
 
-  SplashColor white = {255, 255, 255, 0};
-  InkProbe probe(white);
+  InkProbe probe;
   probe.startDoc(&doc);
   const double scale = limits.render_dpi / 72.0;
   probe.page_mode();
   display_page_one(doc, probe, limits.render_dpi);
   BitmapPtr page(probe.takeBitmap());
   const GreyView page_view = view_of(*page, scale);
-  probe.bare_mode();
-  display_page_one(doc, probe, limits.render_dpi);
-  BitmapPtr bare(probe.takeBitmap());
-  const GreyView bare_view = view_of(*bare, scale);
+  // The page without text: white paper where nothing else was drawn near a
+  // glyph (most pages of most papers), else rendered.
+  const auto near_glyph = [&](const Box& mark) {
+    const Box points{mark.x0 / scale, mark.y0 / scale, mark.x1 / scale, mark.y1 / scale};
+    return std::any_of(layer.glyphs.begin(), layer.glyphs.end(),
+                       [&](const Glyph& g) { return intersection(points, g.box).area() > 0; });
+  };
+  BitmapPtr bare;
+  GreyView bare_view{nullptr, page_view.width, page_view.height, 0, scale, nullptr};  // white paper
+  if (std::any_of(probe.marks().begin(), probe.marks().end(), near_glyph)) {
+    probe.bare_mode();
+    display_page_one(doc, probe, limits.render_dpi);
+    bare.reset(probe.takeBitmap());
+    bare_view = view_of(*bare, scale);
+    ++measure.bare_renders;
+  }
   for (int c = 0; c < colours; ++c) {
     if (c >= limits.max_ink_renders) {
       for (Glyph& g : layer.glyphs) {
@@ -596,7 +676,7 @@ nlohmann::json PageText::to_json() const {
                         {"hidden", hidden},
                         {"boxes", std::move(box_list)},
                         {"page_size", {page_width, page_height}},
-                        {"measure", {measure.glyphs, measure.hidden, measure.ink_renders}},
+                        {"measure", {measure.glyphs, measure.hidden, measure.ink_renders, measure.bare_renders}},
                         {"link_uris", link_uris}};
   if (problem) out["problem"] = *problem;
   return out;
@@ -616,7 +696,8 @@ Result<PageText> PageText::from_json(const nlohmann::json& json) {
     out.page_width = json.at("page_size").at(0).get<double>();
     out.page_height = json.at("page_size").at(1).get<double>();
     const auto& m = json.at("measure");
-    out.measure = {m.at(0).get<std::uint64_t>(), m.at(1).get<std::uint64_t>(), m.at(2).get<std::uint64_t>()};
+    out.measure = {m.at(0).get<std::uint64_t>(), m.at(1).get<std::uint64_t>(), m.at(2).get<std::uint64_t>(),
+                   m.at(3).get<std::uint64_t>()};
     out.link_uris = json.at("link_uris").get<std::vector<std::string>>();
     if (const auto it = json.find("problem"); it != json.end()) out.problem = it->get<std::string>();
   } catch (const nlohmann::json::exception& e) {

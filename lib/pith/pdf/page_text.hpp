@@ -32,6 +32,7 @@ struct SeenMeasure {
   std::uint64_t glyphs = 0;         // characters tested
   std::uint64_t hidden = 0;         // of those, not seen
   std::uint64_t ink_renders = 0;    // ink renders (one per colour of overlapping lines)
+  std::uint64_t bare_renders = 0;   // renders without text (only when something else is drawn near a glyph)
   friend bool operator==(const SeenMeasure&, const SeenMeasure&) = default;
 };
 
