@@ -42,7 +42,12 @@ status=$(curl -sS -o "$work/a.json" -w '%{http_code}' -H 'Content-Type: applicat
 [[ $(json "$work/a.json" 'r["file"]') == stamped.pdf ]] || fail "stamped: the report does not use ?name="
 (cd "$work" && "$bin/pith-check" --offline --mirror "file://$work/mirror" --cache-dir "$work/cache" --json stamped.pdf \
   >"$work/cli.json") || true
-[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); print(a == b)' \
+# ... plus the evidence the page shows beside the verdict (issue 22): the
+# crop of page 1 where the title is seen, a PNG the service encoded.
+[[ $(json "$work/a.json" 'r["details"]["evidence"]["binding"]') == visible_title ]] || fail "stamped: no evidence"
+[[ $(json "$work/a.json" '__import__("base64").b64decode(r["details"]["evidence"]["png_base64"])[:8] == b"\x89PNG\r\n\x1a\n"') == True ]] ||
+  fail "stamped: the evidence is not a PNG"
+[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); a["details"].pop("evidence"); print(a == b)' \
   "$work/a.json" "$work/cli.json") == True ]] || fail "the service's JSON differs from pith-check --json's"
 
 # ---- tampered: failed (multipart, as the page sends it) -----------------------

@@ -3,21 +3,35 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/base/utf8.hpp"
+#include "pith/pdf/poppler_document.hpp"
+
+#include <PDFDoc.h>
+#include <TextOutputDev.h>
 
 #include <charconv>
 #include <climits>
 #include <cstdlib>
 #include <memory>
-#include <poppler-document.h>
-#include <poppler-global.h>
-#include <poppler-page.h>
 #include <regex>
 #include <utf8proc.h>
 
 namespace pith::pdf {
 namespace {
 
-void ignore_poppler_message(const std::string&, void*) {}
+// TextOutputDev's sink: the page's text, appended as poppler writes it.
+void append_text(void* stream, const char* text, int length) {
+  static_cast<std::string*>(stream)->append(text, static_cast<std::size_t>(length));
+}
+
+// One page's text in the content stream's order (pdftotext -raw; what
+// poppler-cpp's page::text(raw_order_layout) gave pith 0.x's stamps), at 72
+// dpi over the CropBox.
+std::string raw_order_text(PDFDoc& document, int page) {
+  std::string text;
+  TextOutputDev device(append_text, &text, /*physLayout=*/false, /*fixedPitch=*/0, /*rawOrder=*/true, /*append=*/false);
+  document.displayPage(&device, page, 72, 72, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false);
+  return text;
+}
 
 std::string valid_utf8(std::string_view text) {
   std::string out;
@@ -142,19 +156,17 @@ Result<PageFingerprints> PageFingerprints::from_property(std::string_view value)
 
 PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprintLimits& limits) {
   PageFingerprints out;
-  poppler::set_debug_error_function(ignore_poppler_message, nullptr);
   if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
     out.problem = "the file is too large for the text extractor";
     return out;
   }
   try {
-    const std::unique_ptr<poppler::document> document(
-        poppler::document::load_from_raw_data(bytes.data(), static_cast<int>(bytes.size())));
-    if (!document || document->is_locked()) {
+    const std::unique_ptr<PDFDoc> document = open_poppler_document(bytes);
+    if (!document) {
       out.problem = "the text extractor could not open the PDF";
       return out;
     }
-    const int pages = document->pages();
+    const int pages = document->getNumPages();
     if (pages < 1) {
       out.problem = "the PDF has no pages";
       return out;
@@ -163,14 +175,9 @@ PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprint
     std::size_t text_bytes = 0;
     for (int index = 0; index < pages && out.sha256.size() < limits.max_pages && text_bytes < limits.max_text_bytes;
          ++index) {
-      const std::unique_ptr<poppler::page> page(document->create_page(index));
-      if (!page) {
-        out.problem = "page " + std::to_string(index + 1) + " could not be read";
-        break;
-      }
-      const poppler::byte_array utf8 = page->text(poppler::rectf(), poppler::page::raw_order_layout).to_utf8();
-      text_bytes += utf8.size();
-      const std::string collapsed = collapsed_text(std::string_view(utf8.data(), utf8.size()));
+      const std::string text = raw_order_text(*document, index + 1);
+      text_bytes += text.size();
+      const std::string collapsed = collapsed_text(text);
       out.sha256.push_back(sha256_hex(without_spaces(collapsed)));
       if (index == 0) {
         if (const auto rest = without_watermark(collapsed)) out.page_one_without_watermark = sha256_hex(without_spaces(*rest));

@@ -8,7 +8,7 @@
 //
 // The rule (docs/pdf-stamping.md, "Page text fingerprints"), version 1:
 //   1. a page's text is poppler's text layer in content-stream order
-//      (poppler-cpp, page::raw_order_layout), as UTF-8 (an invalid sequence
+//      (TextOutputDev with rawOrder: pdftotext -raw), as UTF-8 (an invalid sequence
 //      becomes U+FFFD);
 //   2. NFKC (utf8proc): ligatures, compatibility and composed forms agree;
 //   3. white space (Unicode White_Space) is left out altogether: where an

@@ -187,7 +187,7 @@ std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file,
     if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
     examined.plan = std::move(*hashed);
     if (page_text_needed(examined.titles, *record))
-      examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
+      examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
   }
   if (auto pages = readout->reader.page_count()) examined.pages = *pages;
   return to_wire(second_line(examined)) + "\n" + examined.plan->update;
