@@ -55,6 +55,8 @@ git clone -q --no-local "$src" "$root/root/pith"
 echo "fresh_root_bench: make $what in a clean Debian 12 root, a clone of $(git -C "$src" rev-parse --short HEAD)"
 echo "fresh_root_bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 before=$(in_root dpkg-query -W -f='${binary:Package}\n' | wc -l)
+boot_units() { find "$root/etc/systemd/system" -path '*.wants/*' -printf '%P\n' 2>/dev/null | sort; }
+boot_units >"$out/units-before-$what.txt"
 # The apt part first (what `make $what` runs first), then the make itself,
 # which finds everything installed: their sum is the README's one command.
 timed() {  # timed LABEL COMMAND...: runs it in the clone, one summary line
@@ -74,8 +76,8 @@ echo "fresh_root_bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep '^fresh_root_bench:' "$out/make-$what.log" || true
 echo "fresh_root_bench: packages installed: $((after - before)) (the root had $before)"
 grep -E '^(Need to get|After this operation)' "$out/make-$what.log" | sed 's/^/fresh_root_bench: apt: /' || true
-echo "fresh_root_bench: services enabled at boot by what was installed:"
-find "$root/etc/systemd/system" -path '*.wants/*' -name '*.service' -printf '  %P\n' 2>/dev/null | sort || true
+new_units=$(boot_units | comm -13 "$out/units-before-$what.txt" - | tr '\n' ' ')
+echo "fresh_root_bench: units enabled at boot by what was installed: ${new_units:-none}"
 [[ -e $root/etc/ssh/sshd_not_to_be_run ]] && echo "  (/etc/ssh/sshd_not_to_be_run: the system sshd never starts)"
 [[ -e $root/usr/sbin/policy-rc.d ]] && echo "fresh_root_bench: a policy-rc.d was left behind"
 ((status == 0)) || tail -30 "$out/make-$what.log"
