@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The two commands of the README:
-#   make demo  — install what is missing, build, run pith on the bundled sample
-#   make test  — install what is missing, build, run every test (and a short fuzz run,
-#                and the distributed-engine recipes: corpus-engines-test, ~1 min)
+#   make demo  — install what the demo needs (scripts/install-deps demo), build the
+#                tools only (no tests, benchmarks or man pages), run pith on the bundled sample
+#   make test  — install what the tests need too (scripts/install-deps test), build
+#                everything, run every test (and a short fuzz run, and the
+#                distributed-engine recipes: corpus-engines-test, ~1 min)
 # and for the parsers (docs/fuzzing.md):
 #   make fuzz  — run every libFuzzer target FUZZ_SECONDS each (default 60)
 # and for real paper sources (docs/papers.md; a few minutes, its own packages):
@@ -12,7 +14,14 @@
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
 WERROR    ?= $(if $(CI),ON,OFF)
+# -O2 without debug information: a third less compile time than CMake's
+# default here (RelWithDebInfo, -O2 -g), and the same code (CMake's Release
+# is -O3, which makes GCC 12 warn falsely: -Wrestrict in std::string).
+# A debugger's build: make test BUILD_TYPE=RelWithDebInfo (or CMAKE_ARGS).
+BUILD_TYPE ?= Release
 CMAKE_ARGS ?=
+CONFIGURE = cmake -S . -B $(BUILD) -DPITH_WERROR=$(WERROR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+  $(if $(filter Release,$(BUILD_TYPE)),-DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG")
 # The fuzz build: clang 16 (Debian 12's; 14 cannot compile std::expected), with
 # sanitizers and coverage feedback, in its own directory.
 FUZZ_BUILD ?= build-fuzz
@@ -21,16 +30,22 @@ FUZZ_CXX ?= clang++-16
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke package-test corpus-engines-test \
-        papers-deps papers-test papers-bench
+.PHONY: all deps deps-demo deps-bench configure build test demo demo-build bench install clean fuzz-build fuzz fuzz-smoke \
+        package-test corpus-engines-test papers-deps papers-test papers-bench
 
 all: build
 
+# scripts/install-deps PROFILE: demo (build + the sample), test (+ the test tools), bench (+ hyperfine).
 deps:
-	@scripts/install-deps
+	@scripts/install-deps test
+deps-demo:
+	@scripts/install-deps demo
+deps-bench:
+	@scripts/install-deps bench
 
+# Every target (tools, man pages, tests, benchmarks); CMAKE_ARGS come last and win.
 configure: deps
-	cmake -S . -B $(BUILD) -DPITH_WERROR=$(WERROR) $(CMAKE_ARGS)
+	$(CONFIGURE) -DPITH_BUILD_TESTS=ON -DPITH_BUILD_BENCH=ON -DPITH_MAN_PAGES=ON $(CMAKE_ARGS)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -51,10 +66,10 @@ corpus-engines-test: build
 # not part of make test), and the bench corpus of tests/papers/corpus.tsv
 # fetched into PAPERS_DIR (network once; make papers-bench PAPERS_DIR=/srv/papers).
 # Both need what real papers load beyond make test's packages
-# (scripts/install-deps-papers: texlive-fonts-extra is 509 MB).
+# (scripts/install-deps papers: texlive-fonts-extra is 509 MB).
 PAPERS_DIR ?= $(CURDIR)/build-papers
 papers-deps:
-	@scripts/install-deps-papers
+	@scripts/install-deps papers
 
 papers-test: build papers-deps
 	tests/papers/papers.py --bin $(abspath $(BUILD))/tools --require-all -j $(JOBS) tests/papers/sources
@@ -74,10 +89,16 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
-demo: build
+# The demo runs pith-stamp and pith-check: only those are built (same build
+# directory as make test, which turns the rest back on and reuses the library).
+demo-build: deps-demo
+	$(CONFIGURE) -DPITH_BUILD_TESTS=OFF -DPITH_BUILD_BENCH=OFF -DPITH_MAN_PAGES=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD) -j $(JOBS) --target pith-stamp pith-check
+
+demo: demo-build
 	@PITH_BIN=$(abspath $(BUILD))/tools samples/demo.sh
 
-bench: build
+bench: deps-bench build
 	bench/run.sh $(abspath $(BUILD))
 
 package-test: deps

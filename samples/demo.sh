@@ -18,8 +18,8 @@ echo
 work=$(mktemp -d "${TMPDIR:-/tmp}/pith-demo.XXXXXX")
 cp -r "$here/paper.tex" "$here/latexmkrc" "$here/registry" "$work/"
 cd "$work"
-echo "== 2. latexmk -r latexmkrc paper.tex   (in $work)"
-PATH="$PITH_BIN:$PATH" latexmk -r latexmkrc -interaction=nonstopmode -quiet paper.tex
+echo "== 2. latexmk paper.tex   (in $work; latexmk reads ./latexmkrc, which pins pdfLaTeX)"
+PATH="$PITH_BIN:$PATH" latexmk -interaction=nonstopmode -quiet paper.tex
 echo "   generated pith.sty: $(wc -c < pith.sty) bytes (upload it with the paper)"
 echo
 echo "== 3. pith-check --offline paper.pdf"

@@ -34,13 +34,17 @@
 
 namespace {
 
-constexpr const char* exit_code_help = R"(Exit codes (with several files the worst wins: 1 > 2 > 4 > 3 > 0):
-  0  every file verified
-  1  a check failed (tampered, forged or inconsistent data)
-  2  usage error or unreadable input (not a registry document, bad key file)
-  3  no Pith Number found
-  4  unverifiable: nothing trusted to verify with (e.g. a bare record, or
-     data signed only by keys not in the trust store)
+constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several files the worst wins: 1 > 2 > 4 > 3 > 0):
+  0  verified      the record verifies with a trusted key (and, for a PDF,
+                   something the reader sees ties it to that record)
+  1  failed        a check failed (tampered, forged or inconsistent data)
+  2  error         usage error or unreadable input (not a registry document,
+                   bad key file, a PDF the parser gave up on)
+  3  not_found     no Pith Number found
+  4  unverifiable  nothing trusted to verify with (e.g. a bare record, or
+                   data signed only by keys not in the trust store)
+  4  unbound       a PDF whose genuine record nothing on the page ties to it
+                   (no matching title, abstract or arXiv id)
 
 Trust store: the registry key pith-v1-2026-05 (pinned), key files in
 $XDG_CONFIG_HOME/pith/keys/*.json (default ~/.config/pith/keys), and every

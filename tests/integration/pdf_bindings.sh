@@ -241,6 +241,9 @@ mkdir -p "$work/mirror/pith/$body"
 cp "$sample_bundle" "$work/mirror/pith/$body/bundle.json"
 check_args=(--offline --cache-dir "$work/empty-cache")
 check "$work/sample/paper.pdf" 4 unverifiable online.unavailable warn pdf.record.resolved skip
+# The human headline still names the number it could not verify (as the PDF writes it).
+headline=$("$bin/pith-check" "${check_args[@]}" "$work/sample/paper.pdf" 2>/dev/null | head -1 || true)
+[[ $headline == "✗ $work/sample/paper.pdf: unverifiable pith:$body" ]] || fail "unverifiable headline without the number: $headline"
 check_args=(--offline --resolver "file://$work/mirror" --cache-dir "$work/cache")
 check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass receipt.signature.valid pass \
   pdf.number.matches_record pass pdf.title.visible_match pass

@@ -174,6 +174,24 @@ if grep -q "online\." "$work/out"; then fail "corrected paper: online checks wit
 expect_exit 0 "${online[@]}" --offline --json "$c/paper.pdf"
 if grep -q '"online\.' "$work/out"; then fail "--offline still ran online checks"; fi
 
+# --joblog/--resume tell names apart by their bytes: two names that are not
+# UTF-8 and read the same once each bad byte is U+FFFD (\xff and \xfe) are
+# two inputs. The first (no number) is in the joblog; the resumed run must
+# still check the second (a tampered bundle): its line, and exit 1.
+mkdir "$work/bytes"
+cp "$c/plain.pdf" "$work/bytes/paper-"$'\xff'".pdf"
+cp "$c/tampered.bundle.json" "$work/bytes/paper-"$'\xfe'".pdf"
+expect_exit 3 --offline --json --joblog "$work/bytes.joblog" "$work/bytes/paper-"$'\xff'".pdf"
+grep -q '"file_base64":' "$work/bytes.joblog" || fail "joblog: a name that is not UTF-8 has no file_base64"
+expect_exit 1 --offline --json --joblog "$work/bytes.joblog" --resume "$work/bytes/paper-"$'\xff'".pdf" "$work/bytes/paper-"$'\xfe'".pdf"
+[[ $(wc -l <"$work/out") == 1 ]] && grep -q '"verdict":"failed"' "$work/out" ||
+  fail "--resume skipped a name that differs from a logged one only in a byte that is not UTF-8: $(cat "$work/out" "$work/err")"
+/usr/bin/python3 - "$work/out" "$work/bytes/paper-"$'\xfe'".pdf" <<'PY' || fail "file_base64 does not carry the name's bytes"
+import base64, os, sys, json
+line = json.loads(open(sys.argv[1], encoding="utf-8").readline())
+assert base64.b64decode(line["file_base64"]) == os.fsencode(sys.argv[2]), line.get("file_base64")
+PY
+
 if ((failures > 0)); then
   echo "pith_check_corpus: $failures failure(s)" >&2
   exit 1

@@ -54,6 +54,8 @@ expect_out "events.unavailable"
 sed 's/434da334d2825ada/434da334d2825adb/' "$bundle" >"$work/tampered.json"
 expect_exit 1 "$work/tampered.json"
 expect_out "FAIL record.hash.mismatch"
+# The headline names the number the bundle claims, not the one its altered record hashes to.
+expect_out "^✗ $work/tampered.json: failed pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65$"
 
 # 6. Worst wins: failed + verified + unverifiable → 1; verified + unverifiable → 4.
 expect_exit 1 "$bundle" "$work/tampered.json" "$record"
@@ -65,6 +67,11 @@ expect_err "nope.json"
 [[ $(wc -l <"$work/err") -eq 1 ]] || fail "expected one stderr line for an unreadable file"
 expect_exit 2 "$data/pith-signing-key.json"
 expect_err "not a registry document"
+# Not JSON: the file, the line and column, in plain words (no parser jargon).
+printf '{\n  "a": 1,\n  b: 2\n}\n' >"$work/bad.json"
+expect_exit 2 "$work/bad.json"
+expect_err "^pith-check: $work/bad.json: not valid JSON at line 3, column 3: expected a member name in double quotes, found a bare word"
+grep -q 'syntax error\|\$:' "$work/err" && fail "the JSON error still speaks the parser's language: $(cat "$work/err")"
 expect_exit 1 "$bundle" "$work/nope.json" "$work/tampered.json"
 
 # 8. Usage errors: no file, unknown option → 2; --help documents exit codes → 0.
@@ -72,7 +79,7 @@ expect_exit 2
 expect_exit 2 --frobnicate "$bundle"
 expect_exit 0 --help
 expect_out "Exit codes"
-expect_out "unverifiable"
+for verdict in verified failed error not_found unverifiable unbound; do expect_out "^  [0-4]  $verdict "; done
 
 # 9. Test-signed bundles: unverifiable without the test key, verified with --trust-key.
 "$signer" --title "Integration Test Paper" --arxiv 2402.00002 >"$work/test.bundle.json"

@@ -181,6 +181,41 @@ qpdf --check "$work/stdout.pdf" >/dev/null 2>&1 || fail "-o -: output not clean"
 cmp -s -n "$(stat -c %s "$paper")" "$paper" "$work/stdout.pdf" || fail "-o -: the original is not a prefix"
 "$stamp" --bundle "$bundle" --pith "$number" -o - --json "$work/in.pdf" >/dev/null 2>&1 && fail "-o - --json accepted"
 
+# ---- a PDF of more than 1 GiB -------------------------------------------------
+# The classic paper, a 1.1 GiB hole (NUL bytes are PDF whitespace; sparse on
+# disk, so this costs no disk and little time) and an empty incremental
+# update pointing back at the paper's xref: a reader reads both ends. Once
+# "cannot map: Cannot allocate memory": the tool mapped the file and each
+# child mapped it again under a limit that counted it once. --append and
+# -o - take the reading, hashing and checking paths that in place and -o
+# take (those also copy 1.1 GiB, which would make this test slow).
+big="$work/big.pdf"
+"$py" - "$work/made/classic.pdf" "$big" $((1100 << 20)) <<'PY'
+import re, sys
+data = open(sys.argv[1], "rb").read()
+prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
+trailer = re.findall(rb"trailer\s*(<<.*?>>)\s*startxref", data, re.S)[-1]
+with open(sys.argv[2], "wb") as f:
+    f.write(data)
+    f.seek(len(data) + int(sys.argv[3]))
+    at = f.tell()
+    f.write(b"xref\n0 1\n0000000000 65535 f \ntrailer\n" + trailer[:-2] + b" /Prev %d >>\nstartxref\n%d\n%%%%EOF\n" % (prev, at))
+PY
+size=$(stat -c %s "$big")
+((size > 1 << 30)) || fail "big: $size bytes"
+/usr/bin/time -f "%e %M" -o "$work/time.txt" "$stamp" --bundle "$bundle" --pith "$number" -o - "$big" 2>"$work/out.txt" |
+  wc -c >"$work/stdout-size.txt" || true
+read -r secs kb < <(tail -1 "$work/time.txt") || true
+grep -q . "$work/out.txt" && fail "big -o -: $(cat "$work/out.txt")"
+((${kb:-0} < limit_kb)) || fail "big -o -: pith-stamp used ${kb} KB"
+out_size=$(cat "$work/stdout-size.txt")
+((out_size > size)) || fail "big -o -: $out_size bytes written for a $size-byte original"
+"$stamp" --bundle "$bundle" --pith "$number" --append "$big" >"$work/out.txt" 2>&1 || fail "big --append: $(cat "$work/out.txt")"
+[[ $(stat -c %s "$big") == "$out_size" ]] || fail "big --append: $(stat -c %s "$big") bytes, -o - wrote $out_size"
+verdict=$("$check" --offline "$big" 2>&1 | head -1) || true
+[[ $verdict == *"verified $number"* ]] || fail "big --append: pith-check says: $verdict"
+rm -f "$big"
+
 if ((failures > 0)); then
   echo "$failures failure(s)" >&2
   exit 1

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The README's "A session" block, run as it stands: every `$ ` command is run
-# (in order, in one directory, with bash), and every output line the README
-# shows must appear in what the command printed, in order, with "…" matching
-# anything. The paper is samples/paper.tex built with latex/pith.sty and no
-# other step; the record comes from the sample's file:// mirror.
+# The README's "A session" block, run exactly as a reader copies it: every
+# `$ ` line, verbatim (comments and all), in order, in ONE bash started in a
+# clone (samples/, latex/ and build/tools of this tree) with nothing in its
+# environment but a new HOME and the system PATH: whatever else a command
+# needs, the README must show. Every output line the README shows must
+# appear in what that command printed (stdout and stderr), in order, with
+# "…" matching anything. Offline: the record comes from the sample's file://
+# mirror, as the README's first line says.
 set -euo pipefail
 
 bin=${PITH_BIN:?PITH_BIN must be set}
@@ -12,20 +15,16 @@ src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1
-export PATH="$bin:$PATH" TEXINPUTS="$src/latex//:" PITH_RESOLVER="file://$src/samples/registry"
-export XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config"
+# The clone as the reader has it after `make demo`: the sources and build/tools.
+clone="$work/clone"
+mkdir -p "$clone/build" "$work/home" "$work/tmp"
+for part in samples latex; do ln -s "$src/$part" "$clone/$part"; done
+ln -s "$(cd "$bin" && pwd)" "$clone/build/tools"
 
-cd "$work"
-cp "$src/samples/paper.tex" .
-for _ in 1 2; do pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1 || true; done
-[[ -s paper.pdf ]] || { echo "FAIL: samples/paper.tex did not build" >&2; exit 1; }
-pdflatex -interaction=batchmode -jobname=plain '\documentclass{article}\begin{document}\title{Plain}\maketitle Text.\end{document}' >/dev/null 2>&1 || true
-[[ -s plain.pdf ]] || { echo "FAIL: plain.pdf did not build" >&2; exit 1; }
-
-/usr/bin/python3 - "$src/README.md" <<'EOF'
+/usr/bin/python3 - "$src/README.md" "$clone" "$work" <<'EOF'
 import re, subprocess, sys
-text = open(sys.argv[1], encoding="utf-8").read()
+readme, clone, work = sys.argv[1:4]
+text = open(readme, encoding="utf-8").read()
 block = text.split("## A session", 1)[1].split("```console", 1)[1].split("```", 1)[0]
 steps = []  # (command, [expected lines])
 for line in block.strip("\n").splitlines():
@@ -33,16 +32,35 @@ for line in block.strip("\n").splitlines():
         steps.append((line[2:], []))
     elif steps:
         steps[-1][1].append(line)
-if len(steps) < 4:
-    sys.exit(f"FAIL: the README's session has {len(steps)} commands; expected at least 4")
+if len(steps) < 6:
+    sys.exit(f"FAIL: the README's session has {len(steps)} commands; expected at least 6")
+
+# One shell for the whole session (cd and export carry over, as in the
+# reader's terminal), a marker line before each command to split the output.
+marker = "@@pith-readme-step {}@@"
+script = "exec 2>&1\n" + "".join(f"printf '\\n{marker.format(i)}\\n'\n{command}\n" for i, (command, _) in enumerate(steps))
+env = {"HOME": f"{work}/home", "TMPDIR": f"{work}/tmp", "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+run = subprocess.run(["bash", "--noprofile", "--norc"], input=script.encode(), cwd=clone, env=env,
+                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+printed = {}
+current = None
+for line in run.stdout.decode("utf-8", "replace").splitlines():
+    m = re.fullmatch(r"@@pith-readme-step (\d+)@@", line)
+    if m:
+        current = int(m.group(1))
+        printed[current] = []
+    elif current is not None:
+        printed[current].append(line)
 
 def matches(pattern, line):
     return re.fullmatch(".*".join(re.escape(p) for p in pattern.split("…")), line) is not None
 
-failures = 0
-for command, expected in steps:
-    run = subprocess.run(["bash", "-c", command.split("  #")[0]], capture_output=True, text=True)
-    got = (run.stdout + run.stderr).splitlines()
+def problem(command, expected, got):
+    if got is None:
+        return "never ran (the session stopped before it)"
+    if not expected and any(l.strip() for l in got):
+        # A command the README shows without output must print nothing.
+        return "printed what the README does not show:\n" + "\n".join(got)
     at = 0
     for want in expected:
         if want.strip() == "…":
@@ -50,11 +68,18 @@ for command, expected in steps:
         while at < len(got) and not matches(want, got[at]):
             at += 1
         if at == len(got):
-            print(f"FAIL: `{command}`: README line not printed (in order): {want}\n--- got:\n" + "\n".join(got), file=sys.stderr)
-            failures += 1
-            break
+            return f"README line not printed (in order): {want}\n--- got:\n" + "\n".join(got)
         at += 1
-    print(f"ok: $ {command}")
+    return None
+
+failures = 0
+for i, (command, expected) in enumerate(steps):
+    why = problem(command, expected, printed.get(i))
+    if why:
+        print(f"FAIL: `{command}`: {why}", file=sys.stderr)
+        failures += 1
+    else:
+        print(f"ok: $ {command}")
 sys.exit(1 if failures else 0)
 EOF
-echo "readme_session: the README's session runs as shown"
+echo "readme_session: the README's session runs as a reader copies it"

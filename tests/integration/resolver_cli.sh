@@ -130,6 +130,22 @@ cp "$work/a.json" "$work/$body_a"
 (cd "$work" && expect_exit 0 --trust-key "$key" --offline "$body_a")
 grep -q "resolver.source" "$work/out" && fail "an existing file was resolved instead of read"
 
+# 11. A short form from a plain file:// mirror (only pith/<BODY>/bundle.json,
+#     no short-form paths, no index): found by a scan, offline.
+plain="$work/plain"
+mkdir -p "$plain/pith/$body_a" "$plain/pith/$body_b"
+cp "$work/a.json" "$plain/pith/$body_a/bundle.json"
+cp "$work/b.json" "$plain/pith/$body_b/bundle.json"
+expect_exit 0 --trust-key "$key" --cache-dir "$work/cache-plain" --offline --resolver "file://$plain" "pith:${body_a:0:8}"
+expect_out "verified $number_a"
+expect_out "resolver.short_form: pith:${body_a:0:8} resolved to $number_a"
+# Two records there start with it: exit 2, naming them, nothing guessed.
+twin="${body_a:0:8}AAAAAAAAAAAAAAAAAA"
+mkdir -p "$plain/pith/$twin"
+expect_exit 2 --trust-key "$key" --cache-dir "$work/cache-plain2" --offline --resolver "file://$plain" "pith:${body_a:0:8}"
+expect_err "pith:${body_a:0:8} is ambiguous: 2 records in file://$plain start with it"
+expect_err "give more characters"
+
 if ((failures > 0)); then
   echo "resolver_cli: $failures failure(s)" >&2
   exit 1

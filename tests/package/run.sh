@@ -107,7 +107,7 @@ check "pith-check --version names the tool and the libraries" \
   'pith-check --version | tee /dev/stderr | grep -q "^pith-check [0-9]" && pith-stamp --version | grep -q "^libraries: PoDoFo"'
 check "kpsewhich finds the installed pith.sty" 'test "$(kpsewhich pith.sty)" = /usr/share/texmf/tex/latex/pith/pith.sty'
 check "latexmk with the installed latexmkrc builds and stamps the sample" \
-  'cd /tmp/t && latexmk -r latexmkrc -interaction=nonstopmode -quiet paper.tex'
+  'cd /tmp/t && latexmk -interaction=nonstopmode -quiet paper.tex'
 check "pith-check --offline verifies the stamped sample" \
   'cd /tmp/t && pith-check --offline paper.pdf | tee /dev/stderr | grep -q "verified pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"'
 check "man -w finds pith-check(1), pith-stamp(1), pith(7)" 'man -w pith-check && man -w pith-stamp && man -w 7 pith'

@@ -4,6 +4,7 @@
 // what was recorded, across a reopen, ignoring a line cut short.
 #include "pith/check/corpus_input.hpp"
 #include "pith/base/tar_reader.hpp"
+#include "pith/check/corpus_summary.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -87,4 +88,70 @@ TEST_CASE("the joblog holds what was recorded, across a reopen; a cut line is ig
   CHECK_FALSE(log->holds(member("y.tar", "b.pdf", "")));
   CHECK_FALSE(log->holds(path("c.pdf")));
   std::filesystem::remove(file);
+}
+
+TEST_CASE("the joblog tells apart names that differ only in bytes that are not UTF-8") {
+  const std::string file = temp_path("joblog-bytes");
+  std::filesystem::remove(file);
+  // \xff and \xfe both read as U+FFFD; U+FFFD itself is a third name.
+  const std::string ff = "dir/paper-\xff.pdf", fe = "dir/paper-\xfe.pdf", replaced = "dir/paper-\xef\xbf\xbd.pdf";
+  {
+    auto log = JobLog::open(file, false);
+    REQUIRE(log);
+    REQUIRE(log->record(path(ff), Verdict::not_found));
+    REQUIRE(log->record(member("x-\xff.tar", "m-\xff.pdf", ""), Verdict::verified));
+  }
+  auto log = JobLog::open(file, true);
+  REQUIRE(log);
+  CHECK(log->holds(path(ff)));
+  CHECK_FALSE(log->holds(path(fe)));
+  CHECK_FALSE(log->holds(path(replaced)));
+  CHECK(log->holds(member("x-\xff.tar", "m-\xff.pdf", "")));
+  CHECK_FALSE(log->holds(member("x-\xff.tar", "m-\xfe.pdf", "")));
+  CHECK_FALSE(log->holds(member("x-\xfe.tar", "m-\xff.pdf", "")));
+  // An archive and a member are not confused with another split of the same bytes.
+  CHECK_FALSE(log->holds(member("x-\xff.tar", "", "")));
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("a name in JSON: shown with U+FFFD, exact in base64 beside it only when it is not UTF-8") {
+  nlohmann::json line = nlohmann::json::object();
+  put_exact_name(line, "file", "caf\xc3\xa9.pdf");
+  CHECK_FALSE(line.contains("file_base64"));
+  CHECK(get_exact_name(line, "file") == "caf\xc3\xa9.pdf");
+  put_exact_name(line, "member", std::string("a\xff\0b", 4));
+  CHECK(line["member_base64"] == "Yf8AYg==");
+  CHECK(get_exact_name(line, "member") == std::string("a\xff\0b", 4));
+  line["member_base64"] = "not base64!";
+  CHECK_FALSE(get_exact_name(line, "member"));
+  CHECK_FALSE(get_exact_name(line, "archive"));
+}
+
+TEST_CASE("the HTML report names every input that needs attention first, whatever the size; only quiet ones are capped") {
+  CorpusSummary summary(true);
+  Report quiet;
+  quiet.input_kind = "pdf";
+  quiet.number_found = false;
+  const std::size_t quiet_count = CorpusSummary::quiet_reports_kept + 50;
+  for (std::size_t i = 0; i < quiet_count; ++i) {
+    quiet.input = "quiet-" + std::to_string(i) + ".pdf";
+    summary.add(quiet.input, FileCheck(quiet), quiet.to_json(), 0.001);
+  }
+  Report forged;
+  forged.input = "forged.pdf";
+  forged.input_kind = "pdf";
+  forged.pith_number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
+  forged.fail("record.hash.mismatch", "the record was altered");
+  summary.add(forged.input, FileCheck(forged), forged.to_json(), 0.002);
+  const std::string html = summary.to_html();
+  const auto forged_row = html.find(">forged.pdf</a>");
+  REQUIRE(forged_row != std::string::npos);
+  CHECK(forged_row < html.find(">quiet-0.pdf</a>"));
+  CHECK(html.find("record.hash.mismatch") != std::string::npos);
+  CHECK(html.find(">quiet-" + std::to_string(CorpusSummary::quiet_reports_kept - 1) + ".pdf</a>") != std::string::npos);
+  CHECK(html.find(">quiet-" + std::to_string(CorpusSummary::quiet_reports_kept) + ".pdf</a>") == std::string::npos);
+  CHECK(html.find("1 need attention") != std::string::npos);
+  CHECK(html.find(std::to_string(quiet_count) + " have no Pith Number (not_found): the first " +
+                  std::to_string(CorpusSummary::quiet_reports_kept) + " listed after them, 50 left out") !=
+        std::string::npos);
 }

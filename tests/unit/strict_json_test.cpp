@@ -93,12 +93,33 @@ TEST_CASE("size is bounded", "[strict_json]") {
   CHECK(problem_of(big) == JsonProblem::too_large);
 }
 
-TEST_CASE("syntax errors carry a byte offset; trailing data is refused", "[strict_json]") {
+TEST_CASE("syntax errors say where (line, column) in plain words; trailing data is refused", "[strict_json]") {
   auto r = parse_strict(R"({"a":[1,2,}])");
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().problem == JsonProblem::syntax);
   CHECK(r.error().path == "$.a");
-  CHECK(r.error().message.find("byte") != std::string::npos);
+  CHECK(r.error().byte_offset > 0);
+  CHECK(r.error().message ==
+        "not valid JSON at line 1, column 11: expected a value (an object, array, string, number, true, false or "
+        "null), found '}'");
+  // The error a person reads names no JSON path and none of nlohmann's terms.
+  CHECK(r.error().to_error().describe() == r.error().message);
+  auto key = parse_strict("{\n  \"a\": 1,\n  b: 2\n}");
+  REQUIRE_FALSE(key.has_value());
+  CHECK(key.error().line == 3);
+  CHECK(key.error().column == 3);
+  CHECK(key.error().message.find("line 3, column 3: expected a member name in double quotes, found a bare word") !=
+        std::string::npos);
+  CHECK(key.error().message.find("syntax error") == std::string::npos);
+  CHECK(key.error().message.find("$") == std::string::npos);
+  auto cut = parse_strict("{\"a\": [1, 2");
+  REQUIRE_FALSE(cut.has_value());
+  CHECK(cut.error().message.find("but the input ends there") != std::string::npos);
+  // Columns count characters, not bytes.
+  auto wide = parse_strict("{\"\xc3\xa9\": tru}");
+  REQUIRE_FALSE(wide.has_value());
+  CHECK(wide.error().message.find("line 1, column ") != std::string::npos);
+  CHECK(parse_strict("  ").error().message == "not valid JSON: the input is empty");
   CHECK(problem_of(R"({"a":1} {"b":2})") == JsonProblem::syntax);
   CHECK(problem_of("") == JsonProblem::syntax);
   CHECK(problem_of(R"({"a":1 /* c */})") == JsonProblem::syntax);

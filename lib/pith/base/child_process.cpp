@@ -91,7 +91,7 @@ Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limi
   set_limit(RLIMIT_CPU, limits.cpu_seconds, cpu_limit_per_request ? RLIM_INFINITY : limits.cpu_seconds + 1);
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
   // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
-  if (auto sandboxed = enter_sandbox({keep_fd}); !sandboxed) return sandboxed;
+  if (auto sandboxed = enter_sandbox({keep_fd, limits.keep_descriptor}); !sandboxed) return sandboxed;
   // The memory limit is the parser's, set once the sandbox stands: building
   // the seccomp filter allocates, and under a small limit it failed in a
   // heap the parent had left full, as an internal error instead of the

@@ -34,6 +34,9 @@ struct ChildLimits {
   std::uint64_t memory_bytes = std::uint64_t{3} << 30;  // RLIMIT_AS: a mapped file counts too
   std::uint32_t wall_seconds = 60;                       // then SIGKILL
   std::size_t max_output_bytes = std::size_t{64} << 20;  // what the child may send back
+  // One more descriptor the child keeps open (every other is closed): the
+  // file it reads, which it maps itself (pith-stamp: base/mapped_file.hpp).
+  int keep_descriptor = -1;
 };
 
 // One child at work, for callers that watch several at once (pith-check -j N

@@ -127,7 +127,8 @@ std::string Report::to_text(bool color) const {
   out += input.empty() ? "(input)" : terminal_safe(input);
   out += ": ";
   out += to_string(v);
-  if (!pith_number.empty()) out += " " + terminal_safe(pith_number);
+  const std::string& number = pith_number.empty() ? number_as_written : pith_number;
+  if (!number.empty()) out += " " + terminal_safe(number);
   out += "\n";
   if (error) out += "  error: " + terminal_safe(*error) + "\n";
   for (const auto& c : checks_) {

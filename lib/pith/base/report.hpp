@@ -41,6 +41,10 @@ class Report {
  public:
   std::string input;        // file name, URL or identifier the report is about
   std::string pith_number;  // full form when known
+  // For the headline only, when pith_number is not known: the number as the
+  // input writes it (a PDF that carries only `pith:<body>`), so that an
+  // `unverifiable` line still says which number could not be verified.
+  std::string number_as_written;
   std::string input_kind;   // "bundle", "state", "record", "pdf", "identifier"
   std::optional<std::string> error;  // set when the input could not be processed
   bool number_found = true;          // false: no Pith Number in the input

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/corpus_input.hpp"
 
+#include "pith/base/crypto.hpp"
+#include "pith/base/utf8.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -17,12 +20,46 @@ namespace {
 constexpr std::size_t joblog_sync_every = 256;
 
 nlohmann::json key_object(const CorpusInput& input) {
-  if (input.is_member()) return {{"archive", input.archive}, {"member", input.member}};
-  return {{"file", input.name}};
+  nlohmann::json key = nlohmann::json::object();
+  if (input.is_member()) {
+    put_exact_name(key, "archive", input.archive);
+    put_exact_name(key, "member", input.member);
+  } else {
+    put_exact_name(key, "file", input.name);
+  }
+  return key;
 }
 
-// Names from a PDF are hostile: bytes that are not UTF-8 are kept as \u-escaped
-// replacement-free text by dumping with `replace`; the same call writes and reads.
+// The bytes that name an input in a joblog: a path, or an archive and a member.
+std::string file_key(std::string_view name) { return "F" + std::string(name); }
+std::string member_key(std::string_view archive, std::string_view member) {
+  return "M" + std::to_string(archive.size()) + ":" + std::string(archive) + std::string(member);
+}
+
+// A joblog line's key, or nullopt for a line that names nothing.
+std::optional<std::string> key_of_line(const nlohmann::json& line) {
+  if (line.contains("archive")) {
+    const auto archive = get_exact_name(line, "archive");
+    const auto member = get_exact_name(line, "member");
+    if (!archive || !member) return std::nullopt;
+    return member_key(*archive, *member);
+  }
+  const auto file = get_exact_name(line, "file");
+  if (!file) return std::nullopt;
+  return file_key(*file);
+}
+
+bool is_utf8(std::string_view text) {
+  while (!text.empty()) {
+    const Utf8Step step = next_utf8(text);
+    if (step.code_point < 0) return false;
+    text.remove_prefix(step.length);
+  }
+  return true;
+}
+
+// Names are hostile bytes: dumped with `replace`, so a line is always JSON
+// (put_exact_name keeps the exact bytes beside the replaced form).
 std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 std::optional<unsigned> parse_unsigned(std::string_view s) {
@@ -34,7 +71,26 @@ std::optional<unsigned> parse_unsigned(std::string_view s) {
 
 }  // namespace
 
-std::string CorpusInput::joblog_key() const { return dump(key_object(*this)); }
+void put_exact_name(nlohmann::json& line, const std::string& field, const std::string& name) {
+  line[field] = name;
+  if (is_utf8(name)) return;
+  line[field + "_base64"] =
+      to_base64(std::span(reinterpret_cast<const std::uint8_t*>(name.data()), name.size()));
+}
+
+std::optional<std::string> get_exact_name(const nlohmann::json& line, const std::string& field) {
+  if (const auto exact = line.find(field + "_base64"); exact != line.end()) {
+    if (!exact->is_string()) return std::nullopt;
+    auto bytes = from_base64(exact->get_ref<const std::string&>());
+    if (!bytes) return std::nullopt;
+    return std::string(bytes->begin(), bytes->end());
+  }
+  const auto shown = line.find(field);
+  if (shown == line.end() || !shown->is_string()) return std::nullopt;
+  return shown->get<std::string>();
+}
+
+std::string CorpusInput::joblog_key() const { return is_member() ? member_key(archive, member) : file_key(name); }
 
 // 'P' name, or 'B' <name length: 8 decimal digits> name bytes.
 std::string to_request(const CorpusInput& input) {
@@ -88,9 +144,7 @@ Result<JobLog> JobLog::open(const std::string& path, bool resume) {
       // A line cut short by a kill does not parse: that input is checked again.
       const auto j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded() || !j.is_object()) continue;
-      nlohmann::json key = j;
-      key.erase("verdict");
-      done.insert(dump(key));
+      if (auto key = key_of_line(j)) done.insert(std::move(*key));
     }
     if (any && !resume) {
       return fail(ErrorKind::usage, path,

@@ -33,6 +33,14 @@ struct CorpusInput {
   [[nodiscard]] std::string joblog_key() const;
 };
 
+// A name in a JSON line (a report, a joblog line), exactly: `field` holds it
+// for people (bytes that are not UTF-8 are dumped as U+FFFD, so two names can
+// read the same), and only then `<field>_base64` beside it holds the bytes.
+void put_exact_name(nlohmann::json& line, const std::string& field, const std::string& name);
+// The bytes of the name put_exact_name wrote: `<field>_base64` when there is
+// one, else `field`; nullopt when neither is a string (or the base64 is bad).
+[[nodiscard]] std::optional<std::string> get_exact_name(const nlohmann::json& line, const std::string& field);
+
 // An input as a request to a worker process (base/worker_pool.hpp): its
 // name, and its content when it is in memory (a path is opened by the worker).
 [[nodiscard]] std::string to_request(const CorpusInput& input);
@@ -55,7 +63,9 @@ struct Shard {
 [[nodiscard]] std::uint64_t shard_hash(std::string_view name);
 
 // --joblog FILE: one JSON line per finished input, {"file"} or {"archive",
-// "member"}, with its "verdict". Lines are written with write(2) as each
+// "member"} (each with its _base64 form when it is not UTF-8:
+// put_exact_name), with its "verdict". Inputs are compared by their names'
+// bytes, never by what they look like after U+FFFD replacement. Lines are written with write(2) as each
 // report is out (a killed process loses none) and fsync'd in batches (a
 // power loss loses at most the last batch, and those inputs are checked
 // again). A last line cut short by a kill is ignored on --resume.

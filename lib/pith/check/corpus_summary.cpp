@@ -47,11 +47,15 @@ void CorpusSummary::add(const std::string& name, const FileCheck& checked, const
     if (slowest_.size() > slowest_kept) slowest_.pop_back();
   }
   if (!keep_reports_ || verdict == "verified") return;
-  if (kept_.size() >= reports_kept) {
-    ++not_kept_;
+  if (verdict != "not_found") {
+    needing_attention_.push_back(Kept{name, verdict, first_failure(checked), seconds, dump(report, 2)});
     return;
   }
-  kept_.push_back(Kept{name, verdict, first_failure(checked), seconds, dump(report, 2)});
+  if (quiet_.size() >= quiet_reports_kept) {
+    ++quiet_not_kept_;
+    return;
+  }
+  quiet_.push_back(Kept{name, verdict, first_failure(checked), seconds, dump(report, 2)});
 }
 
 nlohmann::json CorpusSummary::to_json() const {
@@ -123,18 +127,31 @@ std::string CorpusSummary::to_html() const {
     }
     h += "</table>\n";
   }
-  h += "<h2>Inputs not verified</h2>\n";
-  if (not_kept_ > 0) h += "<p>" + std::to_string(not_kept_) + " more not shown (see the JSON Lines output).</p>\n";
+  // Those that need attention first, all of them; then the quiet ones, capped.
+  std::vector<const Kept*> rows;
+  for (const auto& k : needing_attention_) rows.push_back(&k);
+  for (const auto& k : quiet_) rows.push_back(&k);
+  h += "<h2>Inputs not verified</h2>\n<p id=\"attention\">" + std::to_string(needing_attention_.size()) +
+       " need attention (failed, error, unbound, unverifiable): all listed first.";
+  const std::size_t quiet_total = quiet_.size() + quiet_not_kept_;
+  if (quiet_total > 0) {
+    h += " " + std::to_string(quiet_total) + " have no Pith Number (not_found)";
+    h += quiet_not_kept_ == 0 ? ": listed after them."
+                              : ": the first " + std::to_string(quiet_.size()) + " listed after them, " +
+                                    std::to_string(quiet_not_kept_) +
+                                    " left out (the JSON Lines output has every input).";
+  }
+  h += "</p>\n";
   h += "<table id=\"failures\"><thead><tr><th>input</th><th>verdict</th><th>first failure</th><th>seconds</th></tr></thead><tbody>\n";
-  for (std::size_t i = 0; i < kept_.size(); ++i) {
-    const auto& k = kept_[i];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Kept& k = *rows[i];
     h += "<tr><td><a href=\"#r" + std::to_string(i) + "\">" + markup_escape(k.name) + "</a></td><td>" + markup_escape(k.verdict) +
          "</td><td>" + markup_escape(k.first_failure) + "</td><td class=\"n\">" + seconds_text(k.seconds) + "</td></tr>\n";
   }
   h += "</tbody></table>\n<h2>Reports</h2>\n";
-  for (std::size_t i = 0; i < kept_.size(); ++i) {
-    h += "<details id=\"r" + std::to_string(i) + "\"><summary>" + markup_escape(kept_[i].name) + "</summary><pre>" +
-         markup_escape(kept_[i].report) + "</pre></details>\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    h += "<details id=\"r" + std::to_string(i) + "\"><summary>" + markup_escape(rows[i]->name) + "</summary><pre>" +
+         markup_escape(rows[i]->report) + "</pre></details>\n";
   }
   // Click a column heading to sort by it (numbers as numbers).
   h += "<script>\n"

@@ -2,8 +2,11 @@
 #pragma once
 // What a person reads at the end of a corpus run (pith-check --summary,
 // --html, and the closing lines on stderr): counts per verdict and per
-// failing check code, the slowest inputs, and, for the HTML page, every
-// input that is not verified with its full report. Every string that came
+// failing check code, the slowest inputs, and, for the HTML page, the inputs
+// that are not verified with their full reports: first every one that needs
+// someone's attention (failed, error, unbound, unverifiable), however many,
+// then the quiet ones (not_found) up to a cap, saying how many were left
+// out, so a forged PDF behind 20,000 PDFs without a number is named. Every string that came
 // from an input (names, details) is hostile: the page escapes all of them,
 // and the page loads nothing from anywhere (inline SVG, CSS and script).
 #include "pith/base/report.hpp"
@@ -22,6 +25,7 @@ namespace pith::check {
 class CorpusSummary {
  public:
   // `keep_reports`: hold the report of each input that is not verified (for the HTML page).
+  // Every input that needs attention is held; not_found ones up to quiet_reports_kept.
   explicit CorpusSummary(bool keep_reports) : keep_reports_(keep_reports) {}
   void add(const std::string& name, const FileCheck& checked, const nlohmann::json& report, double seconds);
   void set_elapsed(double seconds) { elapsed_ = seconds; }
@@ -31,7 +35,7 @@ class CorpusSummary {
   [[nodiscard]] std::string to_html() const;      // --html FILE
 
   static constexpr std::size_t slowest_kept = 10;
-  static constexpr std::size_t reports_kept = 20000;  // the page stays openable
+  static constexpr std::size_t quiet_reports_kept = 20000;  // the page stays openable
 
  private:
   struct Timed {
@@ -51,8 +55,9 @@ class CorpusSummary {
   std::map<std::string, std::size_t> verdicts_;
   std::map<std::string, std::size_t> failing_checks_;
   std::vector<Timed> slowest_;  // the slowest_kept slowest, slowest first
-  std::vector<Kept> kept_;
-  std::size_t not_kept_ = 0;
+  std::vector<Kept> needing_attention_;  // failed, error, unbound, unverifiable: all of them, in input order
+  std::vector<Kept> quiet_;              // not_found: the first quiet_reports_kept
+  std::size_t quiet_not_kept_ = 0;
 };
 
 

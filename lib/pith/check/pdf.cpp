@@ -58,6 +58,7 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   const auto number = extraction.number();
   if (number) report.pith_number = number->to_string();
   const registry::PithNumber& shown = number ? *number : extraction.sightings.front().number;
+  report.number_as_written = shown.to_string();
   report.pass("pdf.number.found", shown.to_string() + " in " + places);
   return true;
 }

@@ -33,11 +33,14 @@ namespace {
 
 // An archive member's line also names the archive and the member exactly
 // (`file` is "ARCHIVE:MEMBER", for people: docs/pith-check-json.md).
+// A name that is not UTF-8 also goes as base64 beside its display form
+// (corpus_input.hpp: put_exact_name).
 nlohmann::json json_report(const CorpusInput& input, const FileCheck& checked) {
   nlohmann::json j = checked.to_json();
+  if (j.value("file", std::string()) == input.name) put_exact_name(j, "file", input.name);
   if (input.is_member()) {
-    j["archive"] = input.archive;
-    j["member"] = input.member;
+    put_exact_name(j, "archive", input.archive);
+    put_exact_name(j, "member", input.member);
   }
   return j;
 }

@@ -55,7 +55,10 @@ void fill_record(Verifying& out, const json& record, const DerivedNumber& derive
   out.canonical_record = record;
   out.canonical_json = derived.canonical_json;
   out.canonical_sha256 = derived.canonical_sha256;
-  out.report.pith_number = out.pith_number;
+  // The headline names the number the document claims (set before this
+  // when it claims one): a tampered document is reported under the number
+  // it pretends to be, not the one its altered record hashes to.
+  if (out.report.pith_number.empty()) out.report.pith_number = out.pith_number;
 }
 
 void fill_receipt(Verifying& out, const ReceiptOutcome& receipt) {
@@ -391,6 +394,7 @@ void verify_record_and_receipt(Verifying& out, const json& record, std::string_v
                                std::string_view claimed_number, const json* receipt, const TrustStore& trust) {
   Report& report = out.report;
   std::vector<Check> untrusted;
+  if (!claimed_number.empty()) report.pith_number = std::string(claimed_number);
   auto derived = check_record(report, record, claimed_sha256, claimed_number);
   if (!derived) return;
   fill_record(out, record, *derived);
@@ -511,7 +515,8 @@ Result<DocumentVerification> verify_document(std::string_view bytes, const Trust
   auto parsed = signed_json::parse_strict(bytes);
   if (!parsed) {
     const signed_json::StrictJsonError& e = parsed.error();
-    if (e.problem == signed_json::JsonProblem::syntax || e.problem == signed_json::JsonProblem::too_large) {
+    if (e.problem == signed_json::JsonProblem::syntax) return fail(ErrorKind::malformed, name, e.message);
+    if (e.problem == signed_json::JsonProblem::too_large) {
       return fail(ErrorKind::malformed, name, "not a registry document: " + e.to_error().describe());
     }
     // JSON, but with something signed data must not contain: a failure.

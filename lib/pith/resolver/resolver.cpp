@@ -5,8 +5,12 @@
 #include "pith/registry/identifier.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
+#include <filesystem>
 #include <optional>
+#include <set>
+#include <string>
 
 namespace pith::resolver {
 namespace {
@@ -68,6 +72,11 @@ std::string shown(const ResolverOptions& options, const Endpoint& ep) {
   return options.disclosure == Disclosure::public_answer ? public_name(ep.role) : ep.url;
 }
 
+// A base as a message names it: its URL, or its role in a public answer.
+std::string shown_base(const ResolverOptions& options, const std::string& base, BaseRole role) {
+  return options.disclosure == Disclosure::public_answer ? public_name(role) : base;
+}
+
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : "; ") + item;
@@ -76,6 +85,47 @@ std::string joined(const std::vector<std::string>& items) {
 
 void add_unique(std::vector<std::string>& list, const std::string& item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+// The directory a file:// base names (file:///srv/m or file://localhost/srv/m,
+// %XX decoded as curl decodes it), or nullopt for another host.
+std::optional<std::filesystem::path> directory_of(std::string_view base) {
+  base.remove_prefix(std::string_view("file://").size());
+  if (base.starts_with("localhost/")) base.remove_prefix(std::string_view("localhost").size());
+  if (!base.starts_with('/')) return std::nullopt;
+  std::string path;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    if (base[i] == '%' && i + 2 < base.size() && hex(base[i + 1]) && hex(base[i + 2])) {
+      path += static_cast<char>(std::stoi(std::string(base.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      path += base[i];
+    }
+  }
+  return std::filesystem::path(path);
+}
+
+bool is_body(std::string_view name) {
+  return name.size() == 26 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7');
+         });
+}
+
+// The records a file:// mirror holds whose body starts with `prefix`: a scan
+// of its pith/ and .well-known/pith/ directories. A plain mirror (a copy of
+// the registry's paths) has no short-form paths and needs no index file for
+// this; a directory of a million records costs one readdir of it per lookup.
+std::vector<std::string> mirror_bodies_with_prefix(std::string_view base, std::string_view prefix) {
+  std::set<std::string> bodies;
+  const auto dir = directory_of(base);
+  if (!dir) return {};
+  for (const char* sub : {"pith", ".well-known/pith"}) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(*dir / sub, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (is_body(name) && name.starts_with(prefix)) bodies.insert(name);
+    }
+  }
+  return {bodies.begin(), bodies.end()};
 }
 
 std::string iso_time(std::int64_t unix_seconds) {
@@ -539,10 +589,21 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
       const bool seen = std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.first == b.first; });
       if (!seen) unique.push_back(b);  // a hint that is a configured base keeps the configured role
     }
-    for (std::size_t b = 0; b < unique.size(); ++b) {
-      for (auto& ep : endpoints_for(unique[b].first, b, unique[b].second, job.id.path_id())) {
-        job.endpoints.push_back(std::move(ep));
+    for (std::size_t b = 0; b < unique.size() && !job.result; ++b) {
+      const auto& [base, role] = unique[b];
+      std::string path_id = job.id.path_id();
+      // A short form on a file:// mirror: the one record there it names.
+      if (is_file_url(base) && job.id.kind() == registry::IdentifierKind::short_form) {
+        const auto bodies = mirror_bodies_with_prefix(base, job.id.number()->body);
+        if (bodies.size() == 1) path_id = bodies.front();
+        if (bodies.size() > 1) {
+          job.result = fail(ErrorKind::usage, job.input,
+                            job.id.text() + " is ambiguous: " + std::to_string(bodies.size()) + " records in " +
+                                shown_base(options_, base, role) + " start with it (pith:" + bodies[0] + ", pith:" +
+                                bodies[1] + (bodies.size() > 2 ? ", ..." : "") + "); give more characters of the number");
+        }
       }
+      for (auto& ep : endpoints_for(base, b, role, path_id)) job.endpoints.push_back(std::move(ep));
     }
   }
 

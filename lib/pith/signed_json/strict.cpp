@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/signed_json/strict.hpp"
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace pith::signed_json {
@@ -50,6 +52,85 @@ std::string printable(const std::string& s, std::size_t max = 64) {
   return out;
 }
 
+// Where byte `offset` is, as a person counts: line and column (characters,
+// not bytes), both from 1.
+std::pair<std::size_t, std::size_t> line_and_column(std::string_view bytes, std::size_t offset) {
+  offset = std::min(offset, bytes.size());
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else if ((c & 0xC0) != 0x80) {  // a UTF-8 continuation byte is part of the character before it
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+// What nlohmann's "syntax error while parsing <context> - <found>; expected
+// <token>" means, in the words of someone who has not read its source.
+std::string expected_in_plain_words(const std::string& context, const std::string& expected) {
+  if (context == "object key") return "expected a member name in double quotes";
+  if (context == "object separator") return "expected ':' after the member name";
+  if (context == "object") return "expected ',' or '}' after the member's value";
+  if (context == "array") return "expected ',' or ']' after the element";
+  if (expected == "end of input") return "expected nothing more after the document's value";
+  return "expected a value (an object, array, string, number, true, false or null)";
+}
+
+std::string found_in_plain_words(const std::string& found) {
+  if (found == "invalid literal") return "found a bare word (only true, false and null go without double quotes)";
+  if (found.rfind("invalid string: control character", 0) == 0) {
+    const auto code = found.find("U+");
+    return "found a string with a control character" + (code == std::string::npos ? "" : " " + found.substr(code, 6)) +
+           " written as is (a line break or tab in a string must be escaped)";
+  }
+  if (found.rfind("invalid string: ", 0) == 0) return "found a string that is not valid (" + found.substr(16) + ")";
+  if (found.rfind("invalid number", 0) == 0) {
+    const auto semi = found.find("; ");
+    return "found a number that is not valid" + (semi == std::string::npos ? "" : " (" + found.substr(semi + 2) + ")");
+  }
+  if (found == "unexpected end of input") return "but the input ends there";
+  if (found.rfind("unexpected ", 0) == 0) {
+    const std::string token = found.substr(11);
+    if (token == "string literal") return "found a string";
+    if (token == "number literal") return "found a number";
+    if (token.ends_with(" literal")) return "found " + token.substr(0, token.size() - 8);
+    return "found " + token;
+  }
+  return found;
+}
+
+// nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 5:
+// syntax error while parsing object key - invalid literal; last read: 'x';
+// expected string literal". The last read bytes are never echoed (they may be
+// anything); the rest is said plainly.
+std::string plain_syntax_error(const std::string& what) {
+  std::string text = what;
+  if (auto at = text.find("syntax error"); at != std::string::npos) text = text.substr(at);
+  std::string context;
+  constexpr std::string_view while_parsing = "syntax error while parsing ";
+  if (text.starts_with(while_parsing)) {
+    const auto dash = text.find(" - ");
+    if (dash != std::string::npos) context = text.substr(while_parsing.size(), dash - while_parsing.size());
+  }
+  const auto dash = text.find(" - ");
+  std::string rest = dash == std::string::npos ? text : text.substr(dash + 3);
+  // "<found>[; last read: '<bytes>']; expected <token>": the token is last.
+  std::string expected;
+  const auto last_read = rest.find("; last read");
+  if (auto at = rest.rfind("; expected "); at != std::string::npos && (last_read == std::string::npos || at > last_read)) {
+    expected = rest.substr(at + 11);
+    rest.resize(at);
+  }
+  if (auto at = rest.find("; last read"); at != std::string::npos) rest.resize(at);
+  if (context.empty() && expected.empty()) return printable(rest, 200);
+  return printable(expected_in_plain_words(context, expected), 200) + ", " + printable(found_in_plain_words(rest), 200);
+}
+
 }  // namespace
 
 std::string json_path_member(const std::string& parent, const std::string& key) {
@@ -67,7 +148,7 @@ namespace {
 // data must not contain, remembering where it is so errors carry a path.
 class StrictSax {
  public:
-  explicit StrictSax(const StrictJsonLimits& limits) : limits_(limits) {}
+  StrictSax(const StrictJsonLimits& limits, std::string_view bytes) : limits_(limits), bytes_(bytes) {}
 
   bool null() { return value(json(nullptr)); }
   bool boolean(bool v) { return value(json(v)); }
@@ -103,21 +184,21 @@ class StrictSax {
   }
 
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-    std::string what = ex.what();
-    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error
-    // while parsing value - invalid string: ill-formed UTF-8 byte; last read: '...'".
-    // Keep the reason, drop the echo of the (possibly invalid) bytes.
-    if (auto semi = what.find("; last read"); semi != std::string::npos) what.resize(semi);
-    if (auto colon = what.find(": "); colon != std::string::npos && what.rfind("[json.exception", 0) == 0) {
-      what = what.substr(colon + 2);
-    }
+    const std::string what = ex.what();
     const bool utf8 = what.find("UTF-8") != std::string::npos || what.find("surrogate") != std::string::npos;
     error_.byte_offset = position;
     if (!failed_) {
       failed_ = true;
       error_.problem = utf8 ? JsonProblem::invalid_utf8 : JsonProblem::syntax;
       error_.path = container_path();
-      error_.message = printable(what, 200) + " (byte " + std::to_string(position) + ")";
+      // `position` counts the bytes read, the offending one last.
+      const auto [line, column] = line_and_column(bytes_, position == 0 ? 0 : position - 1);
+      error_.line = line;
+      error_.column = column;
+      error_.message = bytes_.find_first_not_of(" \t\r\n") == std::string_view::npos
+                           ? std::string("not valid JSON: the input is empty")
+                           : "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                                 ": " + plain_syntax_error(what);
     }
     return false;
   }
@@ -200,6 +281,7 @@ class StrictSax {
   }
 
   const StrictJsonLimits& limits_;
+  std::string_view bytes_;  // the document, to say where an error is
   json root_;
   std::vector<Frame> frames_;
   bool failed_ = false;
@@ -210,11 +292,15 @@ class StrictSax {
 
 std::expected<json, StrictJsonError> parse_strict(std::string_view bytes, const StrictJsonLimits& limits) {
   if (bytes.size() > limits.max_bytes) {
-    return std::unexpected(StrictJsonError{JsonProblem::too_large, "$", limits.max_bytes,
-                                           "document of " + std::to_string(bytes.size()) + " bytes exceeds the limit of " +
-                                               std::to_string(limits.max_bytes) + " bytes"});
+    StrictJsonError e;
+    e.problem = JsonProblem::too_large;
+    e.path = "$";
+    e.byte_offset = limits.max_bytes;
+    e.message = "document of " + std::to_string(bytes.size()) + " bytes exceeds the limit of " +
+                std::to_string(limits.max_bytes) + " bytes";
+    return std::unexpected(std::move(e));
   }
-  StrictSax sax(limits);
+  StrictSax sax(limits, bytes);
   const bool ok = json::sax_parse(bytes.begin(), bytes.end(), &sax, json::input_format_t::json, true, false);
   if (!ok || sax.failed()) {
     StrictJsonError e = sax.error();

@@ -30,9 +30,13 @@ struct StrictJsonError {
   JsonProblem problem = JsonProblem::syntax;
   std::string path;         // JSON path of the offending value, `$` for the root
   std::size_t byte_offset = 0;
+  std::size_t line = 0;     // syntax and invalid_utf8: where, as an editor counts (from 1)
+  std::size_t column = 0;
   std::string message;      // ASCII only: never echoes the offending bytes
 
-  [[nodiscard]] Error to_error() const { return Error{ErrorKind::malformed, path, message}; }
+  // Not valid JSON at all: the message says where (line and column), a JSON path would say nothing more.
+  [[nodiscard]] bool is_syntax() const { return problem == JsonProblem::syntax || problem == JsonProblem::invalid_utf8; }
+  [[nodiscard]] Error to_error() const { return Error{ErrorKind::malformed, is_syntax() ? std::string() : path, message}; }
 };
 
 // Parses `bytes` as one JSON document under `limits`.

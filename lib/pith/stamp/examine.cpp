@@ -59,17 +59,21 @@ std::optional<Error> error_from_wire(const nlohmann::json& wire) {
   return error;
 }
 
-// The child's limits: the mapped PDF counts against the memory limit.
-ChildLimits child_limits(std::uint64_t file_bytes) {
+// The child's limits: what it maps counts against the memory limit (this
+// process maps nothing of the PDF, so it is counted once, whatever its
+// size). `file`: the descriptor of the PDF, kept open in the child, which
+// maps it and hashes it with pread.
+ChildLimits child_limits(std::uint64_t mapped_bytes, const OpenFile* file = nullptr) {
   ChildLimits limits;
-  limits.memory_bytes = (std::uint64_t{1} << 30) + file_bytes;
+  limits.memory_bytes = (std::uint64_t{1} << 30) + mapped_bytes;
+  if (file) limits.keep_descriptor = file->fd();
   return limits;
 }
 
 // A child's result as JSON, or why there is none (the crash or limit, named for `input`).
-Result<nlohmann::json> run_reading_child(const std::string& subject, const std::string& input, std::uint64_t file_bytes,
-                                         const std::function<nlohmann::json()>& work) {
-  auto sent = run_in_child(subject, [&work] { return to_wire(work()); }, child_limits(file_bytes));
+Result<nlohmann::json> run_reading_child(const std::string& subject, const std::string& input, std::uint64_t mapped_bytes,
+                                         const std::function<nlohmann::json()>& work, const OpenFile* file = nullptr) {
+  auto sent = run_in_child(subject, [&work] { return to_wire(work()); }, child_limits(mapped_bytes, file));
   if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
   auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
   if (wire.is_discarded()) return fail(ErrorKind::internal, input, subject + " sent back no complete result");
@@ -158,9 +162,11 @@ nlohmann::json second_line(const ExaminedPdf& examined) {
 
 // In the child. Sends the first line early when there is a plan: the
 // parent may start copying while the original is hashed here.
-std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file, const registry::VerifiedRecord* record,
+std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
                              pdf::StampOptions options, const EarlySend& send_early) {
-  auto readout = read_pdf(opt.input, file.bytes());
+  const auto mapped = MappedFile::map(file);
+  if (!mapped) return to_wire(error_to_wire(mapped.error())) + "\n";
+  auto readout = read_pdf(opt.input, mapped->bytes());
   if (!readout) return to_wire(error_to_wire(readout.error())) + "\n";
   ExaminedPdf examined;
   examined.number = wanted_number(opt, readout->metadata, readout->extraction, examined.from);
@@ -175,19 +181,23 @@ std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file,
   examined.plan = std::move(*plan);
   send_early(to_wire(first_line(examined)) + "\n");
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
-    if (hash_later) options.original_sha256 = file.sha256_hex();
+    if (hash_later) {
+      auto hashed_original = file.sha256_hex();  // streamed: the mapping is for what the update reads
+      if (!hashed_original) return to_wire(error_to_wire(hashed_original.error())) + "\n";
+      options.original_sha256 = std::move(*hashed_original);
+    }
     // Every page's text as stamped, fingerprinted for telling a later re-save
     // from an edit. The badge's appearance is text on page 1 (poppler reads
     // annotations too): with one, the pages are read with the update appended.
     const pdf::PageFingerprints pages = examined.plan->adds_badge
-                                            ? pdf::fingerprint_pages(std::string(file.bytes()) + examined.plan->update)
-                                            : pdf::fingerprint_pages(file.bytes());
+                                            ? pdf::fingerprint_pages(std::string(mapped->bytes()) + examined.plan->update)
+                                            : pdf::fingerprint_pages(mapped->bytes());
     if (!pages.sha256.empty()) options.page_text_sha256 = pages.to_property();
     auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
     if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
     examined.plan = std::move(*hashed);
     if (page_text_needed(examined.titles, *record))
-      examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
+      examined.page_lines = pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
   }
   if (auto pages = readout->reader.page_count()) examined.pages = *pages;
   return to_wire(second_line(examined)) + "\n" + examined.plan->update;
@@ -251,12 +261,12 @@ std::optional<pdf::StampOutcome> early_outcome(std::string_view received) {
 
 }  // namespace
 
-Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const MappedFile& file, const registry::VerifiedRecord* record,
+Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
                                 const pdf::StampOptions& options, const OnStamping& on_stamping) {
   const std::string subject = record ? "reading the PDF and planning the update" : "reading the PDF";
   ChildProcess child = ChildProcess::start(
       subject, [&](const EarlySend& send_early) { return examine_in_child(opt, file, record, options, send_early); },
-      child_limits(file.bytes().size()));
+      child_limits(file.size(), &file));
   if (on_stamping) {
     read_until_or_deadline(child, [&] { return child.received().find('\n') != std::string_view::npos; });
     if (early_outcome(child.received()) == pdf::StampOutcome::stamped) {
@@ -283,15 +293,15 @@ WrittenCheck written_check(const std::string& target, const ExaminedPdf& examine
   };
 }
 
-Result<void> check_in_memory(const std::string& input, const MappedFile& file, const ExaminedPdf& examined) {
+Result<void> check_in_memory(const std::string& input, const OpenFile& file, const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
-  auto wire = run_reading_child("checking the stamped bytes", input, 2 * file.bytes().size() + plan.update.size(),
+  auto wire = run_reading_child("checking the stamped bytes", input, file.size() + plan.update.size(),
                                 [&]() -> nlohmann::json {
-                                  std::string whole(file.bytes());
-                                  whole += plan.update;
-                                  auto ok = pdf::check_written_update(whole, input, plan.original_length, examined.pages);
+                                  auto whole = MappedFile::map(file, plan.update);
+                                  if (!whole) return error_to_wire(whole.error());
+                                  auto ok = pdf::check_written_update(whole->bytes(), input, plan.original_length, examined.pages);
                                   return ok ? nlohmann::json::object() : error_to_wire(ok.error());
-                                });
+                                }, &file);
   if (!wire) return std::unexpected(wire.error());
   return {};
 }

@@ -45,8 +45,9 @@ using OnStamping = std::function<Result<void>()>;
 
 // Reads `file` (opt.input) in a child and, with `record`, plans the update
 // with `options` (their original_sha256, when unset, is computed in the child
-// if the plan stamps).
-[[nodiscard]] Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const MappedFile& file,
+// if the plan stamps). Only the child maps the file: this process never
+// holds the whole of it, whatever its size.
+[[nodiscard]] Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file,
                                               const registry::VerifiedRecord* record, const pdf::StampOptions& options,
                                               const OnStamping& on_stamping = {});
 
@@ -55,7 +56,8 @@ using OnStamping = std::function<Result<void>()>;
 // the original's page count (pdf::check_written_update).
 [[nodiscard]] WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined);
 
-// `-o -`: the same check on the original followed by the update, in memory.
-[[nodiscard]] Result<void> check_in_memory(const std::string& input, const MappedFile& file, const ExaminedPdf& examined);
+// `-o -`: the same check on the original followed by the update, one mapped
+// view of both in a child (the original is not copied).
+[[nodiscard]] Result<void> check_in_memory(const std::string& input, const OpenFile& file, const ExaminedPdf& examined);
 
 }  // namespace pith::stamp

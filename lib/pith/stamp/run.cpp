@@ -316,16 +316,16 @@ bool copies_the_original(const StampRunOptions& opt) { return !opt.append && !wr
 // examining child hashes the original (examine.hpp). In place, a link is
 // followed to the PDF the user named (and we read); an -o path that is a
 // link is replaced, never written through.
-Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const MappedFile& file) {
+Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const OpenFile& file) {
   const std::string target = in_place(opt) ? opt.input : opt.output;
-  return AtomicRewrite::begin(target, opt.input, file.bytes().size(),
+  return AtomicRewrite::begin(target, opt.input, file.size(),
                               in_place(opt) ? AtTargetLink::follow : AtTargetLink::replace, PrefixHash::none);
 }
 
 // Writes the plan's update: after the copy of the original (renamed over
 // the target), appended in place, or (-o -) with the original on standard
 // output. Each is checked before it is kept.
-Result<void> write_stamp(const StampRunOptions& opt, const MappedFile& file, const ExaminedPdf& examined,
+Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, const ExaminedPdf& examined,
                          std::optional<AtomicRewrite>& copy) {
   const pdf::StampPlan& plan = *examined.plan;
   if (writes_to_stdout(opt)) {
@@ -457,7 +457,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     return failure(Status::error, ErrorKind::io, opt.input + ": cannot open: " + std::strerror(errno));
   if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
   if (auto refused_links = refuse_hard_linked(opt, before)) return *refused_links;
-  auto file = MappedFile::open(opt.input);
+  auto file = OpenFile::open(opt.input);  // not mapped here: the reading children map it (examine.hpp)
   if (!file) return failure(Status::error, file.error().kind, file.error().describe());
 
   Outcome outcome;
@@ -537,10 +537,10 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       outcome.status = Status::already_stamped;
       outcome.message = opt.input + ": already stamped with " + record.pith_number;
       if (writes_to_stdout(opt)) {
-        if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->bytes().size(), {}); !ok)
+        if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->size(), {}); !ok)
           return failure(Status::error, ok.error().kind, ok.error().describe());
       } else if (!in_place(opt)) {
-        auto ok = write_atomically(opt.output, opt.input, file->bytes().size(), {}, FileAttributes{file->mode()}, {},
+        auto ok = write_atomically(opt.output, opt.input, file->size(), {}, FileAttributes{file->mode()}, {},
                                    AtTargetLink::replace);
         if (!ok) return failure(Status::error, ok.error().kind, ok.error().describe());
       }
