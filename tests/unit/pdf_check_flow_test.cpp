@@ -177,11 +177,28 @@ TEST_CASE("a later incremental edit is a warning with its count", "[pdf-check][t
 }
 
 TEST_CASE("tampering: metadata copied into another paper is a title mismatch", "[pdf-check][tamper]") {
+  // The other paper's page 1 shows its own title, and its metadata says so.
   const Fixture f;
-  const auto report = check_stamped(stamp(f.bundle, f.record, other_title, props_from(f.record)), f.trust);
+  check::PdfProbes probes;
+  probes.page_text = [] { return pdf::PageText::all_seen({other_title, "A. Forger"}); };
+  const auto s = stamp(f.bundle, f.record, other_title, props_from(f.record));
+  const auto report = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf", probes).report;
   INFO(report.to_text());
   CHECK(report.verdict() == Verdict::failed);
   CHECK(status_of(report, "pdf.title.mismatch") == CheckStatus::fail);
+}
+
+TEST_CASE("a wrong metadata title on a paper whose page 1 shows the record's title is a warning", "[pdf-check]") {
+  // acmart writes `\title{\vspace{-10pt}Site-to-Site...}` into /Title as
+  // "-10ptSite-to-Site...": the producer's metadata is wrong, the paper a
+  // reader sees is the record's. Metadata is a hint: it cannot fail it.
+  const Fixture f;
+  const auto report = check_stamped(stamp(f.bundle, f.record, "-10pt" + std::string(fixture_title), props_from(f.record)), f.trust);
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::verified);
+  CHECK(status_of(report, "pdf.title.mismatch") == CheckStatus::warn);
+  CHECK(report.find("pdf.title.mismatch")->detail.find("page 1 shows the record's title") != std::string::npos);
+  CHECK(status_of(report, "pdf.title.visible_match") == CheckStatus::pass);
 }
 
 TEST_CASE("a PDF with no pith data is 'no number'", "[pdf-check]") {

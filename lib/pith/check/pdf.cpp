@@ -127,7 +127,7 @@ std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extractio
 
 
 BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                                 Report& report, const std::vector<TitleCandidate>* stamped) {
+                                 Report& report, const std::vector<TitleCandidate>* stamped, bool title_seen) {
   const std::string expected = registry::read_record_metadata(canonical_record).title_canon_sha256;
   const auto binding = bind_title(candidates, expected);
   switch (binding.verdict) {
@@ -144,7 +144,15 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
           return BindingState::undetermined;
         }
       }
-      report.fail("pdf.title.mismatch", binding.detail);
+      // Metadata is a hint: when page 1 shows the record's title, a wrong
+      // metadata title is the producer's (acmart writes `\vspace{-10pt}`
+      // of a \title into /Title as "-10pt..."), not a forgery: a warning.
+      // With nothing seen, it fails: the PDF names another paper.
+      if (title_seen) {
+        report.warn("pdf.title.mismatch", binding.detail + "; page 1 shows the record's title, so the metadata is wrong");
+      } else {
+        report.fail("pdf.title.mismatch", binding.detail);
+      }
       return BindingState::mismatch;
     case TitleVerdict::undetermined:
       // No title at all (none, or only empty ones) is not a finding about
@@ -164,6 +172,12 @@ namespace {
 
 nlohmann::json binding_json(BindingState state, std::string detail) {
   return {{"state", to_string(state)}, {"detail", std::move(detail)}};
+}
+
+// Whether page 1 shows the record's title (details.bindings.visible_title).
+bool title_seen(const nlohmann::json& bindings) {
+  const auto it = bindings.find("visible_title");
+  return it != bindings.end() && it->value("state", "") == to_string(BindingState::match);
 }
 
 std::string describe_span(const VisibleSpan& span) {
@@ -534,17 +548,20 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
   if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && probes.stamped_titles) {
     stamped = probes.stamped_titles(bytes.original_length);
   }
-  const BindingState title_state =
-      check_title_binding(title_candidates(extraction, metadata.info_title), record.canonical_record, report,
-                          stamped ? &*stamped : nullptr);
-  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
-
+  // What page 1 shows is judged first (the metadata title's finding depends
+  // on it) and reported after it, as before.
+  Report visible;
   if (probes.page_text) {
-    check_visible_bindings(probes.page_text(), record.canonical_record, report, bindings);
+    check_visible_bindings(probes.page_text(), record.canonical_record, visible, bindings);
   } else {
     for (const char* b : {"visible_title", "visible_abstract", "arxiv_id"})
       bindings[b] = binding_json(BindingState::undetermined, "page 1's text was not read");
   }
+  const BindingState title_state =
+      check_title_binding(title_candidates(extraction, metadata.info_title), record.canonical_record, report,
+                          stamped ? &*stamped : nullptr, title_seen(bindings));
+  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
+  report.merge(visible);
   report.extra["bindings"] = std::move(bindings);
 }
 
@@ -622,9 +639,12 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   bindings["stamped_bytes"] = binding_json(BindingState::absent, "the PDF carries no stamp: the record was resolved");
   std::vector<TitleCandidate> titles;
   for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
-  const BindingState title_state = check_title_binding(titles, record.canonical_record, report);
+  Report visible;
+  check_visible_bindings(evidence.page, record.canonical_record, visible, bindings);
+  const BindingState title_state =
+      check_title_binding(titles, record.canonical_record, report, nullptr, title_seen(bindings));
   bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
-  check_visible_bindings(evidence.page, record.canonical_record, report, bindings);
+  report.merge(visible);
   report.extra["bindings"] = std::move(bindings);
   add_online_checks(checked, resolved);
 }

@@ -77,10 +77,12 @@ using registry::TitleVerdict;
 // revisions exist): a mismatch whose stamped title matches is reported as
 // pdf.title.changed_after_stamping (warn).
 // Title metadata is a hint, never a content binding (issue 22: any tool
-// writes any title there); a mismatch still fails. Returns the binding's
-// state: absent when the PDF has no title.
+// writes any title there); a mismatch fails, unless `title_seen` (page 1
+// shows the record's title: then the metadata is wrong, a warning). Returns
+// the binding's state: absent when the PDF has no title.
 BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                                 Report& report, const std::vector<TitleCandidate>* stamped = nullptr);
+                                 Report& report, const std::vector<TitleCandidate>* stamped = nullptr,
+                                 bool title_seen = false);
 
 // The visible bindings (check/visible.hpp) of a record to page 1 as a
 // reader sees it now (PageText::seen_lines; text a viewer hides never binds):

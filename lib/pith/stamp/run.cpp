@@ -195,8 +195,10 @@ std::string record_paper(const registry::VerifiedRecord& record) {
 }
 
 // Before writing: is this the record's paper? The paper's titles against the
-// record's title hash. A mismatch refuses (exit 1, unless --force); nothing
-// to compare with is a warning note (pith-check would say `unbound`).
+// record's title hash. A mismatch refuses (exit 1, unless --force), unless
+// page 1 shows the record's title (then the metadata is wrong: a warning,
+// as pith-check says); nothing to compare with is a warning note
+// (pith-check would say `unbound`).
 // `no_title`: why there is no title to compare, when the caller knows better
 // than "the PDF has no title" (a .tex whose \title is not plain text).
 std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std::vector<registry::TitleCandidate>& titles,
@@ -209,10 +211,17 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
   }
   const auto metadata = registry::bind_title(titles, expected);
   const bool visible = registry::find_visible_span(visible_lines, expected).has_value();
+  if (metadata.verdict == registry::TitleVerdict::mismatch && visible) {
+    // The paper a reader sees is the record's; its producer wrote a wrong
+    // title into the metadata (acmart: `\title{\vspace{-10pt}...}` gives
+    // "-10pt..."). Metadata is a hint: pith-check warns, so do we.
+    outcome.notes.push_back("warning: " + opt.input + ": " + metadata.detail +
+                            ", but page 1 shows the record's title: stamped (pith-check will warn pdf.title.mismatch)");
+    return std::nullopt;
+  }
   if (metadata.verdict == registry::TitleVerdict::mismatch) {
-    const std::string why = opt.input + ": " + metadata.detail + "; the record " + record_paper(record) +
-                            " has another title" +
-                            (visible ? " (page 1 does show the record's title: the title metadata is wrong)" : "");
+    const std::string why =
+        opt.input + ": " + metadata.detail + "; the record " + record_paper(record) + " has another title";
     if (opt.force) {
       outcome.notes.push_back("warning: --force: stamped although " + why);
       return std::nullopt;
