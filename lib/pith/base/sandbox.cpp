@@ -58,6 +58,9 @@ constexpr int allowed[] = {
     SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(statx), SCMP_SYS(fcntl), SCMP_SYS(getdents64),
     SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
     SCMP_SYS(fadvise64), SCMP_SYS(poll), SCMP_SYS(ppoll),
+    // what a file system is (fontconfig asks, when PoDoFo or poppler look up
+    // a font a PDF does not embed: qpdf's button-set-broken.pdf)
+    SCMP_SYS(fstatfs), SCMP_SYS(statfs),
     // time, randomness, identity, limits
     SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep),
     SCMP_SYS(getrandom), SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid),

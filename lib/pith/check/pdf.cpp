@@ -578,6 +578,30 @@ std::string bindings_text(const Report& report) {
   return out;
 }
 
-bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
+namespace {
+// Comment lines and white space, then `N G obj`: a PDF whose header line
+// was lost (pdf.js bug1606566), which poppler still opens.
+bool starts_with_object(std::string_view head) {
+  std::size_t p = 0;
+  const auto space = [&](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\0'; };
+  for (;;) {
+    while (p < head.size() && space(head[p])) ++p;
+    if (p >= head.size() || head[p] != '%') break;
+    while (p < head.size() && head[p] != '\n' && head[p] != '\r') ++p;
+  }
+  for (int field = 0; field < 2; ++field) {
+    const std::size_t digits = p;
+    while (p < head.size() && head[p] >= '0' && head[p] <= '9') ++p;
+    if (p == digits || p - digits > 10 || p >= head.size() || !space(head[p])) return false;
+    while (p < head.size() && space(head[p])) ++p;
+  }
+  return head.substr(p).starts_with("obj");
+}
+}  // namespace
+
+bool looks_like_pdf(std::string_view head) {
+  head = head.substr(0, 1024);
+  return head.find("%PDF-") != std::string_view::npos || starts_with_object(head);
+}
 
 }  // namespace pith::check

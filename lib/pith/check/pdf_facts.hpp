@@ -14,8 +14,11 @@
 // `verified` verdict rests on:
 //   - the XMP packet and the embedded pith-bundle.json: their undecoded
 //     stream data must lie at the reported spans and be, or inflate (zlib,
-//     FlateDecode) to, exactly the reported bytes; else the part is dropped
-//     and isolation.child.rejected fails the file;
+//     FlateDecode) to, exactly the reported bytes (in an encrypted file,
+//     once decrypted with the reported file key: AES-256 directly, RC4 and
+//     AES-128 with the object's key, derived from the file key and the
+//     `N G obj` the parent finds before the stream); else the part is
+//     dropped and isolation.child.rejected fails the file;
 //   - the cross-reference section offsets must each point at a section
 //     (`xref` or `N G obj`); else they are ignored and the revisions are
 //     counted from the file's `startxref … %%EOF` tails;
@@ -30,6 +33,7 @@
 #include "pith/check/isolation.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_text.hpp"
+#include "pith/pdf/reader.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstdint>
@@ -55,10 +59,11 @@ struct PdfFacts {
   std::optional<std::string> stamped_xmp_packet;
   std::optional<std::string> stamped_info_title;
   std::vector<std::string> page_one_changes;
-  // An AES-256 file opened with the empty password: its file key, so the
-  // parent can decrypt the stream data it confirms in the file's bytes (a
-  // wrong key decrypts them to noise, never to a validly signed record).
-  std::optional<std::string> aes256_file_key;
+  // An encrypted file opened with the empty password: its file key and
+  // cipher (RC4, AES-128 or AES-256), so the parent can decrypt the stream
+  // data it confirms in the file's bytes (a wrong key decrypts them to
+  // noise, never to a validly signed record).
+  std::optional<pdf::FileKey> file_key;
 
   // The wire form (base/wire.hpp): every string read from the PDF travels
   // as length and bytes, so bytes that are not UTF-8 arrive exactly as read.

@@ -45,6 +45,7 @@
 
 namespace PoDoFo {
 class PdfEncrypt;
+class PdfError;
 }
 
 namespace pith::pdf {
@@ -78,6 +79,17 @@ struct XrefEntry {
   std::uint64_t offset = 0;         // in_file: position of "N G obj" in the bytes (offset_base() added)
   std::uint32_t stream_number = 0;  // in_object_stream: the object stream
   std::uint32_t index = 0;          //                    index inside it
+};
+
+// The key of the standard security handler (ISO 32000-2 7.6.4) and the
+// cipher of the file's streams. AES-256 (V5) uses the file key for every
+// object; RC4 and AES-128 derive each object's key from it, its number and
+// generation (7.6.3.2, algorithm 1).
+struct FileKey {
+  enum class Cipher : std::uint8_t { rc4 = 1, aes128 = 2, aes256 = 3 };
+  Cipher cipher = Cipher::aes256;
+  std::string key;
+  friend bool operator==(const FileKey&, const FileKey&) = default;
 };
 
 struct StreamObject {
@@ -130,11 +142,14 @@ class Reader {
   // Trailer /Size: one more than the highest object number in use.
   [[nodiscard]] std::uint32_t size() const { return size_; }
   [[nodiscard]] bool uses_xref_streams() const { return uses_xref_streams_; }
+  // Whether the newest cross-reference section (where startxref points) is
+  // an xref stream: an update is written in the same form (update.hpp).
+  [[nodiscard]] bool newest_section_is_stream() const { return newest_is_stream_; }
   [[nodiscard]] bool is_encrypted() const { return encrypted_; }
-  // The file key of an AES-256 (V5: AESV3) file opened with the empty
-  // password: with it a stream's data is decrypted as AES-256-CBC (the IV its
-  // first 16 bytes), the same key for every object. nullopt otherwise.
-  [[nodiscard]] std::optional<std::string> aes256_file_key() const;
+  // The file key of an encrypted file opened with the empty password, and
+  // how its streams are encrypted: with it a process that never parsed the
+  // PDF decrypts a stream's data (check/pdf_facts.hpp). nullopt otherwise.
+  [[nodiscard]] std::optional<FileKey> file_key() const;
   [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
   // Positions in bytes() of the cross-reference sections read, newest first
   // (the /Prev chain). Sections at or after a byte length L are revisions
@@ -195,6 +210,9 @@ class Reader {
   [[nodiscard]] Result<void> read_xref_chain();
   [[nodiscard]] Result<void> recover_by_scanning();
   [[nodiscard]] Result<void> take_trailer_keys();
+  // The trailer keys a reader needs (/Root, /Info, /ID, /Encrypt, /Size),
+  // each parsed alone, from a trailer dictionary that does not parse whole.
+  [[nodiscard]] PoDoFo::PdfDictionary trailer_keys_around_junk(std::uint64_t from) const;
   [[nodiscard]] Result<void> open_with_empty_password();
   // The security handler for the strings and streams of object `id`, or null.
   [[nodiscard]] PoDoFo::PdfEncrypt* decryption_for(ObjectId id) const;
@@ -228,6 +246,7 @@ class Reader {
   std::string recovery_reason_;
   std::uint32_t size_ = 0;
   bool uses_xref_streams_ = false;
+  bool newest_is_stream_ = false;
   bool encrypted_ = false;
   std::shared_ptr<PoDoFo::PdfEncrypt> decryption_;  // set when an encrypted file opened with the empty password
   std::optional<ObjectId> encryption_dict_;          // the /Encrypt dictionary: never decrypted
@@ -248,5 +267,9 @@ class Reader {
 // Helpers on PoDoFo values, shared with the writer and the stamper.
 [[nodiscard]] std::optional<ObjectId> reference_of(const PoDoFo::PdfObject& value);
 [[nodiscard]] std::string string_bytes(const PoDoFo::PdfString& s);  // raw bytes of a PDF string
+// What went wrong in PoDoFo's parser, filters or writer, in words for
+// people (its error names and call stack are for PoDoFo's developers). Our
+// own raises (a size limit, a seek outside the file) keep their text.
+[[nodiscard]] std::string describe_podofo_error(const PoDoFo::PdfError& e);
 
 }  // namespace pith::pdf

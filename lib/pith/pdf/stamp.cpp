@@ -408,7 +408,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     if (!update) return std::unexpected(update.error());
     plan.update = std::move(*update);
   } catch (const PoDoFo::PdfError& e) {
-    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + describe_podofo_error(e));
   } catch (const std::exception& e) {
     return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + e.what());
   }
