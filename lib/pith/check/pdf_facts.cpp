@@ -5,6 +5,7 @@
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/wire.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/signatures.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/pdf/xmp.hpp"
@@ -36,6 +37,35 @@ std::optional<pdf::StreamSpan> take_span(WireReader& r, const char* field) {
   const std::uint64_t offset = r.count(field);
   const std::uint64_t length = r.count(field);
   return pdf::StreamSpan{offset, length};
+}
+
+constexpr std::string_view signature_tag = "sig";
+
+std::string signature_to_wire(const pdf::PdfSignature& s) {
+  WireWriter w(signature_tag);
+  w.bytes(s.field);
+  w.bytes(s.signer);
+  w.bytes(s.signed_at);
+  w.bytes(s.sub_filter);
+  w.optional_count(s.signed_length);
+  w.optional_count(s.certification ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*s.certification))
+                                   : std::nullopt);
+  return w.take();
+}
+
+Result<pdf::PdfSignature> signature_from_wire(std::string_view item) {
+  WireReader r(item, signature_tag);
+  pdf::PdfSignature s;
+  s.field = r.bytes("signature field");
+  s.signer = r.bytes("signature signer");
+  s.signed_at = r.bytes("signature time");
+  s.sub_filter = r.bytes("signature subfilter");
+  s.signed_length = r.optional_count("signature signed_length");
+  const auto p = r.optional_count("signature certification");
+  if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
+  if (p && (*p < 1 || *p > 3)) return fail(ErrorKind::malformed, "the child's PDF facts", "signature certification: no such /P");
+  if (p) s.certification = static_cast<int>(*p);
+  return s;
 }
 
 // --- The child's half -----------------------------------------------------
@@ -308,6 +338,9 @@ std::string PdfFacts::to_wire() const {
     w.count(static_cast<std::uint64_t>(file_key->cipher));
     w.bytes(file_key->key);
   }
+  std::vector<std::string> signature_items;
+  for (const auto& s : signatures) signature_items.push_back(signature_to_wire(s));
+  w.bytes_list(signature_items);
   return w.take();
 }
 
@@ -339,13 +372,23 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
   f.stamped_xmp_packet = r.optional_bytes("stamped_xmp_packet");
   f.stamped_info_title = r.optional_bytes("stamped_info_title");
   f.page_one_changes = r.bytes_list("page_one_changes");
+  // A value no reader writes is refused, not mended: a message that decodes
+  // has one encoding.
+  std::optional<std::string> invalid;
   if (r.flag("file_key")) {
     const std::uint64_t cipher = r.count("file_key_cipher");
     pdf::FileKey key{static_cast<pdf::FileKey::Cipher>(cipher), r.bytes("file_key")};
-    if (cipher < 1 || cipher > 3 || key.key.empty() || key.key.size() > 32) key.key.clear();  // confirms nothing
+    if (cipher < 1 || cipher > 3 || key.key.empty() || key.key.size() > 32) invalid = "file_key: no such cipher or key length";
     f.file_key = std::move(key);
   }
+  const std::vector<std::string> signature_items = r.bytes_list("signatures");
   if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
+  if (invalid) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*invalid));
+  for (const auto& item : signature_items) {
+    auto signature = signature_from_wire(item);
+    if (!signature) return std::unexpected(signature.error());
+    f.signatures.push_back(std::move(*signature));
+  }
   return f;
 }
 
@@ -365,6 +408,7 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
   }
   facts.metadata = pdf::read_pdf_metadata(*reader);
   facts.file_key = reader->file_key();
+  facts.signatures = pdf::read_signatures(*reader).value_or(std::vector<pdf::PdfSignature>{});
   if (!hints_at_number(facts.metadata)) return facts;
   facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
   if (facts.metadata.xmp_packet) {
@@ -411,6 +455,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
     return none;
   };
   FileCheck checked = check_pdf_metadata(bytes, m, trust, name, probes);
+  list_signatures(checked.report, facts.signatures, bytes.size());
   for (const auto& what : not_in_file) {
     checked.report.fail("isolation.child.rejected",
                         "the parsing child reported " + what +

@@ -24,8 +24,8 @@
 //     counted from the file's `startxref … %%EOF` tails;
 //   - the stamped bytes' SHA-256 is computed here, from the file.
 // What stays the child's word (docs/security.md): the Info strings, page 1's
-// text and links, the stamped revision's titles and whether page 1 changed
-// after stamping. A lying child can therefore bind a record the file really
+// text and links, the stamped revision's titles, whether page 1 changed
+// after stamping and the list of digital signatures (informational). A lying child can therefore bind a record the file really
 // carries to the wrong paper, but never make a record verify that the file's
 // bytes do not carry, signed by a trusted key.
 #include "pith/base/error.hpp"
@@ -34,6 +34,7 @@
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/pdf/reader.hpp"
+#include "pith/pdf/signatures.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstdint>
@@ -64,6 +65,9 @@ struct PdfFacts {
   // data it confirms in the file's bytes (a wrong key decrypts them to
   // noise, never to a validly signed record).
   std::optional<pdf::FileKey> file_key;
+  // The digital signatures the PDF carries (informational: listed beside
+  // the verdict, never validated by pith; the child's word).
+  std::vector<pdf::PdfSignature> signatures;
 
   // The wire form (base/wire.hpp): every string read from the PDF travels
   // as length and bytes, so bytes that are not UTF-8 arrive exactly as read.

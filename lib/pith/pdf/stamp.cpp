@@ -3,6 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/pdf/reader.hpp"
+#include "pith/pdf/signatures.hpp"
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
@@ -238,6 +239,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
     page_dict.AddKey(PdfName("Annots"), list);
     b.put(page->id, page_dict);
   }
+  plan.badge_rect = std::array<double, 4>{x1, y1, x1 + width, y1 + height};
   plan.notes.push_back("badge added to page 1");
   return {};
 }
@@ -351,6 +353,18 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
       !(options.badge && !page_one_links_to(reader, number_body(record.pith_number)))) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;
+  }
+
+  // A certified document (DocMDP) allows at most form filling, page
+  // templates, signing and annotations (/P 3); metadata and an attached file
+  // are none of these, so a stamp would invalidate the certification.
+  auto certified = certification_permissions(reader);
+  if (!certified) return std::unexpected(certified.error());
+  if (*certified) {
+    return fail(ErrorKind::usage, reader.name(),
+                "the PDF is certified by a signature (DocMDP /P " + std::to_string(**certified) + ": its certifier allows " +
+                    certification_allows(**certified) + "); a stamp adds metadata and an attached file, which would "
+                    "invalidate the certification. Stamp the PDF before it is certified");
   }
 
   plan.original_length = reader.bytes().size();

@@ -152,6 +152,12 @@ nlohmann::json second_line(const ExaminedPdf& examined) {
                       {"page_lines", examined.page_lines}};
   if (plan.previous_number) wire["previous_number"] = *plan.previous_number;
   if (examined.pages) wire["pages"] = *examined.pages;
+  if (plan.badge_rect) wire["badge_rect"] = *plan.badge_rect;
+  if (examined.page_one) {
+    wire["page_one"] = {{"width", examined.page_one->width},
+                        {"height", examined.page_one->height},
+                        {"sha256", examined.page_one->sha256}};
+  }
   return wire;
 }
 
@@ -182,6 +188,7 @@ std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file,
     }
     if (page_text_needed(examined.titles, *record))
       examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
+    examined.page_one = pdf::page_one_fingerprint(file.bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
   }
   if (auto pages = readout->reader.page_count()) examined.pages = *pages;
   return to_wire(second_line(examined)) + "\n" + examined.plan->update;
@@ -225,6 +232,12 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
     plan.notes = second->at("notes").get<std::vector<std::string>>();
     if (second->contains("previous_number")) plan.previous_number = second->at("previous_number").get<std::string>();
     if (second->contains("pages")) examined.pages = second->at("pages").get<std::uint64_t>();
+    if (second->contains("badge_rect")) plan.badge_rect = second->at("badge_rect").get<std::array<double, 4>>();
+    if (second->contains("page_one")) {
+      const auto& p = second->at("page_one");
+      examined.page_one = pdf::PageFingerprint{p.at("width").get<int>(), p.at("height").get<int>(),
+                                               p.at("sha256").get<std::string>()};
+    }
     examined.page_lines = second->at("page_lines").get<std::vector<std::string>>();
     plan.update = std::string(sent.substr(at));
     examined.plan = std::move(plan);
@@ -241,6 +254,26 @@ std::optional<pdf::StampOutcome> early_outcome(std::string_view received) {
   const auto wire = nlohmann::json::parse(received.substr(0, newline), nullptr, /*allow_exceptions=*/false);
   if (!wire.is_object() || !wire.contains("outcome") || !wire["outcome"].is_number_integer()) return std::nullopt;
   return static_cast<pdf::StampOutcome>(wire["outcome"].get<int>());
+}
+
+// Page 1 of the stamped bytes against the original's, in the checking
+// child: the same picture apart from the badge, or nothing is kept.
+Result<void> check_page_one(std::string_view stamped, const std::string& name, const ExaminedPdf& examined) {
+  if (!examined.page_one) return {};  // poppler could not draw the original's page 1: nothing to keep
+  const auto after = pdf::page_one_fingerprint(stamped, pdf::page_check_dpi, examined.plan->badge_rect);
+  if (after == examined.page_one) return {};
+  return fail(ErrorKind::internal, name,
+              std::string("the stamped file's page 1 ") +
+                  (after ? "would look different from the original's" : "could not be drawn, though the original's could") +
+                  " (poppler, " + std::to_string(static_cast<int>(pdf::page_check_dpi)) +
+                  " dpi" + (examined.plan->badge_rect ? ", outside the badge" : "") +
+                  "); pith-stamp keeps only updates that change no page. Please report it to pith's authors with the file");
+}
+
+Result<void> check_written(std::string_view written, const std::string& name, const ExaminedPdf& examined) {
+  const pdf::StampPlan& plan = *examined.plan;
+  if (auto ok = pdf::check_written_update(written, name, plan.original_length, examined.pages); !ok) return ok;
+  return check_page_one(written, name, examined);
 }
 
 }  // namespace
@@ -269,7 +302,7 @@ WrittenCheck written_check(const std::string& target, const ExaminedPdf& examine
     auto wire = run_reading_child("checking the written file", target, plan.original_length, [&]() -> nlohmann::json {
       auto written = MappedFile::open(written_path);
       if (!written) return error_to_wire(written.error());
-      auto ok = pdf::check_written_update(written->bytes(), target, plan.original_length, examined.pages);
+      auto ok = check_written(written->bytes(), target, examined);
       return ok ? nlohmann::json::object() : error_to_wire(ok.error());
     });
     if (!wire) return std::unexpected(wire.error());
@@ -283,7 +316,7 @@ Result<void> check_in_memory(const std::string& input, const MappedFile& file, c
                                 [&]() -> nlohmann::json {
                                   std::string whole(file.bytes());
                                   whole += plan.update;
-                                  auto ok = pdf::check_written_update(whole, input, plan.original_length, examined.pages);
+                                  auto ok = check_written(whole, input, examined);
                                   return ok ? nlohmann::json::object() : error_to_wire(ok.error());
                                 });
   if (!wire) return std::unexpected(wire.error());
