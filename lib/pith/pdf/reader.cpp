@@ -462,6 +462,9 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
     scanned.limits_ = limits;
     scanned.base_ = header;
     scanned.recovery_reason_ = r.error().message;
+    // Said once by whoever reports the recovery ("damaged cross-reference data (…)").
+    if (constexpr std::string_view said = "damaged cross-reference data: "; scanned.recovery_reason_.starts_with(said))
+      scanned.recovery_reason_.erase(0, said.size());
     try {
       if (auto ok = scanned.recover_by_scanning(); ok) r = std::move(scanned);
     } catch (const std::exception&) {
@@ -791,8 +794,13 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
   }
   const std::size_t trailer_at = p;
   if (auto ok = check_nesting(bytes_, p + 7, at(trailer_at)); !ok) return std::unexpected(ok.error());
-  Tokenizer tok(bytes_, p + 7);
-  PoDoFo::PdfVariant v = tok.variant();
+  PoDoFo::PdfVariant v;
+  try {
+    Tokenizer tok(bytes_, p + 7);
+    v = tok.variant();
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(ErrorKind::malformed, name_, "the trailer dictionary " + at(trailer_at) + " does not parse (" + podofo_message(e) + ")");
+  }
   if (!v.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer is not a dictionary " + at(trailer_at));
   PdfDictionary trailer = v.GetDictionary();
   // Hybrid file: an xref stream holds the objects that live in object streams.
