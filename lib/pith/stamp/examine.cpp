@@ -11,6 +11,7 @@
 #include "pith/tex/source.hpp"
 
 #include <filesystem>
+#include <sstream>
 
 namespace pith::stamp {
 namespace {
@@ -141,6 +142,7 @@ nlohmann::json first_line(const ExaminedPdf& examined) {
   nlohmann::json wire{{"from", examined.from}, {"titles", titles}};
   if (examined.number) wire["number"] = *examined.number;
   if (examined.plan) wire["outcome"] = static_cast<int>(examined.plan->outcome);
+  if (examined.plan && examined.plan->badge_rect) wire["badge_rect"] = *examined.plan->badge_rect;
   return wire;
 }
 
@@ -164,7 +166,7 @@ nlohmann::json second_line(const ExaminedPdf& examined) {
 // In the child. Sends the first line early when there is a plan: the
 // parent may start copying while the original is hashed here.
 std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file, const registry::VerifiedRecord* record,
-                             pdf::StampOptions options, const EarlySend& send_early) {
+                             pdf::StampOptions options, const EarlySend& send_early, bool draw_page_one) {
   auto readout = read_pdf(opt.input, file.bytes());
   if (!readout) return to_wire(error_to_wire(readout.error())) + "\n";
   ExaminedPdf examined;
@@ -188,7 +190,8 @@ std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file,
     }
     if (page_text_needed(examined.titles, *record))
       examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
-    examined.page_one = pdf::page_one_fingerprint(file.bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
+    if (draw_page_one)
+      examined.page_one = pdf::page_one_fingerprint(file.bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
   }
   if (auto pages = readout->reader.page_count()) examined.pages = *pages;
   return to_wire(second_line(examined)) + "\n" + examined.plan->update;
@@ -247,13 +250,56 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
   return examined;
 }
 
-// The outcome in the early first line, once it has arrived whole.
-std::optional<pdf::StampOutcome> early_outcome(std::string_view received) {
+// What the early first line says, once it has arrived whole: the plan's
+// outcome and the badge's rectangle.
+struct EarlyPlan {
+  pdf::StampOutcome outcome = pdf::StampOutcome::stamped;
+  std::optional<pdf::PdfRect> badge_rect;
+};
+
+std::optional<EarlyPlan> early_plan(std::string_view received) {
   const std::size_t newline = received.find('\n');
   if (newline == std::string_view::npos) return std::nullopt;
   const auto wire = nlohmann::json::parse(received.substr(0, newline), nullptr, /*allow_exceptions=*/false);
   if (!wire.is_object() || !wire.contains("outcome") || !wire["outcome"].is_number_integer()) return std::nullopt;
-  return static_cast<pdf::StampOutcome>(wire["outcome"].get<int>());
+  EarlyPlan early{static_cast<pdf::StampOutcome>(wire["outcome"].get<int>()), std::nullopt};
+  try {
+    if (wire.contains("badge_rect")) early.badge_rect = wire["badge_rect"].get<pdf::PdfRect>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+  return early;
+}
+
+// Page 1 of the original drawn in a child of its own, started when the plan
+// is known to stamp: it runs beside the planning child's hashing and the
+// parent's copy instead of after them.
+std::string fingerprint_to_wire(const std::optional<pdf::PageFingerprint>& f) {
+  return f ? std::to_string(f->width) + " " + std::to_string(f->height) + " " + f->sha256 : std::string();
+}
+
+std::optional<pdf::PageFingerprint> fingerprint_from_wire(const std::string& sent) {
+  std::istringstream in(sent);
+  pdf::PageFingerprint f;
+  if (!(in >> f.width >> f.height >> f.sha256) || f.width <= 0 || f.height <= 0 || f.sha256.size() != 64) return std::nullopt;
+  return f;
+}
+
+ChildProcess start_drawing(const MappedFile& file, const std::optional<pdf::PdfRect>& badge_rect) {
+  return ChildProcess::start(
+      "drawing page 1",
+      [&file, badge_rect] {
+        return fingerprint_to_wire(pdf::page_one_fingerprint(file.bytes(), pdf::page_check_dpi, badge_rect));
+      },
+      child_limits(file.bytes().size()));
+}
+
+// A drawing that failed (poppler crashed or hit a limit) draws nothing: as
+// for a page 1 poppler cannot draw, there is no picture to keep.
+std::optional<pdf::PageFingerprint> finish_drawing(ChildProcess& drawing) {
+  read_until_done_or_deadline(drawing);
+  auto sent = drawing.finish();
+  return sent ? fingerprint_from_wire(*sent) : std::nullopt;
 }
 
 // Page 1 of the stamped bytes against the original's, in the checking
@@ -281,19 +327,29 @@ Result<void> check_written(std::string_view written, const std::string& name, co
 Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const MappedFile& file, const registry::VerifiedRecord* record,
                                 const pdf::StampOptions& options, const OnStamping& on_stamping) {
   const std::string subject = record ? "reading the PDF and planning the update" : "reading the PDF";
+  // With a parent that acts on the early line, page 1 is drawn in a child of
+  // its own; otherwise the planning child draws it at the end.
+  const bool parent_draws = static_cast<bool>(on_stamping);
   ChildProcess child = ChildProcess::start(
-      subject, [&](const EarlySend& send_early) { return examine_in_child(opt, file, record, options, send_early); },
+      subject,
+      [&](const EarlySend& send_early) {
+        return examine_in_child(opt, file, record, options, send_early, /*draw_page_one=*/!parent_draws);
+      },
       child_limits(file.bytes().size()));
+  std::optional<ChildProcess> drawing;
   if (on_stamping) {
     read_until_or_deadline(child, [&] { return child.received().find('\n') != std::string_view::npos; });
-    if (early_outcome(child.received()) == pdf::StampOutcome::stamped) {
-      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the child is killed
+    if (const auto early = early_plan(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
+      drawing.emplace(start_drawing(file, early->badge_rect));
+      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
     }
   }
   read_until_done_or_deadline(child);
   auto sent = child.finish();
   if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
-  return examined_from_wire(*sent, opt.input);
+  auto examined = examined_from_wire(*sent, opt.input);
+  if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+  return examined;
 }
 
 WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined) {

@@ -38,8 +38,10 @@ struct ExaminedPdf {
   std::optional<pdf::StampPlan> plan;            // with a record: the update (original_sha256 filled in)
   std::optional<std::uint64_t> pages;            // with a plan: the original's page count
   // With a plan that stamps: page 1 of the original as poppler draws it (the
-  // badge's rectangle blanked), drawn in the planning child while the parent
-  // copies; nullopt when poppler cannot draw it (then there is nothing to keep).
+  // badge's rectangle blanked), drawn in a child of its own beside the
+  // planning child's hashing and the parent's copy (by the planning child
+  // when nothing is copied: --append, -o -); nullopt when poppler cannot
+  // draw it (then there is nothing to keep).
   std::optional<pdf::PageFingerprint> page_one;
 };
 
