@@ -576,3 +576,40 @@ TEST_CASE("reader: an encrypted file without /ID is read with an empty id, as po
   REQUIRE(r);
   CHECK(r->info_string("Title").value() == "Encrypted, no ID");
 }
+
+TEST_CASE("reader: encryption that leaves strings and streams alone, or names no handler, reads as it is") {
+  // Only embedded files encrypted, behind their own password (/AuthEvent
+  // /EFOpen: qpdf's encrypted-attachments, pdf.js's auth-event-ef-open).
+  const std::string zeros(96, '0');
+  auto objects = one_page;
+  objects.push_back("<< /Filter /Standard /V 5 /R 6 /Length 256 /P -4 /O <" + zeros + "> /U <" + zeros +
+                    "> /CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> /StmF /Identity /StrF /Identity "
+                    "/EFF /StdCF >>");
+  const std::string efopen = classic_pdf(objects, "/Info 4 0 R /Encrypt 5 0 R ");
+  auto r = Reader::open(efopen, "attachments-only.pdf", as_viewers_open());
+  REQUIRE(r);
+  CHECK(r->is_encrypted());
+  CHECK(r->info_string("Title").value() == "Damaged but readable");
+  CHECK_FALSE(Reader::open(efopen, "attachments-only.pdf"));  // still not written to
+
+  // An /Encrypt that is damaged (no handler named): poppler reads the file as it is.
+  for (const std::string broken : {"<< /Foo 1 >>", "null"}) {
+    objects = one_page;
+    objects.push_back(broken);
+    auto b = Reader::open(classic_pdf(objects, "/Info 4 0 R /Encrypt 5 0 R "), "broken.pdf", as_viewers_open());
+    REQUIRE(b);
+    CHECK(b->info_string("Title").value() == "Damaged but readable");
+  }
+}
+
+TEST_CASE("reader: a trailer that is only a nesting bomb is replaced by the catalog found by scanning") {
+  std::string pdf = classic_pdf(one_page);
+  const auto at = pdf.rfind("trailer\n");
+  pdf.replace(at, pdf.find(">>\nstartxref") + 2 - at, "trailer\n" + std::string(5000, '<') + std::string(5000, '>'));
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  auto r = Reader::open(pdf, "issue-202.pdf", limits);
+  REQUIRE(r);
+  CHECK(r->recovered());
+  check_structure(*r);
+}

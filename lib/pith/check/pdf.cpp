@@ -579,29 +579,37 @@ std::string bindings_text(const Report& report) {
 }
 
 namespace {
-// Comment lines and white space, then `N G obj`: a PDF whose header line
-// was lost (pdf.js bug1606566), which poppler still opens.
-bool starts_with_object(std::string_view head) {
-  std::size_t p = 0;
-  const auto space = [&](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\0'; };
-  for (;;) {
-    while (p < head.size() && space(head[p])) ++p;
-    if (p >= head.size() || head[p] != '%') break;
-    while (p < head.size() && head[p] != '\n' && head[p] != '\r') ++p;
+// `N G obj` somewhere in `head`: the body of a PDF whose header line was
+// lost or mangled (pdf.js bug1606566, qpdf's oss-fuzz inputs), which poppler
+// still opens.
+bool holds_object_header(std::string_view head) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\0'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (std::size_t at = head.find("obj"); at != std::string_view::npos; at = head.find("obj", at + 3)) {
+    std::size_t p = at;
+    bool ok = true;
+    for (int field = 0; field < 2 && ok; ++field) {
+      const std::size_t spaces = p;
+      while (p > 0 && space(head[p - 1])) --p;
+      const std::size_t digits = p;
+      while (p > 0 && digit(head[p - 1])) --p;
+      ok = p < digits && digits < spaces;
+    }
+    if (ok) return true;
   }
-  for (int field = 0; field < 2; ++field) {
-    const std::size_t digits = p;
-    while (p < head.size() && head[p] >= '0' && head[p] <= '9') ++p;
-    if (p == digits || p - digits > 10 || p >= head.size() || !space(head[p])) return false;
-    while (p < head.size() && space(head[p])) ++p;
-  }
-  return head.substr(p).starts_with("obj");
+  return false;
 }
 }  // namespace
 
 bool looks_like_pdf(std::string_view head) {
   head = head.substr(0, 1024);
-  return head.find("%PDF-") != std::string_view::npos || starts_with_object(head);
+  if (head.find("%PDF-") != std::string_view::npos) return true;
+  // Registry documents are JSON: never taken for a PDF body.
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head[first] == '{' || head[first] == '[' || head.starts_with("\xEF\xBB\xBF"))
+    return false;
+  return head.find("PDF-1.") != std::string_view::npos || head.find("PDF-2.") != std::string_view::npos ||
+         holds_object_header(head);
 }
 
 }  // namespace pith::check

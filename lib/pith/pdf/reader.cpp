@@ -363,6 +363,16 @@ bool is_standard_security_handler(const PdfDictionary& d) {
   return filter && filter->IsName() && filter->GetName().GetName() == "Standard";
 }
 
+// Whether the strings (/StrF) or streams (/StmF) of a document are
+// encrypted: always below V 4; from V 4 on, unless the filter is /Identity
+// or absent (ISO 32000-2 7.6.6, table 27: Identity is the default).
+bool uses_crypt_filter(const PdfDictionary& d, const char* which) {
+  const PdfObject* v = d.GetKey(PdfName("V"));
+  if (!v || !v->IsNumber() || v->GetNumber() < 4) return true;
+  const PdfObject* filter = d.GetKey(PdfName(which));
+  return filter && filter->IsName() && filter->GetName().GetName() != "Identity";
+}
+
 // V5 (AES-256, revisions 5 and 6): no RC4 anywhere.
 bool is_aes256_handler(const PdfDictionary& d) {
   const PdfObject* v = d.GetKey(PdfName("V"));
@@ -498,12 +508,16 @@ Result<void> Reader::open_with_empty_password() {
   if (value->IsReference()) {
     encryption_dict_ = reference_of(*value);
     auto resolved = object(*encryption_dict_);
-    if (!resolved) return std::unexpected(resolved.error());
-    dict = *resolved;
+    if (resolved) dict = *resolved;
   } else {
     dict = *value;
   }
-  if (!dict.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer's /Encrypt is not a dictionary");
+  // An /Encrypt that is not a readable dictionary naming its handler
+  // (damaged, or null) names no way to decrypt: poppler then reads the file
+  // as it is, and so do we (pdf.js's PDFBOX-4352-0.pdf). Encrypted data
+  // reads as noise.
+  if (!dict.IsDictionary() || !key(dict.GetDictionary(), "Filter") || !key(dict.GetDictionary(), "Filter")->IsName())
+    return {};
   const std::string handler_name = security_handler_name(dict.GetDictionary());
   const auto cannot_read = [&](const std::string& why) {
     return fail(ErrorKind::usage, name_,
@@ -511,6 +525,13 @@ Result<void> Reader::open_with_empty_password() {
                     "); decrypt it (`qpdf --decrypt in.pdf out.pdf`) and check the decrypted copy");
   };
   if (!is_standard_security_handler(dict.GetDictionary())) return cannot_read("not the standard password handler");
+  // Crypt filters (V 4 and 5): /StrF and /StmF /Identity (the default) leave
+  // strings and streams as they are. A file that encrypts only its embedded
+  // files (/EFF, often behind their own password: /AuthEvent /EFOpen) is
+  // read as it is, without a password; those files stay unread.
+  strings_encrypted_ = uses_crypt_filter(dict.GetDictionary(), "StrF");
+  streams_encrypted_ = uses_crypt_filter(dict.GetDictionary(), "StmF");
+  if (!strings_encrypted_ && !streams_encrypted_) return {};
   // Revisions 2-4 (RC4, and AESV2's key check) need RC4: OpenSSL 3's legacy provider.
   if (!enable_legacy_ciphers() && !is_aes256_handler(dict.GetDictionary()))
     return cannot_read("RC4 needs OpenSSL's legacy provider, which is not installed");
@@ -644,11 +665,32 @@ Result<void> Reader::recover_by_scanning() {
       ++index;
     }
   }
+  // No trailer to go by (a trailer that is only a nesting bomb: qpdf's
+  // issue-202.pdf): the last object that is a catalog, as poppler does.
+  if (!found_trailer) {
+    if (auto catalog = last_catalog(found)) {
+      trailer_.AddKey(PdfName("Root"), PdfObject(PoDoFo::PdfReference(catalog->number, catalog->generation)));
+      found_trailer = true;
+    }
+  }
   if (!found_trailer) return fail(ErrorKind::malformed, name_, "no trailer naming a /Root found");
   if (auto ok = take_trailer_keys(); !ok) return ok;
   size_ = highest_number_ + 1;
   recovered_ = true;
   return {};
+}
+
+std::optional<ObjectId> Reader::last_catalog(const std::vector<std::pair<std::uint32_t, XrefEntry>>& by_offset_desc) const {
+  for (const auto& [number, e] : by_offset_desc) {
+    if (e.kind != XrefEntry::Kind::in_file) continue;
+    const std::string_view head = bytes_.substr(static_cast<std::size_t>(e.offset), 1024);
+    if (head.find("/Catalog") == std::string_view::npos) continue;
+    auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, false, 0);
+    if (!parsed || !parsed->value.IsDictionary()) continue;
+    const PdfObject* type = key(parsed->value.GetDictionary(), "Type");
+    if (type && type->IsName() && type->GetName().GetName() == "Catalog") return ObjectId{number, e.generation};
+  }
+  return std::nullopt;
 }
 
 PdfDictionary Reader::trailer_keys_around_junk(std::uint64_t from) const {
@@ -926,7 +968,7 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     if (t == "endobj") return out;  // an empty object is null
     PoDoFo::PdfEncrypt* decryption = decryption_for(out.id);
     out.value = PdfObject(tok.variant_from(t, type));
-    if (decryption) decrypt_strings(out.value, *decryption);
+    if (decryption && strings_encrypted_) decrypt_strings(out.value, *decryption);
     t = tok.token();
     if (t == "endobj") return out;
     if (t != "stream" || !out.value.IsDictionary())
@@ -958,7 +1000,7 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     if (!starts_with_at(bytes_, skip_ws(bytes_, static_cast<std::size_t>(end)), "endstream"))
       return fail(ErrorKind::malformed, name_, "stream /Length does not end at endstream in object " + std::to_string(num) + " " + at(offset));
     out.raw_stream = bytes_.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(*len));
-    if (decryption && stream_is_encrypted(out.value.GetDictionary(), *decryption)) {
+    if (decryption && streams_encrypted_ && stream_is_encrypted(out.value.GetDictionary(), *decryption)) {
       out.decrypted_stream = decrypted(out.raw_stream, *decryption);
     }
     return out;

@@ -213,6 +213,10 @@ class Reader {
   // The trailer keys a reader needs (/Root, /Info, /ID, /Encrypt, /Size),
   // each parsed alone, from a trailer dictionary that does not parse whole.
   [[nodiscard]] PoDoFo::PdfDictionary trailer_keys_around_junk(std::uint64_t from) const;
+  // The catalog of a file whose trailers are all unreadable: the object
+  // latest in the file whose /Type is /Catalog (objects by offset, last first).
+  [[nodiscard]] std::optional<ObjectId> last_catalog(
+      const std::vector<std::pair<std::uint32_t, XrefEntry>>& by_offset_desc) const;
   [[nodiscard]] Result<void> open_with_empty_password();
   // The security handler for the strings and streams of object `id`, or null.
   [[nodiscard]] PoDoFo::PdfEncrypt* decryption_for(ObjectId id) const;
@@ -249,6 +253,8 @@ class Reader {
   bool newest_is_stream_ = false;
   bool encrypted_ = false;
   std::shared_ptr<PoDoFo::PdfEncrypt> decryption_;  // set when an encrypted file opened with the empty password
+  bool strings_encrypted_ = true;                    // false: /StrF /Identity (crypt filters, V 4 and 5)
+  bool streams_encrypted_ = true;                    // false: /StmF /Identity
   std::optional<ObjectId> encryption_dict_;          // the /Encrypt dictionary: never decrypted
   std::vector<std::uint64_t> section_offsets_;
   std::optional<ObjectId> root_;
