@@ -65,6 +65,12 @@ for pdf in "$work"/classes/*.pdf; do
   esac
 done
 
+# An XMP packet that is not well-formed is replaced, saying so even when quiet.
+"$stamp" --force --bundle "$bundle" --pith "$number" -o "$work/xmp.pdf" "$work/classes/bad-xmp.pdf" 2>"$work/stamp-err" ||
+  fail "bad-xmp.pdf: $(cat "$work/stamp-err")"
+grep -q "XMP packet is not well-formed XMP.*replaced" "$work/stamp-err" || fail "bad-xmp.pdf: no warning: $(cat "$work/stamp-err")"
+pdfinfo -meta "$work/xmp.pdf" 2>/dev/null | grep -q "$number" || fail "bad-xmp.pdf: the new packet lacks the number"
+
 # After a cross-reference stream, the update is one too.
 tail -c +"$(($(stat -c %s "$work/classes/xrefstream.pdf") + 1))" "$work/stamped-xrefstream.pdf" | grep -aq "/Type /XRef" ||
   fail "xrefstream.pdf: the update is not a cross-reference stream"

@@ -15,8 +15,10 @@ file is shipped:
                      encrypted_doc_no_id.pdf)
   form-fonts.pdf     an AcroForm with /NeedAppearances and a field font the
                      file does not embed (qpdf's button-set-broken.pdf)
-  xrefstream.pdf     an xref stream whose free entries something still
-                     references (pdf-lib's flatten_form.pdf)
+  xrefstream.pdf     an xref stream whose /Index leaves holes the page still
+                     names (pdf-lib's flatten_form.pdf)
+  bad-xmp.pdf        an XMP packet that is not well-formed (pdf.js's
+                     bug854315.pdf)
 """
 import hashlib
 import sys
@@ -137,6 +139,16 @@ def xref_stream():
     return bytes(out)
 
 
+def bad_xmp():
+    objects = base_objects()
+    objects[0] = (1, b"<< /Type /Catalog /Pages 2 0 R /Metadata 7 0 R >>")
+    packet = (b'<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">'
+              b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description '
+              b'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>broken</rdf:RDF><?xpacket end="w"?>')
+    objects.append((7, stream(b"<< /Type /Metadata /Subtype /XML >>", packet)))
+    return classic(objects)
+
+
 def main(directory):
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
@@ -149,6 +161,7 @@ def main(directory):
     (d / "rc4-no-id.pdf").write_bytes(rc4_no_id())
     (d / "form-fonts.pdf").write_bytes(form_fonts())
     (d / "xrefstream.pdf").write_bytes(xref_stream())
+    (d / "bad-xmp.pdf").write_bytes(bad_xmp())
 
 
 if __name__ == "__main__":

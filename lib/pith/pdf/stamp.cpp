@@ -382,7 +382,18 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
-    auto packet = merge_pith_xmp(metadata.xmp_packet.value_or(""), props);
+    // A packet that is not well-formed XMP (readers ignore it: pdf.js's
+    // bug854315.pdf) is replaced by one holding the pith properties; the old
+    // one stays in the file's earlier revision. One too large or too deep to
+    // parse safely is refused by the merge.
+    std::string_view existing = metadata.xmp_packet ? std::string_view(*metadata.xmp_packet) : std::string_view();
+    if (!existing.empty() && extraction.xmp && !extraction.xmp->parsed) {
+      plan.notes.push_back("warning: the PDF's XMP packet " + extraction.xmp->parse_error +
+                           ": replaced by one holding the pith properties (the old packet stays in the file's "
+                           "earlier revision)");
+      existing = {};
+    }
+    auto packet = merge_pith_xmp(existing, props);
     if (!packet) return std::unexpected(packet.error().within(reader.name()));
     PdfDictionary metadata_stream;
     metadata_stream.AddKey(PdfName("Type"), PdfName("Metadata"));
