@@ -345,8 +345,8 @@ std::optional<std::pair<std::size_t, ObjectId>> object_header_before(std::string
   return std::pair{num_begin, ObjectId{num, static_cast<std::uint16_t>(gen)}};
 }
 
-// "the standard security handler (RC4, 128-bit key, revision 3)" and the
-// like, from the /Encrypt dictionary's own values, for messages.
+// "the security handler /Standard /V 2 /R 3" and the like, from the
+// /Encrypt dictionary's own values, for messages.
 std::string security_handler_name(const PdfDictionary& d) {
   const PdfObject* filter = d.GetKey(PdfName("Filter"));
   const std::string handler = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");

@@ -14,15 +14,20 @@
 // streams. A damaged cross-reference section is an Error naming the byte
 // offset, unless ReaderLimits::recover_damaged_xref asks for the objects to be
 // found by scanning the file (as qpdf and poppler do; for reading only: an
-// update must not be written on top of a guess). Encrypted files are refused
-// with advice, unless ReaderLimits::read_encrypted_with_empty_password asks
-// for those any viewer opens (empty user password) to be decrypted as they
-// are read (PoDoFo's security handlers; for reading only, as for checking).
+// update must not be written on top of a guess); the scan also takes the
+// keys of a trailer with junk in it one by one, and the last catalog when no
+// trailer is readable. Encrypted files are refused with advice, unless
+// ReaderLimits::read_encrypted_with_empty_password asks for those any viewer
+// opens (empty user password: RC4, AES-128, AES-256; /Identity crypt
+// filters; a file without /ID) to be decrypted as they are read (PoDoFo's
+// security handlers, RC4 through OpenSSL's legacy provider; for reading only,
+// as for checking). A classic entry's generation 65536 is read as 65535.
 //
 // Bytes before `%PDF-` (up to 1,024 of them; readers accept them): offsets in
 // the file count from the header (ISO 32000-2 7.5.2, what poppler and qpdf
 // do), falling back to counting from byte 0 when that is what the file's
-// writer did. offset_base() says which; an update must write offsets the same way.
+// writer did. offset_base() says which; an update must write offsets the same
+// way. A file without `%PDF-` is read with offsets from byte 0.
 //
 // Every PDF is hostile input: sizes, counts, depths and reference chains are
 // bounded by ReaderLimits.
