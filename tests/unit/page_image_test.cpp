@@ -2,6 +2,7 @@
 // pith-stamp's last check before it keeps a file: page 1 drawn by poppler
 // before and after the update is the same picture, apart from the badge
 // (pdf/page_image.hpp, stamp/examine.hpp).
+#include "pith/base/crypto.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_image.hpp"
 #include "pith/pdf/reader.hpp"
@@ -15,7 +16,9 @@
 
 #include <podofo/base/PdfName.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <optional>
 
 using pith::pdf::page_check_dpi;
 using pith::pdf::page_one_fingerprint;
@@ -75,6 +78,21 @@ std::string repaint_page_one(const std::string& original) {
   return original + *update;
 }
 
+// Page 1 as poppler's own pdftoppm draws it with the check's settings (36
+// dpi, grey, no anti-aliasing), as a fingerprint: the PGM's pixels, row by row.
+std::optional<pith::pdf::PageFingerprint> pdftoppm_fingerprint(const fs::path& pdf) {
+  const fs::path out = pith::test::scratch_dir("page-image") / "pdftoppm";
+  if (pith::test::run("pdftoppm -r 36 -gray -aa no -aaVector no -f 1 -l 1 -singlefile '" + pdf.string() + "' '" +
+                      out.string() + "'") != 0)
+    return std::nullopt;
+  const std::string pgm = pith::test::read_file(out.string() + ".pgm");
+  int width = 0, height = 0, maxval = 0, header = 0;
+  if (std::sscanf(pgm.c_str(), "P5 %d %d %d%n", &width, &height, &maxval, &header) != 3 || maxval != 255) return std::nullopt;
+  const std::string pixels = pgm.substr(static_cast<std::size_t>(header) + 1);  // one whitespace after maxval
+  if (pixels.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) return std::nullopt;
+  return pith::pdf::PageFingerprint{width, height, pith::sha256_hex(pixels)};
+}
+
 }  // namespace
 
 TEST_CASE("page image: a stamp draws page 1 as before, apart from the badge", "[page_image]") {
@@ -90,6 +108,17 @@ TEST_CASE("page image: a stamp draws page 1 as before, apart from the badge", "[
     // The badge is drawn: without the blank the pictures differ.
     CHECK(page_one_fingerprint(original, page_check_dpi, std::nullopt) !=
           page_one_fingerprint(stamped, page_check_dpi, std::nullopt));
+  }
+}
+
+TEST_CASE("page image: page 1 is drawn as poppler's pdftoppm draws it (36 dpi, grey, no anti-aliasing)", "[page_image]") {
+  for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::ghostscript, SamplePdf::xelatex}) {
+    CAPTURE(static_cast<int>(kind));
+    const auto path = pith::test::sample_pdf(kind);
+    REQUIRE(path);
+    const auto ours = page_one_fingerprint(pith::test::read_file(*path), page_check_dpi, std::nullopt);
+    REQUIRE(ours);
+    CHECK(ours == pdftoppm_fingerprint(*path));
   }
 }
 
