@@ -5,6 +5,8 @@
 #                and the distributed-engine recipes: corpus-engines-test, ~1 min)
 # and for the parsers (docs/fuzzing.md):
 #   make fuzz  — run every libFuzzer target FUZZ_SECONDS each (default 60)
+# and for real paper sources (docs/papers.md; a few minutes, its own packages):
+#   make papers-test  — the shipped papers end to end; make papers-bench PAPERS_DIR=… the whole corpus
 # and for the Debian packages (tests/package/run.sh; root, a few minutes):
 #   make package-test — build the .debs, lintian, install them into a clean Debian 12 root and use them
 BUILD     ?= build
@@ -19,7 +21,8 @@ FUZZ_CXX ?= clang++-16
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke package-test corpus-engines-test
+.PHONY: all deps configure build test demo bench install clean fuzz-build fuzz fuzz-smoke package-test corpus-engines-test \
+        papers-deps papers-test papers-bench
 
 all: build
 
@@ -42,6 +45,23 @@ test: build fuzz-build
 # end on 127.0.0.1; a recipe whose engine cannot start is skipped, saying so.
 corpus-engines-test: build
 	PITH_BIN=$(abspath $(BUILD))/tools PITH_SOURCE_DIR=$(CURDIR) PITH_ZOO_DIR=$(abspath $(BUILD))/zoo tests/engines/run.sh
+
+# Real paper sources through pith end to end (docs/papers.md): the papers
+# whose licences let us ship them (tests/papers/sources; a few minutes, so
+# not part of make test), and the bench corpus of tests/papers/corpus.tsv
+# fetched into PAPERS_DIR (network once; make papers-bench PAPERS_DIR=/srv/papers).
+# Both need what real papers load beyond make test's packages
+# (scripts/install-deps-papers: texlive-fonts-extra is 509 MB).
+PAPERS_DIR ?= $(CURDIR)/build-papers
+papers-deps:
+	@scripts/install-deps-papers
+
+papers-test: build papers-deps
+	tests/papers/papers.py --bin $(abspath $(BUILD))/tools --require-all -j $(JOBS) tests/papers/sources
+
+papers-bench: build papers-deps
+	tests/papers/fetch.sh $(PAPERS_DIR)
+	tests/papers/papers.py --bin $(abspath $(BUILD))/tools -j $(JOBS) --json $(PAPERS_DIR).json $(PAPERS_DIR)
 
 fuzz-build: deps
 	CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) cmake -S . -B $(FUZZ_BUILD) -DPITH_FUZZ=ON \

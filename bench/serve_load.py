@@ -1,21 +1,36 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Load on pith-serve, loopback only (issue 16; bench/serve_load.sh runs it).
+"""Load and attacks on pith-serve, loopback only (issues 16 and 23;
+bench/serve_load.sh and tests/integration/pith_serve_load.sh run it).
 
-serve_load.py BASE_URL SERVER_PID SECONDS CLIENTS MAX_UPLOAD FILE...
+serve_load.py --base URL --pid PID [options] --valid FILE... [--other FILE...]
 
-CLIENTS threads upload for SECONDS: each request is one of the FILEs (valid,
-tampered, hostile: whatever is given), an upload over MAX_UPLOAD bytes, or a
-slow sender (the file in ten pieces over about two seconds). Meanwhile
-/healthz is asked every 0.5 s and the RSS of SERVER_PID and its descendants
-(the broker and the check children) is sampled.
+Two conditions in one run, so the second is measured against the first,
+in --slices alternating windows each (a shared machine's drift weighs on
+both alike), after a warm-up:
+  baseline (--baseline-seconds in all, 0 to skip): UPLOADERS clients upload,
+     nothing else;
+  attack (--seconds in all): the same uploaders while SLOW connections
+     attack: half send a request head one header line a second and never end
+     it (slowloris), half announce a 1 MiB body and send one byte a second
+     (slow body); each reconnects when the server closes it. They come from
+     127.0.0.2 onwards, at most --slow-per-address from one address.
+Uploaders (from 127.0.0.1) send a valid file, another file (tampered,
+hostile: --other), an upload over --max-upload (8 %) or a slow sender (the
+file in ten pieces over two seconds, 12 %), each on a new connection.
+/healthz is asked every --healthz-interval from 127.0.0.250 throughout; the
+memory of PID and its descendants (the broker and the check children) is
+sampled every 0.2 s: the sum of their RSS (shared pages counted in each
+process: an upper bound) and of their PSS.
 
-Asserts (exit 1 when one fails): every answer is 200, 413 or 503; no
-connection reset or unanswered request; /healthz answered 200 within 10 s
-every time; peak RSS under --rss-limit-mib (default 1024). Prints one JSON
-line of figures (p50/p99 latency of the 200s, checks/s, counts): recorded,
-never asserted.
+Fails (exit 1) on what must never happen: an upload answered other than
+200, 413 or 503, or not answered (reset, closed); a /healthz probe not
+answered 200 within 5 s; the tree's RSS over --memory-budget (bytes) when
+given, or over --rss-limit-mib. Speeds are printed, never asserted here:
+one JSON line with /healthz p50/p99/max, valid uploads per second in each
+phase, statuses, peak memory.
 """
+import argparse
 import json
 import os
 import random
@@ -25,24 +40,32 @@ import threading
 import time
 import urllib.parse
 
+SLOW_BODY_LENGTH = 1 << 20
 
-def request(host, port, path, body=b"", method="POST", slow=False, claimed_length=None, timeout=120):
+
+def request(host, port, path, body=b"", method="POST", slow=False, timeout=120, source="127.0.0.1"):
     """One HTTP/1.1 request on its own connection; returns (status, seconds)."""
     started = time.monotonic()
-    with socket.create_connection((host, port), timeout=timeout) as s:
-        length = len(body) if claimed_length is None else claimed_length
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
-                f"Content-Type: application/pdf\r\nContent-Length: {length}\r\n\r\n").encode()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.bind((source, 0))
+        s.connect((host, port))
         if method == "GET":
             head = f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode()
+        else:
+            head = (f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+                    f"Content-Type: application/pdf\r\nContent-Length: {len(body)}\r\n\r\n").encode()
         s.sendall(head)
-        if slow:
-            piece = max(1, len(body) // 10)
-            for at in range(0, len(body), piece):
-                s.sendall(body[at:at + piece])
-                time.sleep(0.2)
-        elif body:
-            s.sendall(body)
+        try:
+            if slow:
+                piece = max(1, len(body) // 10)
+                for at in range(0, len(body), piece):
+                    s.sendall(body[at:at + piece])
+                    time.sleep(0.2)
+            elif body:
+                s.sendall(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered early (413, 503) and closed: its answer is still to be read
         answer = b""
         while True:
             chunk = s.recv(65536)
@@ -56,8 +79,8 @@ def request(host, port, path, body=b"", method="POST", slow=False, claimed_lengt
     return int(parts[1]), time.monotonic() - started
 
 
-def rss_kib(root_pid):
-    """VmRSS of root_pid and every descendant, in KiB."""
+def tree_memory_kib(root_pid):
+    """(sum of VmRSS, sum of Pss) of root_pid and every descendant, in KiB."""
     children = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -68,7 +91,8 @@ def rss_kib(root_pid):
             children.setdefault(int(fields[1]), []).append(int(entry))
         except OSError:
             continue
-    total, todo = 0, [root_pid]
+    rss = pss = 0
+    todo = [root_pid]
     while todo:
         pid = todo.pop()
         todo += children.get(pid, [])
@@ -76,100 +100,215 @@ def rss_kib(root_pid):
             with open(f"/proc/{pid}/status") as f:
                 for line in f:
                     if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
+                        rss += int(line.split()[1])
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1])
         except OSError:
             pass
-    return total
+    return rss, pss
+
+
+def percentile(values, q):
+    if not values:
+        return None
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 4)
 
 
 def main():
-    args = sys.argv[1:]
-    rss_limit_mib = 1024
-    if args and args[0].startswith("--rss-limit-mib="):
-        rss_limit_mib = int(args.pop(0).split("=", 1)[1])
-    if len(args) < 6:
-        print(__doc__)
-        return 2
-    base, server_pid, seconds, clients, max_upload = args[0], int(args[1]), float(args[2]), int(args[3]), int(args[4])
-    files = [open(p, "rb").read() for p in args[5:]]
-    url = urllib.parse.urlparse(base)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--baseline-seconds", type=float, default=0)
+    parser.add_argument("--uploaders", type=int, default=64)
+    parser.add_argument("--slow", type=int, default=0)
+    parser.add_argument("--slow-per-address", type=int, default=25)
+    parser.add_argument("--max-upload", type=int, required=True)
+    parser.add_argument("--healthz-interval", type=float, default=0.05)
+    parser.add_argument("--slices", type=int, default=3)
+    parser.add_argument("--memory-budget", type=int, default=0)
+    parser.add_argument("--rss-limit-mib", type=int, default=0)
+    parser.add_argument("--valid", nargs="+", required=True)
+    parser.add_argument("--other", nargs="*", default=[])
+    args = parser.parse_args()
+
+    url = urllib.parse.urlparse(args.base)
     host, port = url.hostname, url.port
-    oversize = b"\0" * (max_upload + 4096)
+    valid = [open(p, "rb").read() for p in args.valid]
+    other = [open(p, "rb").read() for p in args.other]
+    oversize = b"\0" * (args.max_upload + 4096)
 
     lock = threading.Lock()
-    statuses, latencies, problems = {}, [], []
-    health = {"asked": 0, "worst": 0.0}
-    peak_rss = [0]
-    stop_at = time.monotonic() + seconds
-    done = threading.Event()
+    problems = []
+    answers = []  # (completed at, status, a valid file answered 200)
+    phase = {"name": "baseline"}
+    health = []  # (phase, seconds)
+    memory = {"rss": 0, "pss": 0}
+    slow_stats = {"opened": 0}
+    stop = threading.Event()
+    uploads_on = threading.Event()
+    attack_on = threading.Event()
 
-    def client(seed):
+    def uploader(seed):
         rng = random.Random(seed)
-        while time.monotonic() < stop_at:
+        while not stop.is_set():
+            uploads_on.wait()
+            if stop.is_set():
+                break
             draw = rng.random()
-            kind = "oversize" if draw < 0.08 else "slow" if draw < 0.20 else "upload"
+            kind = "oversize" if draw < 0.08 else "slow" if draw < 0.20 else "valid" if draw < 0.70 else "other"
+            if kind == "other" and not other:
+                kind = "valid"
+            body = oversize if kind == "oversize" else rng.choice(other if kind == "other" else valid)
             try:
-                if kind == "oversize":
-                    status, took = request(host, port, "/api/v1/check", oversize)
-                else:
-                    status, took = request(host, port, "/api/v1/check", rng.choice(files), slow=kind == "slow")
+                status, _ = request(host, port, "/api/v1/check", body, slow=kind == "slow")
             except (OSError, ConnectionError) as e:
                 with lock:
-                    problems.append(f"{kind} request: {type(e).__name__}: {e}")
+                    problems.append(f"{kind} upload: {type(e).__name__}: {e}")
                 continue
             with lock:
-                statuses[status] = statuses.get(status, 0) + 1
-                if status == 200:
-                    latencies.append(took)
-                elif status == 503:
-                    pass
-                elif status != 413:
-                    problems.append(f"HTTP {status}")
+                answers.append((time.monotonic(), status, status == 200 and any(body is v for v in valid)))
+                if status not in (200, 413, 503):
+                    problems.append(f"{kind} upload: HTTP {status}")
             if status == 503:
                 time.sleep(0.05 + rng.random() * 0.1)  # as a client honouring Retry-After would, shortened
 
-    def watch():
-        while not done.is_set():
+    def slow_client(index):
+        source = f"127.0.0.{2 + index // args.slow_per_address}"
+        slowloris = index % 2 == 0
+        while not stop.is_set():
+            if not attack_on.is_set():
+                stop.wait(0.2)
+                continue
             try:
-                status, took = request(host, port, "/healthz", method="GET", timeout=10)
-                with lock:
-                    health["asked"] += 1
-                    health["worst"] = max(health["worst"], took)
-                    if status != 200:
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.settimeout(10)
+                    s.bind((source, 0))
+                    s.connect((host, port))
+                    with lock:
+                        slow_stats["opened"] += 1
+                    if slowloris:
+                        s.sendall(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n".encode())
+                    else:
+                        s.sendall((f"POST /api/v1/check HTTP/1.1\r\nHost: {host}\r\n"
+                                   f"Content-Type: application/pdf\r\nContent-Length: {SLOW_BODY_LENGTH}\r\n\r\n").encode())
+                    while not stop.is_set() and attack_on.is_set():
+                        if stop.wait(1.0):
+                            break
+                        s.sendall(b"X-Slow: 1\r\n" if slowloris else b"%")
+            except OSError:
+                stop.wait(0.2)
+
+    def watch_health():
+        while not stop.is_set():
+            current = phase["name"]
+            started = time.monotonic()
+            try:
+                status, took = request(host, port, "/healthz", method="GET", timeout=5, source="127.0.0.250")
+                if status != 200:
+                    with lock:
                         problems.append(f"/healthz: HTTP {status}")
             except (OSError, ConnectionError) as e:
+                took = time.monotonic() - started
                 with lock:
                     problems.append(f"/healthz: {type(e).__name__}: {e}")
-            peak_rss[0] = max(peak_rss[0], rss_kib(server_pid))
-            done.wait(0.5)
+            with lock:
+                health.append((current, took))
+            stop.wait(args.healthz_interval)
 
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    started = time.monotonic()
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    for t in threads:
+    def watch_memory():
+        while not stop.is_set():
+            rss, pss = tree_memory_kib(args.pid)
+            memory["rss"] = max(memory["rss"], rss)
+            memory["pss"] = max(memory["pss"], pss)
+            stop.wait(0.2)
+
+    helpers = [threading.Thread(target=watch_health), threading.Thread(target=watch_memory)]
+    uploaders = [threading.Thread(target=uploader, args=(i,)) for i in range(args.uploaders)]
+    slow = [threading.Thread(target=slow_client, args=(i,)) for i in range(args.slow)]
+    for t in helpers + uploaders:
         t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.monotonic() - started
-    done.set()
-    watcher.join()
 
-    latencies.sort()
-    pick = lambda q: round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 4) if latencies else None
+    # Uploads run throughout; what completes inside a window counts for it.
+    # After a warm-up (the checks' first runs, the cache), baseline and
+    # attack windows alternate in --slices pairs, so that a machine whose
+    # load drifts (other work on it) weighs on both alike; an attack window
+    # opens once its slow connections are up, a baseline one once they are gone.
+    windows = {"baseline": [], "attack": []}
+    uploads_on.set()
+    for t in slow:
+        t.start()
+    if args.baseline_seconds > 0:
+        time.sleep(min(5.0, args.baseline_seconds / 4))
+    slices = max(1, args.slices)
+    for _ in range(slices):
+        for name, seconds in (("baseline", args.baseline_seconds), ("attack", args.seconds)):
+            if seconds <= 0:
+                continue
+            if name == "attack" and slow:
+                attack_on.set()
+                time.sleep(2)
+            elif slow:
+                attack_on.clear()
+                time.sleep(1.5)
+            phase["name"] = name
+            start = time.monotonic()
+            time.sleep(seconds / slices)
+            windows[name].append((start, time.monotonic()))
+    stop.set()
+    for t in helpers + uploaders + slow:
+        t.join()
+
+    def in_window(name):
+        return [(status, ok) for at, status, ok in answers if any(low <= at < high for low, high in windows[name])]
+
+    def window_seconds(name):
+        return sum(high - low for low, high in windows[name])
+
+    if os.environ.get("SERVE_LOAD_DEBUG"):  # the answers second by second, to see bursts
+        t0 = min(low for w in windows.values() for low, _ in w)
+        buckets = {}
+        for at, status, ok in answers:
+            b = int(at - t0) if at >= t0 else -1
+            buckets.setdefault(b, [0, 0])
+            buckets[b][0] += status == 200
+            buckets[b][1] += ok
+        print("per second (200s, valid 200s):", sorted(buckets.items()), file=sys.stderr)
+        print("windows:", {k: [(round(l - t0, 1), round(h - t0, 1)) for l, h in v] for k, v in windows.items()}, file=sys.stderr)
+    statuses = {}
+    for name in windows:
+        counts = {}
+        for status, _ in in_window(name):
+            counts[str(status)] = counts.get(str(status), 0) + 1
+        statuses[name] = counts
+    rate = lambda name: (round(sum(ok for _, ok in in_window(name)) / window_seconds(name), 2)
+                         if windows[name] else None)
+    attack_health = [s for p, s in health if p == "attack"]
     figures = {
-        "seconds": round(elapsed, 2), "clients": clients, "statuses": statuses,
-        "checks_per_second": round(len(latencies) / elapsed, 2), "p50_seconds": pick(0.50), "p99_seconds": pick(0.99),
-        "healthz_asked": health["asked"], "healthz_worst_seconds": round(health["worst"], 3),
-        "peak_rss_mib": round(peak_rss[0] / 1024, 1), "problems": len(problems),
+        "uploaders": args.uploaders, "slow_connections": args.slow, "slow_connections_opened": slow_stats["opened"],
+        "baseline_valid_per_second": rate("baseline"), "attack_valid_per_second": rate("attack"),
+        "statuses": statuses,
+        "healthz_probes": len(attack_health), "healthz_p50_seconds": percentile(attack_health, 0.50),
+        "healthz_p99_seconds": percentile(attack_health, 0.99),
+        "healthz_max_seconds": round(max(attack_health), 4) if attack_health else None,
+        "peak_tree_rss_mib": round(memory["rss"] / 1024, 1), "peak_tree_pss_mib": round(memory["pss"] / 1024, 1),
+        "problems": len(problems),
     }
+    if rate("baseline"):
+        figures["attack_over_baseline"] = round(rate("attack") / rate("baseline"), 3)
     print(json.dumps(figures))
-    if peak_rss[0] > rss_limit_mib * 1024:
-        problems.append(f"peak RSS {peak_rss[0] // 1024} MiB over {rss_limit_mib} MiB")
-    if health["asked"] == 0:
+    if args.memory_budget and memory["rss"] * 1024 > args.memory_budget:
+        problems.append(f"the tree's RSS reached {memory['rss'] // 1024} MiB, over --memory-budget "
+                        f"{args.memory_budget >> 20} MiB")
+    if args.rss_limit_mib and memory["rss"] > args.rss_limit_mib * 1024:
+        problems.append(f"peak RSS {memory['rss'] // 1024} MiB over {args.rss_limit_mib} MiB")
+    if not attack_health:
         problems.append("/healthz was never answered")
-    if statuses.get(200, 0) == 0:
-        problems.append("no check answered 200")
+    if not rate("attack"):
+        problems.append("no valid upload answered 200 during the attack")
     for p in sorted(set(problems))[:20]:
         print("FAIL: " + p, file=sys.stderr)
     return 1 if problems else 0

@@ -17,7 +17,7 @@ shift 2
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 targets=("$@")
-((${#targets[@]})) || targets=(pdf_reader strict_json xmp tex_source registry_verify pdf_facts_wire)
+((${#targets[@]})) || targets=(pdf_reader strict_json xmp tex_source registry_verify pdf_facts_wire multipart)
 
 # Seeds that already live elsewhere in the repository, by target.
 extra_seeds() {

@@ -69,10 +69,7 @@ int check_command(int argc, char** argv) {
   std::vector<std::string> trust_keys;
   std::vector<std::string> files;
   app.add_flag("--json", json_output, "one JSON object per input per line (JSON Lines, in input order)");
-  app.add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format; repeatable)")
-      ->type_name("FILE")
-      ->allow_extra_args(false)  // one FILE per --trust-key: the inputs that follow are not keys
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  pith::cli::add_trust_key_option(app, trust_keys);
   app.add_option("inputs", files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
       ->type_name("FILE|NUMBER...");
   pith::check::CheckRunOptions run;
@@ -109,6 +106,8 @@ int check_command(int argc, char** argv) {
       ->type_name("FILE");
   app.add_option("--html", run.html_file, "write a self-contained HTML report to FILE: counts, the inputs not verified, their reports")
       ->type_name("FILE");
+  app.add_option("--evidence", run.evidence_dir, "write DIR/NAME.page1.png for each PDF that binds: the crop of page 1 where a reader sees the record's title, abstract or arXiv watermark")
+      ->type_name("DIR");
   app.add_option("--joblog", run.joblog, "append a line to FILE for each input once its report is out")->type_name("FILE");
   app.add_flag("--resume", run.resume, "skip the inputs the --joblog FILE already holds (continue a killed run)");
   app.add_option("--shard", shard, "check only shard K of N (1 <= K <= N): a stable split by a hash of each input's name")

@@ -4,11 +4,13 @@
 // work is pith::stamp::run_stamp (lib/pith/stamp/run.hpp); this is the
 // command line: argv → options → run → print → exit code.
 //
-// Exit codes (lib/pith/base/exit_codes.hpp): 0 stamped or already stamped;
-// 1 verification failed, the record is not for this number, or the PDF
-// already carries a different Pith Number (use --force to replace it);
-// 2 usage, unreadable/encrypted/damaged PDF, write failure; 3 no Pith Number
-// given or found; 4 nothing trusted to verify the record with.
+// Exit codes (lib/pith/base/exit_codes.hpp): 0 stamped, or already stamped
+// (the PDF carries the record and pith-check says verified); 1 verification
+// failed, the record is not for this number, the PDF already carries a
+// different Pith Number (use --force to replace it), or it carries this one
+// but pith-check says failed; 2 usage, unreadable/encrypted/damaged PDF,
+// write failure; 3 no Pith Number given or found; 4 nothing trusted to
+// verify the record with, or the PDF carries it but pith-check says unbound.
 // --arxiv paper.tex (pith::stamp::prepare_arxiv_upload, stamp/arxiv.hpp):
 // 0 what arXiv will build verifies; 1 it builds but does not verify (or is
 // another number's); 2 something is missing, the build fails, or I/O;
@@ -60,8 +62,9 @@ int stamp_command(int argc, char** argv) {
   opt.registry = pith::resolver::ResolverOptions::from_environment();  // + the shared registry flags
   pith::stamp::StampPrintOptions print;
   CLI::App app{"Write a verified, signed Pith record into a PDF (one incremental update) or a LaTeX paper's pith.sty.\n"
-               "Exit codes: 0 stamped/already stamped, 1 verification failed or conflicting number,\n"
-               "2 usage or I/O error, 3 no Pith Number, 4 nothing trusted to verify with.\n"
+               "Exit codes: 0 stamped, or already stamped and verified; 1 verification failed, conflicting\n"
+               "number, or already stamped but pith-check says failed; 2 usage or I/O error; 3 no Pith Number;\n"
+               "4 nothing trusted to verify with, or already stamped but pith-check says unbound.\n"
                "--arxiv: 0 what arXiv will build verifies, 1 it does not verify, 2 something missing or\n"
                "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).",
                "pith-stamp"};
@@ -79,17 +82,20 @@ int stamp_command(int argc, char** argv) {
   app.add_flag("--append", opt.append,
                "append the update to FILE directly (cost independent of size; a crash can leave a partial "
                "update after the intact original bytes)");
-  app.add_flag("--force", opt.force, "replace a stamp for a different Pith Number");
+  app.add_flag("--force", opt.force,
+               "replace a stamp for a different Pith Number; stamp although the title is not the record's, or "
+               "again although the PDF already carries the record but does not verify");
   app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
   bool arxiv = false;
   std::string compiler;
   app.add_flag("--arxiv", arxiv,
                "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
                "rebuild it as arXiv does and check the PDF offline");
-  app.add_option("--compiler", compiler, "with --arxiv: pdflatex, latex, xelatex or lualatex (default: the paper's last build)")
+  app.add_option("--compiler", compiler,
+                 "with --arxiv: pdflatex, latex or xelatex, the engines arXiv runs (default: the paper's last build; "
+                 "after lualatex, xelatex); lualatex is refused")
       ->check(CLI::IsMember({"pdflatex", "latex", "xelatex", "lualatex"}));
-  app.add_option("--trust-key", opt.trust_keys, "also trust this registry key file (pith-signing-key.json format)")
-      ->type_name("FILE");
+  pith::cli::add_trust_key_option(app, opt.trust_keys);
   pith::cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", print.verbose, "say what was done");
   app.add_flag("--json", print.json, "print the outcome as JSON on stdout");

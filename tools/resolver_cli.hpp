@@ -31,6 +31,10 @@ inline void add_resolver_options(CLI::App& app, resolver::ResolverOptions& optio
       ->allow_extra_args(false)  // one URL per --mirror: the inputs that follow are not mirrors
       ->group(group);
   app.add_flag("--offline", options.offline, "never use the network: only the cache and file:// bases")->group(group);
+  app.add_flag_callback(
+         "--no-mirror-hints", [&options] { options.mirror_hints = false; },
+         "never ask the mirrors a cached record names (mirror_hints), only --resolver and --mirror")
+      ->group(group);
   app.add_flag("--refresh", options.refresh, "ask the registry even when the cached copy is fresh")->group(group);
   app.add_option("--cache-dir", options.cache_dir, "where verified records are cached (default $XDG_CACHE_HOME/pith)")
       ->type_name("DIR")

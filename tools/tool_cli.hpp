@@ -48,6 +48,17 @@ inline void add_common_options(CLI::App& app, const char* tool) {
       ->group("");  // hidden: for the build, not for users
 }
 
+// --trust-key FILE, the same in every tool: one FILE per occurrence
+// (repeatable), so the arguments after it are inputs whether the option
+// comes before or after them (CLI11 would otherwise take them all as keys).
+inline CLI::Option* add_trust_key_option(CLI::App& app, std::vector<std::string>& trust_keys) {
+  return app
+      .add_option("--trust-key", trust_keys, "also trust the key in FILE (pith-signing-key.json format; repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 // The trust store of a checking tool: the pinned key and the user's keys
 // (their warnings printed), then each --trust-key FILE. nullopt, after one
 // line saying why, when a --trust-key file cannot be used (exit 2).

@@ -6,7 +6,7 @@
 const verdictWords = {
   verified: 'This PDF is the registered paper: its record is genuine and the paper shows it.',
   failed: 'Warning: this file does not match its registered record. It was altered after registration, or the record in it is forged.',
-  unbound: 'The record inside is genuine, but nothing a reader sees in this PDF (title on page 1, arXiv id) is that record’s: it does not show that this PDF is the paper.',
+  unbound: 'The record inside is genuine, but nothing a reader sees on page 1 (its title, its abstract, arXiv’s watermark) is that record’s, and a title in the metadata alone proves nothing: it does not show that this PDF is the paper.',
   unverifiable: 'This cannot be verified: nothing in it is signed by a key we trust.',
   not_found: 'No Pith Number in this file: it was never stamped, or the stamp was removed.',
   error: 'This file could not be checked.',
@@ -15,7 +15,7 @@ const bindingNames = {  // in the order shown
   visible_title: 'Title on page 1',
   arxiv_id: 'arXiv id',
   stamped_bytes: 'Stamped bytes',
-  metadata_title: 'Title in the metadata',
+  metadata_title: 'Title in the metadata (a hint only)',
   visible_abstract: 'Abstract on page 1',
 };
 const completenessNames = {
@@ -60,8 +60,26 @@ function showBindings(bindings) {
     const state = binding && typeof binding.state === 'string' ? binding.state : 'undetermined';
     addRow(list, bindingNames[key] || key, state + ' — ' + (binding && binding.detail ? binding.detail : ''), 'state-' + state);
   }
-  const title = titleFrom(bindings && bindings.visible_title && bindings.visible_title.detail);
+  // Only a title a reader sees: a hidden one is in the detail too, quoted.
+  const seen = bindings && bindings.visible_title && bindings.visible_title.state === 'match';
+  const title = seen ? titleFrom(bindings.visible_title.detail) : '';
   $('title').textContent = title || '—';
+}
+
+const evidenceCaptions = {
+  visible_title: 'The record’s title on page 1, as a reader sees it.',
+  visible_abstract: 'The record’s abstract on page 1, as a reader sees it.',
+  arxiv_id: 'arXiv’s watermark on page 1, as a reader sees it.',
+};
+
+// The crop of page 1 the server rendered where the binding was seen (a PNG
+// it encoded itself): shown only as an image, only from base64.
+function showEvidence(evidence) {
+  const png = evidence && typeof evidence.png_base64 === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(evidence.png_base64)
+    ? evidence.png_base64 : '';
+  $('evidence').hidden = !png;
+  if (png) $('evidence-image').src = 'data:image/png;base64,' + png; else $('evidence-image').removeAttribute('src');
+  $('evidence-caption').textContent = png ? (evidenceCaptions[evidence.binding] || '') : '';
 }
 
 function showCompleteness(panel) {
@@ -135,6 +153,7 @@ function showReport(report) {
   $('number').textContent = report.pith_number ? 'Pith Number: ' + report.pith_number : '';
   const details = report.details || {};
   showBindings(details.bindings);
+  showEvidence(details.evidence);
   showCompleteness(details.completeness || (details.carried && details.carried.completeness));
   showChecks(report.checks);
   clear($('events'));

@@ -7,7 +7,9 @@
 # from outside the tree); it rebuilds in isolation as arXiv does and
 # verifies offline; also for xelatex (00README.json) and latex+dvips. Then
 # what is missing is named, with exit 2: no .bbl, no pith.sty, a file from
-# outside the paper's directory. About 20 s.
+# outside the paper's directory. XeLaTeX fonts loaded by path from the
+# paper's folder are packed; a LuaLaTeX paper is built with xelatex, saying
+# so. About 30 s.
 set -euo pipefail
 : "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -121,3 +123,49 @@ mkdir "$work/sample" && cp "$PITH_SOURCE_DIR/samples/paper.tex" "$work/sample/" 
 "$PITH_BIN/pith-stamp" --arxiv --compiler latex paper.tex > latex.out 2>&1 || { cat latex.out; fail "--arxiv --compiler latex"; }
 grep -q 'verifies as pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65 (latex' latex.out || { cat latex.out; fail "latex: no verdict"; }
 echo "ok: arXiv's latex + dvips -R2 + ps2pdf build verifies"
+
+# XeLaTeX with fonts loaded by path from the paper's own folder (fontspec's
+# Path = ./fonts/): XeTeX's -recorder does not list them, the build's opens
+# do; the archive carries them and arXiv's xelatex build finds them. The
+# fonts are Latin Modern (GUST Font License) from TeX Live, renamed so that
+# no system font of that name can stand in for a missing file.
+mkdir -p "$work/fonts-paper/fonts" && cd "$work/fonts-paper"
+cp "$(kpsewhich lmroman10-regular.otf)" fonts/PaperSerif-Regular.otf
+cp "$(kpsewhich lmroman10-bold.otf)" fonts/PaperSerif-Bold.otf
+cat > paper.tex <<'TEX'
+\documentclass{article}
+\usepackage{fontspec}
+\setmainfont{PaperSerif}[Path = ./fonts/, Extension = .otf, UprightFont = *-Regular, BoldFont = *-Bold]
+\usepackage{pith}
+\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}
+\title{Layered gradient accumulation and modular pipeline parallelism:
+  fast and efficient training of large language models}
+\author{A. Author}
+\begin{document}
+\maketitle
+Text in the paper's own font.
+\end{document}
+TEX
+"$PITH_BIN/pith-stamp" paper.tex --bundle "$PITH_SOURCE_DIR/samples/registry/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json" > /dev/null
+xelatex -recorder -interaction=batchmode paper.tex > /dev/null 2>&1 || fail "the fonts paper does not build with xelatex"
+grep -q PaperSerif paper.fls && echo "note: this XeTeX records fonts loaded by path in its .fls"
+"$PITH_BIN/pith-stamp" --arxiv paper.tex > fonts.out 2>&1 || { cat fonts.out; fail "--arxiv with fonts from the paper's folder"; }
+grep -q 'verifies as pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65 (xelatex' fonts.out || { cat fonts.out; fail "fonts: no verdict"; }
+members=$(tar tzf paper-arxiv.tar.gz | tr '\n' ' ')
+[[ "$members" == "00README.json fonts/PaperSerif-Bold.otf fonts/PaperSerif-Regular.otf paper.tex pith.sty " ]] \
+  || fail "fonts: archive members: $members"
+echo "ok: fonts loaded by path from the paper's folder are packed, and arXiv's xelatex build finds them"
+
+# LuaLaTeX, which arXiv does not run: after a lualatex build the upload is
+# built with xelatex (the closest), and the verdict says so; asked for by
+# name, it is refused.
+lualatex -interaction=batchmode paper.tex > /dev/null 2>&1 || fail "the fonts paper does not build with lualatex"
+"$PITH_BIN/pith-stamp" --arxiv paper.tex -o "$work/lua.tar.gz" > lua.out 2>&1 || { cat lua.out; fail "--arxiv after lualatex"; }
+grep -q 'verifies as pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65 (xelatex instead of lualatex' lua.out || { cat lua.out; fail "lualatex: the verdict does not say which engine"; }
+grep -q 'note: paper.log says lualatex, which arXiv does not run' lua.out || { cat lua.out; fail "lualatex: no note"; }
+[[ "$(tar xzOf "$work/lua.tar.gz" 00README.json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["process"]["compiler"])')" == xelatex ]] \
+  || fail "lualatex: 00README.json does not name xelatex"
+status=0; "$PITH_BIN/pith-stamp" --arxiv --compiler lualatex paper.tex > lua2.out 2>&1 || status=$?
+[[ $status == 2 ]] || { cat lua2.out; fail "--compiler lualatex: exit $status, not 2"; }
+grep -q 'arXiv does not run lualatex' lua2.out || { cat lua2.out; fail "--compiler lualatex: not said"; }
+echo "ok: LuaLaTeX: rebuilt with xelatex and said so; --compiler lualatex refused"

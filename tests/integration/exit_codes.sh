@@ -39,9 +39,12 @@ unchanged() { cmp -s "$1" "$2" || fail "$3: the file changed"; }
 # A one-page PDF without a Pith Number, made here (no TeX needed).
 python3 - "$work/plain.pdf" <<'PY'
 import sys
+shown = b"BT /F1 18 Tf 72 700 Td (Exit codes paper) Tj ET"  # the title on page 1: what binds the record to it
 objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
-           b"<< /Title (Exit codes paper) >>"]  # the paper's title: what binds the record to it
+           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+           b" /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+           b"<< /Title (Exit codes paper) >>",
+           b"<< /Length %d >>\nstream\n" % len(shown) + shown + b"\nendstream"]
 out, offsets = b"%PDF-1.4\n", []
 for number, body in enumerate(objects, 1):
     offsets.append(len(out))

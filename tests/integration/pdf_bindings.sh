@@ -244,6 +244,9 @@ check "$work/sample/paper.pdf" 4 unverifiable online.unavailable warn pdf.record
 check_args=(--offline --resolver "file://$work/mirror" --cache-dir "$work/cache")
 check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass receipt.signature.valid pass \
   pdf.number.matches_record pass pdf.title.visible_match pass
+[[ ! -e $work/cache ]] || fail "--offline wrote the cache"
+check_args=(--resolver "file://$work/mirror" --cache-dir "$work/cache")  # online from a file:// base: cached
+check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass
 check_args=(--offline --resolver http://127.0.0.1:9 --cache-dir "$work/cache")  # now from the cache only
 check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass pdf.title.match pass
 [[ $(json_query "'cache' in [c['detail'] for c in r['checks'] if c['code'] == 'pdf.record.resolved'][0]") == True ]] ||

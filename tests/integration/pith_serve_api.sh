@@ -42,7 +42,12 @@ status=$(curl -sS -o "$work/a.json" -w '%{http_code}' -H 'Content-Type: applicat
 [[ $(json "$work/a.json" 'r["file"]') == stamped.pdf ]] || fail "stamped: the report does not use ?name="
 (cd "$work" && "$bin/pith-check" --offline --mirror "file://$work/mirror" --cache-dir "$work/cache" --json stamped.pdf \
   >"$work/cli.json") || true
-[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); print(a == b)' \
+# ... plus the evidence the page shows beside the verdict (issue 22): the
+# crop of page 1 where the title is seen, a PNG the service encoded.
+[[ $(json "$work/a.json" 'r["details"]["evidence"]["binding"]') == visible_title ]] || fail "stamped: no evidence"
+[[ $(json "$work/a.json" '__import__("base64").b64decode(r["details"]["evidence"]["png_base64"])[:8] == b"\x89PNG\r\n\x1a\n"') == True ]] ||
+  fail "stamped: the evidence is not a PNG"
+[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); a["details"].pop("evidence"); print(a == b)' \
   "$work/a.json" "$work/cli.json") == True ]] || fail "the service's JSON differs from pith-check --json's"
 
 # ---- tampered: failed (multipart, as the page sends it) -----------------------
@@ -164,8 +169,33 @@ status=$(post "$work/on.json" -F "file=@$work/stamped.pdf")
   fail "online: no online.verified check: $(head -c 800 "$work/on.json")"
 "$bin/pith-check" --resolver "$serve_registry" --timeout 5 --cache-dir "$work/cache-cli" --json "$work/stamped.pdf" \
   >"$work/on-cli.json" || true
-[[ $(/usr/bin/python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); a.pop("file"); b.pop("file"); print(a == b)' \
-  "$work/on.json" "$work/on-cli.json") == True ]] || fail "online: the service's JSON differs from pith-check --json's"
+# The same checks and verdict as pith-check's; but a public answer names "the
+# registry", never its URL or the service's cache (issue 23).
+[[ $(/usr/bin/python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+codes = lambda r: [(c["code"], c["status"]) for c in r["checks"]]
+print(a["verdict"] == b["verdict"] and codes(a) == codes(b))' "$work/on.json" "$work/on-cli.json") == True ]] ||
+  fail "online: the service's checks differ from pith-check --json's"
+! grep -qF -e "$serve_registry" -e "$work" "$work/on.json" || fail "online: the answer names the registry's URL or a local path"
+# Disclosure (issue 23): what a lookup that fails answers names no base, path
+# or per-URL status (the operator's log has them): an unknown number, its
+# badge, a short form, a PDF naming an unknown number, a closed mirror.
+unknown=pith:2021:AAAAAAAAAAAAAAAAAAAAAAAAAA
+/usr/bin/python3 "$src/tests/support/many_annotations_pdf.py" 3 "$work/unknown.pdf" "$unknown"
+stop_serve
+start_serve --mirror http://127.0.0.1:9 --mirror "file://$work/mirror"
+curl -sS -o "$work/d1.json" "$base/api/v1/pith/$unknown"
+curl -sS -o "$work/d2.json" "$base/api/v1/pith/pith:AAAAAAAA"
+curl -sS -o "$work/d3.svg" "$base/badge/$unknown.svg"
+post "$work/d4.json" -F "file=@$work/unknown.pdf" >/dev/null
+[[ $(json "$work/d1.json" 'r["check"]["error"]') == "no record for $unknown at the configured registry; check the number" ]] ||
+  fail "disclosure: unknown number: $(cat "$work/d1.json")"
+for answer in "$work"/d[1-4].*; do
+  ! grep -qF -e "$serve_registry" -e "$work" -e 127.0.0.1 -e file:/// -e ": HTTP 404" "$answer" ||
+    fail "disclosure: $(basename "$answer") names a base, a path or a status: $(cat "$answer")"
+done
+grep -q "lookup $unknown: no record for $unknown at .*attempts: .*HTTP 404" "$work/serve.log" ||
+  fail "disclosure: the operator's log lacks the attempts: $(tail -5 "$work/serve.log")"
 stop_serve
 kill "$registry_pid" 2>/dev/null || true
 unset serve_registry
@@ -203,6 +233,7 @@ rc=0; "$bin/pith-serve" --listen nonsense 2>/dev/null || rc=$?
 [[ $rc == 2 ]] || fail "--listen nonsense: exit $rc, expected 2"
 rc=0; "$bin/pith-serve" --listen 192.0.2.1:1 2>/dev/null || rc=$?
 [[ $rc == 2 ]] || fail "--listen on a foreign address: exit $rc, expected 2"
-"$bin/pith-serve" --help | grep -q 'POST /api/v1/check' || fail "--help does not list the endpoints"
+"$bin/pith-serve" --help >"$work/help.txt"  # whole: grep -q closing the pipe early would be SIGPIPE
+grep -q 'POST /api/v1/check' "$work/help.txt" || fail "--help does not list the endpoints"
 
 exit "$failures"

@@ -113,6 +113,21 @@ out=$(stamp_it "$work/ro.pdf" 2>&1) && fail "read-only: stamped in place"
 cmp -s "$paper" "$work/ro.pdf" || fail "read-only: changed"
 stamp_it -o "$work/ro-copy.pdf" "$work/ro.pdf" || fail "read-only: -o a copy failed"
 
+# A file with a second name (hard link): in place would leave that name
+# unstamped, so it is refused naming --append and -o; --append stamps it
+# under both names (issue 23).
+cp "$paper" "$work/linked.pdf"
+ln "$work/linked.pdf" "$work/second-name.pdf"
+rc=0
+out=$(stamp_it "$work/linked.pdf" 2>&1) || rc=$?
+((rc == 2)) || fail "hard link: exit $rc, expected 2: $out"
+[[ $out == *"2 names (hard links)"*"--append"*"-o OUT"* ]] || fail "hard link: message does not name the choice: $out"
+cmp -s "$paper" "$work/linked.pdf" || fail "hard link: changed"
+stamp_it --append "$work/linked.pdf" >/dev/null 2>&1 || fail "hard link: --append failed"
+cmp -s "$work/linked.pdf" "$work/second-name.pdf" || fail "hard link: --append did not stamp both names"
+cmp -s "$paper" "$work/linked.pdf" && fail "hard link: --append wrote nothing"
+[[ $(stat -c %h "$work/linked.pdf") == 2 ]] || fail "hard link: --append broke the link"
+
 # -o through a symbolic link: the link is replaced, its target untouched.
 echo "someone else's file" >"$work/victim"
 ln -s "$work/victim" "$work/link.pdf"

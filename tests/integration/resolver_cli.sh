@@ -75,8 +75,10 @@ expect_out "resolver.arxiv"
 
 # 4. Not on the registry: a clear error naming the input, exit 2.
 expect_exit 2 --resolver "$base" "${common[@]}" "$number_b"
-expect_err "pith-check: $number_b: not resolved"
-expect_err "HTTP 404"
+expect_err "pith-check: $number_b: no record for $number_b at $base; check the number"
+# One line naming the base, not every URL's "HTTP 404" (issue 25).
+[[ $(grep -c . "$work/err") == 1 ]] || fail "the not-found error is not one line: $(cat "$work/err")"
+grep -q "HTTP 404" "$work/err" && fail "the not-found error lists per-URL statuses: $(cat "$work/err")"
 
 stop_server
 
@@ -88,7 +90,7 @@ expect_out "from the cache"
 
 # 6. Offline and not cached: exit 2, says so.
 expect_exit 2 --resolver "$base" "${common[@]}" --offline "$number_b"
-expect_err "offline and not in the cache"
+expect_err "$number_b is not in the cache"
 
 # 6b. pith-stamp takes the same flags and stamps a PDF with the record it
 #     resolves (here from the cache, offline), verified by pith-check after.

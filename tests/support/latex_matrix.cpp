@@ -42,6 +42,7 @@ std::string paper_text(const Paper& p) {
   t += "\\documentclass";
   if (!p.class_options.empty()) t += "[" + p.class_options + "]";
   t += "{" + p.documentclass + "}\n";
+  t += p.preamble_before_pith;
   if (p.variant == Variant::hyperref_before) t += "\\usepackage{hyperref}\n";
   t += "\\usepackage";
   if (!p.pith_options.empty()) t += "[" + p.pith_options + "]";
@@ -167,6 +168,31 @@ void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::
   if (paper.variant == Variant::hyperxmp) {
     // hyperxmp's own properties survive next to ours.
     CHECK(run("exiftool -q -q -b -XMP-dc:Title " + quote(c.pdf)).out == paper.title);
+  }
+}
+
+const std::vector<PackageOptionSet>& package_option_sets() {
+  static const std::vector<PackageOptionSet> sets = {
+      {"color-dvipsnames",
+       "\\usepackage[usenames,dvipsnames]{color}\n\\usepackage[colorlinks,linkcolor=blue,citecolor=OliveGreen]{hyperref}\n",
+       "\\hypersetup{urlcolor=RoyalBlue,pdfauthor={Ada Author}}\n"},
+      {"xcolor-table",
+       "\\usepackage[table,dvipsnames]{xcolor}\n\\usepackage{graphicx}\n\\usepackage[T1]{fontenc}\n"
+       "\\usepackage[hidelinks,pdfusetitle,bookmarksnumbered]{hyperref}\n",
+       "\\hypersetup{pdfkeywords={pith},colorlinks=true,linkcolor=Maroon}\n\\rowcolors{1}{gray!10}{white}\n"},
+  };
+  return sets;
+}
+
+void check_no_option_clash(Engine engine) {
+  for (const auto& set : package_option_sets()) {
+    for (const bool pith_first : {true, false}) {
+      INFO(to_string(engine) << ", " << set.name << ", pith loaded " << (pith_first ? "first" : "last"));
+      Paper paper;
+      (pith_first ? paper.extra_preamble : paper.preamble_before_pith) = set.packages;
+      paper.extra_preamble += set.after_all;
+      check_generated_sty_pdf(engine, paper, fixture_record());
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace pith::test {
 
@@ -29,6 +30,7 @@ struct Paper {
   std::string title = fixture_title;
   std::string pith_options;     // \usepackage[<here>]{pith}
   std::string extra_preamble;
+  std::string preamble_before_pith;  // packages the paper loads before \usepackage{pith}
   std::string body_before_title;  // e.g. \pithbadge tests
 };
 // A small paper: title, author, abstract, a section, in the class's usual
@@ -49,5 +51,16 @@ void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::
 // (or first section) on page 1; `abstract_on_page1` false for title pages.
 void check_badge_between_title_and_abstract(const std::filesystem::path& pdf, const std::string& url,
                                             bool abstract_on_page1 = true);
+
+// The option sets real papers give color, xcolor and hyperref, each loaded
+// before and after pith (\hypersetup always after both): none may clash
+// with what pith.sty loads, and each PDF must pass check_generated_sty_pdf.
+struct PackageOptionSet {
+  const char* name;
+  const char* packages;   // \usepackage lines
+  const char* after_all;  // e.g. \hypersetup, after pith and the packages
+};
+[[nodiscard]] const std::vector<PackageOptionSet>& package_option_sets();
+void check_no_option_clash(Engine engine);
 
 }  // namespace pith::test

@@ -44,6 +44,15 @@ title_record='Exploring the limits of Concurrency in ML Training on Google TPUs'
 exec 9>"$out/.zoo.lock"
 flock 9
 
+# The zoo's recipe version: a zoo made by another recipe is made again.
+# 2: page 1 shows each paper's title (issue 22: title metadata alone never
+# binds a record; what binds is what a reader sees).
+zoo_version=2
+if [[ $(cat "$out/.zoo-version" 2>/dev/null) != "$zoo_version" ]]; then
+  rm -f "$out"/*.pdf "$out/zoo.tsv"
+  echo "$zoo_version" >"$out/.zoo-version"
+fi
+
 scratch=$(mktemp -d "$out/.zoo-work.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
@@ -88,6 +97,7 @@ tex_pdf pdflatex pdflatex <<EOF
 \documentclass{article}
 \pdfinfo{/Title ($title_bundle) /Author (Ada Lovelace)}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Introduction} $filler $filler
 \newpage
 \section{More} $filler
@@ -100,6 +110,7 @@ tex_pdf classic pdflatex <<EOF
 \documentclass{article}
 \pdfinfo{/Title ($title_bundle) /Author (Ada Lovelace)}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Classic} $filler
 \end{document}
 EOF
@@ -109,6 +120,7 @@ tex_pdf xelatex xelatex <<EOF
 \documentclass{article}
 \usepackage[pdftitle={$title_bundle},pdfauthor={Ada Lovelace}]{hyperref}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Introduction} $filler \href{https://example.org/}{a link}.
 \end{document}
 EOF
@@ -118,6 +130,7 @@ tex_pdf lualatex lualatex <<EOF
 \documentclass{article}
 \usepackage[pdftitle={$title_bundle},pdfauthor={Ada Lovelace}]{hyperref}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Introduction} $filler \href{https://example.org/}{a link}.
 \end{document}
 EOF
@@ -131,6 +144,7 @@ if ! have dvips; then
 \documentclass{article}
 \usepackage[pdftitle={$title_bundle},pdfauthor={Ada Lovelace}]{hyperref}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Introduction} $filler \href{https://example.org/}{a link}.
 \newpage
 \section{More} $filler
@@ -150,6 +164,7 @@ if ! have ghostscript; then
   {
     echo '%!PS-Adobe-3.0'
     echo "[ /Title ($title_bundle) /Author (Ada Lovelace) /DOCINFO pdfmark"
+    echo "/Helvetica findfont 9 scalefont setfont 36 740 moveto ($title_bundle) show"
     echo '/Helvetica findfont 12 scalefont setfont'
     for page in 1 2 3; do
       echo "72 720 moveto (Ghostscript page $page) show"
@@ -182,6 +197,7 @@ tex_pdf hyperxmp pdflatex <<EOF
 \hypersetup{pdftitle={$title_bundle},pdfauthor={Ada Lovelace, Alan Turing},
   pdfkeywords={pipelines, training},pdfcopyright={CC-BY 4.0},pdflang=en}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Introduction} $filler
 \end{document}
 EOF
@@ -206,6 +222,7 @@ x,y
 \embedfile[desc={Measurements},mimetype={text/csv}]{data.csv}
 \pdfinfo{/Title ($title_bundle)}
 \begin{document}
+{\Large $title_bundle\par}
 \section{Data} $filler
 \end{document}
 EOF
@@ -215,6 +232,7 @@ tex_pdf other-title pdflatex <<EOF
 \documentclass{article}
 \pdfinfo{/Title ($title_record)}
 \begin{document}
+{\Large $title_record\par}
 \section{Introduction} $filler
 \end{document}
 EOF
@@ -251,6 +269,7 @@ tex_pdf large pdflatex <<EOF
 \usepackage[pdftitle={$title_bundle}]{hyperref}
 \newcount\zoopage
 \begin{document}
+{\Large $title_bundle\par}
 \loop
   \advance\zoopage by 1
   \section*{Chapter \the\zoopage}

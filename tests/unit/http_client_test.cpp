@@ -204,6 +204,69 @@ TEST_CASE("redirects are followed within the limit, and a loop is an error", "[h
   CHECK(server.hits("/loop") == 6);  // the first request and 5 redirects
 }
 
+TEST_CASE("a redirect to another host or port is refused with the reason unless it is a configured base", "[http]") {
+  LoopbackServer internal;  // a listener the registry must not be able to point us at
+  internal.serve_bytes("/internal/secret", "secret");
+  internal.start();
+  LoopbackServer registry;
+  const std::string target = internal.base_url() + "/internal/secret";
+  registry.get("/away", [target](const httplib::Request&, httplib::Response& res) { res.set_redirect(target, 302); });
+  registry.start();
+
+  auto o = fast_options();
+  o.configured_bases = {registry.base_url()};
+  HttpClient client(o);
+  auto r = client.get({registry.base_url() + "/away"});
+  REQUIRE_FALSE(r);
+  CHECK(r.error().where == registry.base_url() + "/away");
+  CHECK(contains(r.error().message, "redirect to 127.0.0.1:" + std::to_string(internal.port()) +
+                                        " (a loopback, link-local or private address), which is not a configured base"));
+  CHECK(internal.hits("/internal/secret") == 0);
+
+  // The same hop to a base the operator configured is followed.
+  o.configured_bases.push_back(internal.base_url());
+  HttpClient trusting(o);
+  auto followed = trusting.get({registry.base_url() + "/away"});
+  REQUIRE(followed);
+  CHECK(followed->body == "secret");
+  CHECK(followed->effective_url == target);
+}
+
+TEST_CASE("a host that is not a configured base never reaches a loopback address", "[http]") {
+  LoopbackServer hinted;  // e.g. a mirror hint pointing at 127.0.0.1
+  hinted.serve_bytes("/pith/X/bundle.json", "{}");
+  hinted.start();
+  auto o = fast_options();
+  o.configured_bases = {"https://registry.example"};
+  HttpClient client(o);
+  auto r = client.get({hinted.base_url() + "/pith/X/bundle.json"});
+  REQUIRE_FALSE(r);
+  CHECK(contains(r.error().message, "leads to 127.0.0.1, a loopback, link-local or private address"));
+  CHECK(hinted.hits("/pith/X/bundle.json") == 0);
+  // And in a batch.
+  auto many = client.get_many({{hinted.base_url() + "/pith/X/bundle.json"}, {hinted.base_url() + "/pith/X/bundle.json"}});
+  for (const auto& one : many) {
+    REQUIRE_FALSE(one);
+    CHECK(contains(one.error().message, "private address"));
+  }
+  CHECK(hinted.connections() == 0);
+}
+
+TEST_CASE("global addresses are told from internal ones", "[http]") {
+  using pith::resolver::is_global_address;
+  for (const char* internal : {"127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
+                               "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fd00::1",
+                               "::ffff:127.0.0.1", "::ffff:10.0.0.1", "ff02::1", "2001:db8::1"}) {
+    INFO(internal);
+    CHECK(is_global_address(internal) == false);
+  }
+  for (const char* global : {"93.184.216.34", "172.32.0.1", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"}) {
+    INFO(global);
+    CHECK(is_global_address(global) == true);
+  }
+  CHECK_FALSE(is_global_address("registry.example").has_value());
+}
+
 TEST_CASE("a conditional request gets 304 Not Modified", "[http]") {
   LoopbackServer server;
   server.serve_bytes("/doc.json", "{}");

@@ -31,3 +31,9 @@ TEST_CASE("latex+dvipdfmx: no hyperref and hyperref after pith") {
     check_generated_sty_pdf(Engine::dvipdfmx, paper, fixture_record());
   }
 }
+
+// pith.sty fixes no options of color, xcolor or hyperref: the option sets of
+// real papers, loaded before and after it, build without an option clash.
+TEST_CASE("dvips: color, xcolor and hyperref options before and after pith") {
+  check_no_option_clash(Engine::dvips);
+}

@@ -21,3 +21,9 @@ TEST_CASE("pdflatex: hyperref after pith") { check(Variant::hyperref_after); }
 TEST_CASE("pdflatex: hyperref + hyperxmp") { check(Variant::hyperxmp); }
 TEST_CASE("pdflatex: DocumentMetadata") { check(Variant::document_metadata); }
 TEST_CASE("pdflatex: DocumentMetadata + hyperref") { check(Variant::document_metadata_hyperref); }
+
+// pith.sty fixes no options of color, xcolor or hyperref: the option sets of
+// real papers, loaded before and after it, build without an option clash.
+TEST_CASE("pdflatex: color, xcolor and hyperref options before and after pith") {
+  check_no_option_clash(Engine::pdflatex);
+}

@@ -21,3 +21,9 @@ TEST_CASE("xelatex: hyperref after pith") { check(Variant::hyperref_after); }
 TEST_CASE("xelatex: hyperref + hyperxmp") { check(Variant::hyperxmp); }
 TEST_CASE("xelatex: DocumentMetadata") { check(Variant::document_metadata); }
 TEST_CASE("xelatex: DocumentMetadata + hyperref") { check(Variant::document_metadata_hyperref); }
+
+// pith.sty fixes no options of color, xcolor or hyperref: the option sets of
+// real papers, loaded before and after it, build without an option clash.
+TEST_CASE("xelatex: color, xcolor and hyperref options before and after pith") {
+  check_no_option_clash(Engine::xelatex);
+}

@@ -68,8 +68,16 @@ struct Fixture {
   Stamped stamped() const { return stamp(bundle, record, fixture_title, props_from(record)); }
 };
 
+// Page 1 as a reader sees it: the paper's title (what binds the record:
+// its title metadata is only a hint).
+check::PdfProbes showing_title() {
+  check::PdfProbes probes;
+  probes.page_text = [] { return pdf::PageText::all_seen({fixture_title, "Joel Lamy-Poirier"}); };
+  return probes;
+}
+
 Report check_stamped(const Stamped& s, const registry::TrustStore& trust) {
-  return check::check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf").report;
+  return check::check_pdf_metadata(s.file, s.metadata, trust, "paper.pdf", showing_title()).report;
 }
 
 CheckStatus status_of(const Report& r, std::string_view code) {
@@ -80,6 +88,24 @@ CheckStatus status_of(const Report& r, std::string_view code) {
 }
 
 }  // namespace
+
+TEST_CASE("title metadata alone never binds: metadata-only is unbound, with the reason", "[pdf-check]") {
+  // Another paper whose Info /Title was set to the record's (exiftool
+  // -Title=..., one line): the record is genuine, the page is not its paper.
+  const Fixture f;
+  check::PdfProbes probes;
+  probes.page_text = [] { return pdf::PageText::all_seen({"Cats and their discontents", "A. Forger"}); };
+  const auto s = f.stamped();
+  const auto report = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf", probes).report;
+  INFO(report.to_text());
+  CHECK(report.verdict() == Verdict::unbound);
+  CHECK(exit_code_for(report.verdict()) == 4);
+  REQUIRE(report.find("pdf.title.match"));
+  CHECK_FALSE(report.find("pdf.title.match")->binds_content);
+  CHECK(report.find("pdf.title.match")->detail.find("a hint, not a binding") != std::string::npos);
+  CHECK(status_of(report, "pdf.title.visible_not_found") == CheckStatus::warn);
+  CHECK(check::bindings_text(report).find("title metadata alone never binds") != std::string::npos);
+}
 
 TEST_CASE("a stamped PDF with the registry's bundle verifies", "[pdf-check]") {
   const Fixture f;
@@ -178,7 +204,7 @@ TEST_CASE("the copy a PDF carries is handed on typed: the bundle's events, or th
   CHECK(with_bundle.to_json()["details"]["carried"] == with_bundle.carried->to_json());
 
   s.metadata.embedded_bundle.reset();
-  const auto xmp_only = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf");
+  const auto xmp_only = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf", showing_title());
   INFO(xmp_only.report.to_text());
   REQUIRE(xmp_only.carried);
   CHECK(xmp_only.carried->kind == registry::DocumentKind::resolver_answer);
@@ -231,7 +257,9 @@ TEST_CASE("a bundle signed by a key outside the trust store is unverifiable", "[
   const auto record = verified(bundle, trusted);
   const auto s = stamp(bundle, record, spec.title, props_from(record));
 
-  const auto good = check_stamped(s, trusted);
+  check::PdfProbes probes;
+  probes.page_text = [&] { return pdf::PageText::all_seen({spec.title}); };
+  const auto good = check::check_pdf_metadata(s.file, s.metadata, trusted, "paper.pdf", probes).report;
   INFO(good.to_text());
   CHECK(good.verdict() == Verdict::verified);
   CHECK(status_of(good, "pdf.title.match") == CheckStatus::pass);

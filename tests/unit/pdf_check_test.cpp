@@ -183,6 +183,8 @@ TEST_CASE("revision ends are counted from the tails, not from stray text", "[byt
   CHECK(check::count_revision_ends("startxref\n12\n") == 0);        // no %%EOF
   CHECK(check::count_revision_ends("xstartxref12\n%%EOF") == 0);    // no space after the keyword
   CHECK(check::count_revision_ends("startxref\n12\n%%EO") == 0);    // truncated
+  // A linearized file's first-page trailer points at no section: one revision.
+  CHECK(check::count_revision_ends("trailer<<>>\nstartxref\n0\n%%EOF\n1 0 obj\nstartxref\n216\n%%EOF\n") == 1);
 }
 
 TEST_CASE("byte binding: the stamped prefix intact, nothing after the update", "[bytes]") {

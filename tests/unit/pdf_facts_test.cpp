@@ -68,11 +68,15 @@ struct Built {
 };
 Built build_pdf(const std::string& info_title, const std::string& number, const std::string& bundle_data = {},
                 const std::string& filter = {}, const std::string& more_info = {}) {
+  // Page 1 shows the record's title (what binds it: issue 22), in a font
+  // the PDF does not embed (drawn with the system's substitute).
+  const std::string contents = bundle_data.empty() ? "5" : "7";
   std::vector<std::string> objects = {
       bundle_data.empty() ? "<< /Type /Catalog /Pages 2 0 R >>"
                           : "<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(pith-bundle.json) 6 0 R] >> >> >>",
       "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents " + contents +
+          " 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
       "<< /Title " + info_title + " /PithNumber (" + number + ") " + more_info + ">>",
   };
   const std::string stream_head = "<< /Type /EmbeddedFile /Length " + std::to_string(bundle_data.size()) +
@@ -81,6 +85,8 @@ Built build_pdf(const std::string& info_title, const std::string& number, const 
     objects.push_back(stream_head + bundle_data + "\nendstream");
     objects.push_back("<< /Type /Filespec /F (pith-bundle.json) /EF << /F 5 0 R >> >>");
   }
+  const std::string shown = "BT /F1 14 Tf 72 700 Td (" + title + ") Tj ET";
+  objects.push_back("<< /Length " + std::to_string(shown.size()) + " >>\nstream\n" + shown + "\nendstream");
   Built out;
   out.bytes = "%PDF-1.7\n";
   std::vector<std::size_t> offsets;
@@ -110,7 +116,7 @@ check::PdfFacts lying_facts(const std::string& bundle, const std::string& number
   facts.metadata.embedded_bundle = bundle;
   facts.metadata.embedded_bundle_count = 1;
   facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{9, bundle.size()};
-  facts.page = pith::pdf::PageText{{title, "A. Tester"}, {}, std::nullopt};
+  facts.page = pith::pdf::PageText::all_seen({title, "A. Tester"});
   return facts;
 }
 
@@ -196,7 +202,15 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   facts.metadata.link_uris = {hostile, "https://pith.science/pith/X"};
   facts.metadata.read_problems = {hostile};
   facts.metadata.xref_section_offsets = std::vector<std::uint64_t>{17, 4};
-  facts.page = pith::pdf::PageText{{"line one", "line two"}, facts.metadata.link_uris, hostile};
+  facts.page = pith::pdf::PageText::all_seen({"line one", "line two"});
+  facts.page->seen[1] = "01000100";  // some characters a reader cannot see
+  facts.page->hidden[1] = pith::pdf::hidden_no_contrast | pith::pdf::hidden_tiny;
+  facts.page->boxes[0] = {72.5, 100.25, 300, 118};
+  facts.page->page_width = 612;
+  facts.page->page_height = 792;
+  facts.page->measure = {16, 2, 1, 1};
+  facts.page->link_uris = facts.metadata.link_uris;
+  facts.page->problem = hostile;
   facts.stamped_length = 12;
   facts.stamped_info_title = hostile;
   facts.page_one_changes = {"page 1 3 0 R"};

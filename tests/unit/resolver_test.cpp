@@ -221,7 +221,7 @@ TEST_CASE("an unreachable resolver falls over to the next mirror", "[resolver]")
   CHECK(contains(r->failures[0], dead_base));
 }
 
-TEST_CASE("nothing anywhere is a clear error listing every attempt", "[resolver]") {
+TEST_CASE("a number no base has is one line naming the base, not every URL's 404", "[resolver]") {
   TempDir cache("nothing");
   LoopbackServer server;
   server.start();
@@ -229,9 +229,43 @@ TEST_CASE("nothing anywhere is a clear error listing every attempt", "[resolver]
   auto r = resolver.resolve(number(10));
   REQUIRE_FALSE(r);
   CHECK(r.error().where == number(10));
-  CHECK(contains(r.error().message, "/pith/" + body(10) + "/bundle.json: HTTP 404"));
-  CHECK(contains(r.error().message, "/pith/" + body(10) + ": HTTP 404"));
+  CHECK(r.error().message == "no record for " + number(10) + " at " + server.base_url() + "; check the number");
   CHECK(r.error().kind == pith::ErrorKind::not_served);  // every path answered 404
+}
+
+TEST_CASE("a public answer names no base, path or status; the operator's log has every attempt", "[resolver]") {
+  TempDir cache("public");
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + body(13) + "/bundle.json", document(number(13)));
+  server.start();
+  auto o = options_for(server.base_url(), cache.path);
+  o.mirrors = {"http://127.0.0.1:9"};  // closed: its failure is the operator's to read
+  o.disclosure = pith::resolver::Disclosure::public_answer;
+  std::vector<std::string> log;
+  o.operator_log = [&log](const std::string& line) { log.push_back(line); };
+  Resolver resolver(o, stand_in_verifier());
+
+  auto missing = resolver.resolve(number(10));
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().kind == pith::ErrorKind::not_served);
+  CHECK(missing.error().message == "no record for " + number(10) + " at the configured registry; check the number");
+  REQUIRE(log.size() == 1);
+  CHECK(contains(log[0], server.base_url() + "/pith/" + body(10) + "/bundle.json: HTTP 404"));
+  CHECK(contains(log[0], "http://127.0.0.1:9"));
+
+  auto found = resolver.resolve(number(13));
+  REQUIRE(found);
+  CHECK(found->source == "the registry");
+  CHECK(found->failures.empty());
+  for (const auto& c : found->report.checks()) {
+    CHECK_FALSE(contains(c.detail, server.base_url()));
+    CHECK_FALSE(contains(c.detail, cache.path.string()));
+  }
+  auto cached = resolver.resolve(number(13));  // fresh in the cache now
+  REQUIRE(cached);
+  CHECK(cached->source == "the cache");
+  CHECK(contains(check_detail(*cached, "resolver.source"), "from the cache"));
+  CHECK_FALSE(contains(check_detail(*cached, "resolver.source"), cache.path.string()));
 }
 
 TEST_CASE("offline: served from the cache and reported; without a cache entry an error", "[resolver]") {
@@ -258,7 +292,7 @@ TEST_CASE("offline: served from the cache and reported; without a cache entry an
   CHECK(by_short->record.pith_number == number(11));
   auto missing = offline.resolve(number(12));
   REQUIRE_FALSE(missing);
-  CHECK(contains(missing.error().message, "offline and not in the cache"));
+  CHECK(contains(missing.error().message, number(12) + " is not in the cache " + cache.path.string()));
   CHECK(missing.error().kind == pith::ErrorKind::network);
 }
 
@@ -274,6 +308,7 @@ TEST_CASE("offline still reads file:// mirrors", "[resolver]") {
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(r->source == "file://" + (mirror.path / "pith" / body(13) / "bundle.json").string());
+  CHECK_FALSE(std::filesystem::exists(cache.path / (body(13) + ".json")));  // offline: used, not cached
 }
 
 TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with ETag", "[resolver]") {
@@ -332,7 +367,7 @@ TEST_CASE("a stale entry is used, with a warning, when nothing online answers", 
   CHECK(contains(check_detail(*r, "resolver.cache.stale"), "did not answer"));
 }
 
-TEST_CASE("a poisoned cache entry is never used: dropped and refetched", "[resolver]") {
+TEST_CASE("a poisoned cache entry is never used: refetched, and replaced only by the verified copy", "[resolver]") {
   TempDir cache("poison");
   LoopbackServer server;
   const std::string path = "/pith/" + body(17) + "/bundle.json";
@@ -350,15 +385,20 @@ TEST_CASE("a poisoned cache entry is never used: dropped and refetched", "[resol
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(server.hits(path) == 2);
-  CHECK(contains(check_detail(*r, "resolver.cache.rejected"), "entry removed"));
+  CHECK(contains(check_detail(*r, "resolver.cache.rejected"), "not used"));
+  std::ifstream refetched(entry);
+  CHECK(std::string(std::istreambuf_iterator<char>(refetched), {}) == document(number(17)));
 
-  // Offline, a poisoned entry leaves nothing to use.
-  std::ofstream(entry) << document(number(17), false);
+  // Offline, a poisoned entry leaves nothing to use, and is left as it is
+  // (offline never writes the cache; nothing ever removes an entry).
+  const std::string poison = document(number(17), false);
+  std::ofstream(entry) << poison;
   auto off = o;
   off.offline = true;
   auto offline = Resolver(off, stand_in_verifier()).resolve(number(17));
   REQUIRE_FALSE(offline);
-  CHECK_FALSE(std::filesystem::exists(entry));
+  std::ifstream kept(entry);
+  CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == poison);
 }
 
 TEST_CASE("a batch resolves many numbers concurrently over few connections", "[resolver][batch]") {
@@ -436,4 +476,23 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
   CHECK(r->source == mirror.base_url() + "/pith/" + body(20) + "/bundle.json");
+
+  // --no-mirror-hints: the hinted mirror is never asked.
+  const auto asked = mirror.hits("/pith/" + body(20) + "/bundle.json");
+  o.mirror_hints = false;
+  CHECK_FALSE(Resolver(o, stand_in_verifier()).resolve(number(20))->origin == ResolutionOrigin::mirror);
+  CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);
+
+  // A hint at a loopback address while no configured base is at one: never
+  // connected to (the registry's signature does not make 127.0.0.1 public).
+  o.mirror_hints = true;
+  o.resolver_url = "http://registry.invalid";
+  o.timeout_seconds = 2;
+  auto refused = Resolver(o, stand_in_verifier()).resolve(number(20));
+  REQUIRE(refused);  // the stale cached copy
+  CHECK(refused->origin == ResolutionOrigin::stale_cache);
+  CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);
+  bool said_why = false;
+  for (const auto& f : refused->failures) said_why = said_why || contains(f, "a loopback, link-local or private address");
+  CHECK(said_why);
 }

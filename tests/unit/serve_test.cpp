@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // pith::serve below HTTP: the check broker (a forked process answering
 // checks sent over its control socket, from several threads at once), the
-// badge's escaping, the Prometheus text, and what counts as a child failure.
+// badge's escaping, the Prometheus text, what counts as a child failure,
+// multipart framing, the memory budget and percent-decoding.
 #include "pith/base/markup.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/serve/badge.hpp"
 #include "pith/serve/broker.hpp"
 #include "pith/serve/listener.hpp"
+#include "pith/serve/memory_budget.hpp"
 #include "pith/serve/metrics.hpp"
+#include "pith/serve/multipart.hpp"
 #include "support/pdf_samples.hpp"
 #include "support/test_data.hpp"
 
@@ -110,4 +113,81 @@ TEST_CASE("--listen takes HOST:PORT and [IPv6]:PORT, and nothing else") {
     INFO(bad);
     CHECK_FALSE(ListenAddress::parse(bad));
   }
+}
+
+TEST_CASE("multipart/form-data: the part named file, else the first with a filename; broken framing is an error") {
+  using pith::serve::form_boundary;
+  using pith::serve::form_file;
+  CHECK(form_boundary("multipart/form-data; boundary=XyZ") == "XyZ");
+  CHECK(form_boundary("Multipart/Form-Data; charset=utf-8; boundary=\"a b\"") == "a b");
+  CHECK_FALSE(form_boundary("application/pdf"));
+  CHECK_FALSE(form_boundary("multipart/form-data"));
+  CHECK_FALSE(form_boundary("multipart/form-data; boundary=" + std::string(71, 'x')));
+
+  const std::string body =
+      "preamble\r\n--B\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
+      "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p\\\"q.pdf\"\r\nContent-Type: application/pdf\r\n\r\n"
+      "%PDF-1.7\r\n--Bx not the end\r\n--B--\r\nepilogue";
+  auto file = form_file(body, "B");
+  REQUIRE(file);
+  CHECK(file->filename == "p\"q.pdf");
+  CHECK(file->data == "%PDF-1.7\r\n--Bx not the end");
+
+  const std::string by_filename = "--B\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a.pdf\"\r\n\r\nA\r\n--B--";
+  REQUIRE(form_file(by_filename, "B"));
+  CHECK(form_file(by_filename, "B")->data == "A");
+  const std::string empty = "--B\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n\r\n--B--\r\n";
+  REQUIRE(form_file(empty, "B"));
+  CHECK(form_file(empty, "B")->data.empty());
+
+  const auto no_file = form_file("--B\r\nContent-Disposition: form-data; name=\"other\"\r\n\r\nvalue\r\n--B--", "B");
+  REQUIRE_FALSE(no_file);
+  CHECK(no_file.error().kind == ErrorKind::not_found);
+  for (const std::string bad : {"", "--B", "--B\r\ngarbage without headers", "--B\r\nX: y\r\n\r\nnever closed",
+                                "--Bjunk\r\n\r\n", "no boundary at all"}) {
+    INFO(bad);
+    const auto broken = form_file(bad, "B");
+    REQUIRE_FALSE(broken);
+    CHECK(broken.error().kind == ErrorKind::malformed);
+  }
+}
+
+TEST_CASE("the memory budget holds what fits and refuses the rest; a reservation gives back what it held") {
+  serve::MemoryBudget budget(1000);
+  CHECK(budget.try_reserve(600));
+  CHECK_FALSE(budget.try_reserve(401));
+  {
+    serve::MemoryReservation upload(budget);
+    CHECK(upload.hold_at_least(300));
+    CHECK(upload.hold_at_least(400));  // grows by 100
+    CHECK(budget.reserved() == 1000);
+    CHECK_FALSE(upload.hold_at_least(401));
+    CHECK(upload.bytes() == 400);
+    serve::MemoryReservation moved = std::move(upload);
+    CHECK(moved.bytes() == 400);
+  }
+  CHECK(budget.reserved() == 600);
+  CHECK(budget.peak() == 1000);
+
+  serve::BudgetPlan plan{100 << 20, 2u << 30, 130 << 20};
+  CHECK_FALSE(plan.shortfall(plan.minimum()));
+  const auto short_by = plan.shortfall(plan.minimum() - 1);
+  REQUIRE(short_by);
+  CHECK(short_by->find("raise --memory-budget, or lower --jobs, --check-memory or --max-upload") != std::string::npos);
+  CHECK(serve::byte_size_text(std::size_t{3} << 30) == "3.0 GiB");
+  CHECK(serve::byte_size_text(std::size_t{64} << 20) == "64 MiB");
+}
+
+TEST_CASE("request paths and query values are percent-decoded; a broken escape is refused") {
+  CHECK(serve::percent_decode("pith%3A2021%3AJFLL") == "pith:2021:JFLL");
+  CHECK(serve::percent_decode("a+b") == "a+b");
+  CHECK(serve::percent_decode("a+b%20c", true) == "a b c");
+  CHECK_FALSE(serve::percent_decode("%"));
+  CHECK_FALSE(serve::percent_decode("%4"));
+  CHECK_FALSE(serve::percent_decode("%zz"));
+  serve::Request request;
+  request.target = "/api/v1/check?x=1&name=my%20paper.pdf&empty";
+  CHECK(request.query("name") == "my paper.pdf");
+  CHECK(request.query("empty") == "");
+  CHECK_FALSE(request.query("none"));
 }

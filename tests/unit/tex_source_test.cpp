@@ -118,3 +118,44 @@ TEST_CASE("a source in memory is scanned like a file; its \\input is not followe
   REQUIRE_FALSE(two);
   CHECK(two.error().message.find("p.tex:2") != std::string::npos);
 }
+
+TEST_CASE("\\title: line breaks, groups, text styles and \\thanks read as the text they typeset") {
+  using pith::tex::title_argument_as_text;
+  const auto text = [](const char* argument) {
+    auto t = title_argument_as_text(argument);
+    INFO(argument << ": " << (t ? *t : t.error().describe()));
+    REQUIRE(t);
+    return *t;
+  };
+  CHECK(text("Layered gradient\\\\ accumulation") == "Layered gradient accumulation");
+  CHECK(text("Layered\\\\*[2ex]gradient~accumulation\\newline of {GPU}s") == "Layered gradient accumulation of GPUs");
+  CHECK(text("\\emph{Deep} \\textbf{nets}\\thanks{Funded by \\$1.} \\& \\protect\\textsc{trees}\\footnote{x}") ==
+        "Deep nets & trees");
+  CHECK(text("  A\n   title  ") == "A title");
+  // What it cannot be sure of is an error that names it.
+  for (const char* unsure : {"$O(n)$ time", "Schr\\\"odinger bridges", "\\LaTeX{} papers", "a^b", "\\textbf"}) {
+    auto t = title_argument_as_text(unsure);
+    INFO(unsure);
+    REQUIRE_FALSE(t);
+    CHECK(t.error().message.find("does not read as text") != std::string::npos);
+  }
+  CHECK(title_argument_as_text("$x$").error().message.find("math") != std::string::npos);
+  CHECK(title_argument_as_text("\\LaTeX").error().message.find("\\LaTeX") != std::string::npos);
+}
+
+TEST_CASE("\\title in the paper: the optional short title is skipped, comments ignored, absence said") {
+  const auto d = pith::test::fresh_temp_dir("title");
+  pith::test::write_file(d / "paper.tex",
+                         "% \\title{Not this}\n\\newcommand{\\titlepagex}{}\n\\title[Short]{Long\\\\ title}\n");
+  auto t = pith::tex::read_plain_title(d / "paper.tex");
+  REQUIRE(t);
+  CHECK(*t == "Long title");
+  pith::test::write_file(d / "none.tex", "\\documentclass{article}\n\\begin{document}\n\\end{document}\n");
+  auto none = pith::tex::read_plain_title(d / "none.tex");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().message.find("no \\title") != std::string::npos);
+  pith::test::write_file(d / "math.tex", "\\title{On $\\pi$}\n");
+  auto math = pith::tex::read_plain_title(d / "math.tex");
+  REQUIRE_FALSE(math);
+  CHECK(math.error().describe().find("math.tex: \\title") != std::string::npos);
+}

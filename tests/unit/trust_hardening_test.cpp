@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 using nlohmann::json;
 using pith::CheckStatus;
@@ -228,6 +229,126 @@ TEST_CASE("monotonic cache: an older verified answer never replaces a newer cach
     CHECK_FALSE(find(r->report, "online.rollback"));
     CHECK(pith::test::read_file(cache / (body_of(newer) + ".json")) == pith::test::to_bytes(newer));
   }
+}
+
+// Every file of a directory with its bytes: a lookup must leave it as it was.
+std::map<std::string, std::string> directory_bytes(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> out;
+  if (!std::filesystem::exists(dir)) return out;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) out[entry.path().lexically_relative(dir).string()] = pith::test::read_file(entry.path());
+  }
+  return out;
+}
+
+// The same body under another year: a number whose identity check fails.
+std::string with_year(const std::string& number, const std::string& year) { return "pith:" + year + number.substr(9); }
+
+TEST_CASE("a lookup that fails identity never removes or replaces a verified cache entry", "[trust][cache]") {
+  const json genuine = bundle_with_corrections(0);
+  const std::string number = genuine["pith_number"].get<std::string>();
+  const std::string body = body_of(genuine);
+  pith::test::RecordSpec other_spec;
+  other_spec.title = "Another paper entirely";
+  other_spec.arxiv_id = "2401.00002";
+  const json other = pith::test::make_signed_bundle(other_spec, pith::test::test_signer());
+  const std::string other_number = other["pith_number"].get<std::string>();
+  std::string typo = number;
+  typo.back() = typo.back() == 'A' ? 'B' : 'A';  // one character of the body mistyped
+
+  const auto cache = pith::test::fresh_temp_dir("trust-identity-cache");
+  REQUIRE(pith::resolver::RecordCache(cache).store(number, pith::test::to_bytes(genuine),
+                                                   pith::resolver::CacheMeta{"https://pith.science/x", "", "",
+                                                                             pith::resolver::unix_now()}));
+  const auto before = directory_bytes(cache);
+  // A hostile mirror answering every number it is asked with a verified
+  // record: the genuine one (for the wrong year and the typo) or another
+  // paper's (for the other number, a substituted body).
+  const auto hostile = pith::test::fresh_temp_dir("trust-identity-mirror");
+  for (const std::string& path_body : {body, typo.substr(10)})
+    pith::test::write_file(hostile / "pith" / path_body / "bundle.json", pith::test::to_bytes(genuine));
+  pith::test::write_file(hostile / "pith" / body_of(other) / "bundle.json", pith::test::to_bytes(genuine));
+  pith::test::write_file(hostile / "pith" / body_of(other).substr(0, 8) / "bundle.json", pith::test::to_bytes(genuine));
+
+  const std::string wrong_year = with_year(number, number.substr(5, 4) == "2020" ? "2021" : "2020");
+  for (const std::string& input : {wrong_year, typo, other_number, "pith:" + body_of(other).substr(0, 8)}) {
+    for (const bool offline : {true, false}) {
+      DYNAMIC_SECTION(input << (offline ? " offline" : " via a hostile mirror")) {
+        auto options = offline_registry(cache);
+        options.offline = offline;
+        options.refresh = !offline;
+        options.mirrors = {"file://" + hostile.string()};
+        Resolver resolver(options, pith::resolver::verifier_using(trust()));
+        auto r = resolver.resolve(input);
+        REQUIRE_FALSE(r);
+        CHECK(directory_bytes(cache) == before);
+        if (input == wrong_year) {
+          // The answer says which record the cache holds for that body.
+          CHECK(r.error().message.find("holds " + number) != std::string::npos);
+          CHECK(r.error().kind == pith::ErrorKind::rejected);
+        }
+      }
+    }
+  }
+  // The genuine number still verifies offline, from the cache.
+  auto options = offline_registry(cache);
+  options.offline = true;
+  auto r = Resolver(options, pith::resolver::verifier_using(trust())).resolve(number);
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::cache);
+  CHECK(r->record.document_bytes == pith::test::to_bytes(genuine));
+}
+
+TEST_CASE("--offline never writes the cache", "[trust][cache]") {
+  const json genuine = bundle_with_corrections(0);
+  const std::string number = genuine["pith_number"].get<std::string>();
+  const auto root = pith::test::fresh_temp_dir("trust-offline-write");
+  const auto cache = root / "cache";
+  auto options = offline_registry(cache);
+  options.offline = true;
+  options.mirrors = {file_mirror_with("trust-offline-mirror", genuine)};
+
+  SECTION("a record read from a file:// base is used, not kept") {
+    auto r = Resolver(options, pith::resolver::verifier_using(trust())).resolve(number);
+    REQUIRE(r);
+    CHECK(r->origin != ResolutionOrigin::cache);  // the file:// base (the only one offline)
+    CHECK_FALSE(std::filesystem::exists(cache));
+  }
+  SECTION("a stale entry and a tampered one stay byte for byte") {
+    REQUIRE(pith::resolver::RecordCache(cache).store(number, pith::test::to_bytes(genuine),
+                                                     pith::resolver::CacheMeta{"https://pith.science/x", "", "", 1}));
+    const json second = bundle_with_corrections(1);
+    json tampered = pith::test::make_signed_bundle({.title = "A third paper", .arxiv_id = "2401.00003"},
+                                                   pith::test::test_signer());
+    const std::string tampered_number = tampered["pith_number"].get<std::string>();
+    tampered["canonical_record"]["metadata"]["license"] = "proprietary";
+    pith::test::write_file(cache / (body_of(tampered) + ".json"), pith::test::to_bytes(tampered));
+    const auto before = directory_bytes(cache);
+    Resolver resolver(options, pith::resolver::verifier_using(trust()));
+    CHECK(resolver.resolve(number));
+    auto refused = resolver.resolve(tampered_number);
+    REQUIRE_FALSE(refused);
+    CHECK(directory_bytes(cache) == before);
+  }
+}
+
+TEST_CASE("an answer to an arXiv lookup never replaces a newer verified copy", "[trust][cache][rollback]") {
+  const json newer = bundle_with_corrections(1);
+  const json older = bundle_with_corrections(0);
+  const auto cache = pith::test::fresh_temp_dir("trust-arxiv-rollback");
+  // Filed without its arXiv alias: the lookup by arXiv id does not start from it.
+  REQUIRE(pith::resolver::RecordCache(cache).store(newer["pith_number"].get<std::string>(), pith::test::to_bytes(newer),
+                                                   pith::resolver::CacheMeta{"https://pith.science/x", "", "", 1}));
+  const auto mirror = pith::test::fresh_temp_dir("trust-arxiv-rollback-mirror");
+  pith::test::write_file(mirror / "pith" / "2401.00001" / "bundle.json", pith::test::to_bytes(older));
+  auto options = offline_registry(cache);
+  options.mirrors = {"file://" + mirror.string()};
+  auto r = Resolver(options, pith::resolver::verifier_using(trust())).resolve("arXiv:2401.00001");
+  REQUIRE(r);
+  CHECK(r->origin == ResolutionOrigin::cache);
+  CHECK(r->record.document_bytes == pith::test::to_bytes(newer));
+  CHECK(find(r->report, "online.rollback"));
+  CHECK(pith::test::read_file(cache / (body_of(newer) + ".json")) == pith::test::to_bytes(newer));
 }
 
 TEST_CASE("with HOME unset the cache is private or absent, never a shared /tmp directory", "[trust][cache]") {

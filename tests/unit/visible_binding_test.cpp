@@ -90,24 +90,26 @@ TEST_CASE("the abstract is found after its heading", "[visible]") {
 }
 
 TEST_CASE("arXiv ids on page 1: the watermark and links", "[visible]") {
-  pdf::PageText page;
-  page.lines = {"arXiv:2106.02679v1  [cs.LG]  4 Jun 2021", "see arXiv:1234.56789 for details"};
-  page.link_uris = {"https://arxiv.org/abs/2106.02679v1", "https://example.org/x", "http://arxiv.org/pdf/hep-th/9901001v2"};
-  const auto seen = check::arxiv_sightings(page);
-  REQUIRE(seen.size() == 3);  // a citation in running text is not a watermark
-  CHECK(seen[0].watermark);
-  CHECK(seen[0].id == "2106.02679");
-  CHECK(seen[0].version == 1);
-  CHECK_FALSE(seen[1].watermark);
-  CHECK(seen[2].id == "hep-th/9901001");
-  CHECK(seen[2].version == 2);
+  const auto marks = check::arxiv_watermarks({"Title", "arXiv:2106.02679v1  [cs.LG]  4 Jun 2021",
+                                              "see arXiv:1234.56789 for details"});
+  REQUIRE(marks.size() == 1);  // a citation in running text is not a watermark
+  CHECK(marks[0].watermark);
+  CHECK(marks[0].id == "2106.02679");
+  CHECK(marks[0].version == 1);
+  CHECK(marks[0].line == 1);
+  const auto links = check::arxiv_links({"https://arxiv.org/abs/2106.02679v1", "https://example.org/x",
+                                         "http://arxiv.org/pdf/hep-th/9901001v2"});
+  REQUIRE(links.size() == 2);
+  CHECK_FALSE(links[0].watermark);
+  CHECK(links[1].id == "hep-th/9901001");
+  CHECK(links[1].version == 2);
 }
 
 TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   const auto record = record_with(title_jfll, "An abstract.");
-  pdf::PageText page;
-  page.lines = {"Layered gradient accumulation and modular pipeline parallelism: fast and efficient",
-                "training of large language models", "Abstract", "An abstract."};
+  pdf::PageText page = pdf::PageText::all_seen({"Layered gradient accumulation and modular pipeline parallelism: fast and efficient",
+                                                "training of large language models", "Abstract", "An abstract.",
+                                                "arXiv:2106.02679v1  [cs.LG]  4 Jun 2021"});
   page.link_uris = {"https://arxiv.org/abs/2106.02679v1"};
   Report report;
   nlohmann::json bindings;
@@ -119,13 +121,27 @@ TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   CHECK(bindings["visible_title"]["state"] == "match");
   CHECK(bindings["arxiv_id"]["state"] == "match");
 
-  pdf::PageText other;
-  other.lines = {"arXiv:2106.02679v2  [cs.LG]  9 Jun 2021", "Another paper"};
+  // Another version of the record's paper binds, with its own warning.
+  const pdf::PageText v2 = pdf::PageText::all_seen({"arXiv:2106.02679v2  [cs.LG]  9 Jun 2021", "Another title"});
+  Report versioned;
+  nlohmann::json bv;
+  check::check_visible_bindings(v2, record, versioned, bv);
+  CHECK(versioned.find("pdf.title.visible_not_found")->status == CheckStatus::warn);
+  REQUIRE(versioned.find("pdf.arxiv.match"));
+  CHECK(versioned.find("pdf.arxiv.match")->binds_content);
+  REQUIRE(versioned.find("pdf.arxiv.other_version"));
+  CHECK(versioned.find("pdf.arxiv.other_version")->status == CheckStatus::warn);
+  CHECK(versioned.find("pdf.arxiv.other_version")->detail.find("this PDF is v2 of arXiv:2106.02679; the record registers "
+                                                               "arXiv:2106.02679v1") != std::string::npos);
+  CHECK_FALSE(versioned.find("pdf.arxiv.mismatch"));
+  CHECK(bv["arxiv_id"]["state"] == "match");
+
+  // Another paper's watermark fails.
+  const pdf::PageText other = pdf::PageText::all_seen({"arXiv:2106.99999v1  [cs.LG]  9 Jun 2021", "Another paper"});
   Report mismatched;
   nlohmann::json b2;
   check::check_visible_bindings(other, record, mismatched, b2);
-  CHECK(mismatched.find("pdf.title.visible_not_found")->status == CheckStatus::warn);
-  CHECK(mismatched.find("pdf.arxiv.mismatch")->status == CheckStatus::fail);  // another version
+  CHECK(mismatched.find("pdf.arxiv.mismatch")->status == CheckStatus::fail);
   CHECK(b2["arxiv_id"]["state"] == "mismatch");
 
   pdf::PageText unreadable;
@@ -136,9 +152,71 @@ TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   CHECK(b3["visible_title"]["state"] == "undetermined");
 }
 
+TEST_CASE("text a reader cannot see never binds; it is named", "[visible]") {
+  const auto record = record_with(title_jfll, "An abstract.");
+  pdf::PageText page = pdf::PageText::all_seen({"Layered gradient accumulation and modular pipeline parallelism: fast and efficient",
+                                                "training of large language models", "Abstract", "An abstract.",
+                                                "arXiv:2106.02679v1  [cs.LG]  4 Jun 2021", "Cats and their discontents"});
+  for (const std::size_t i : {1, 3, 4}) {  // the title's second line, the abstract, the watermark: hidden
+    std::fill(page.seen[i].begin(), page.seen[i].end(), '0');
+    page.hidden[i] = pdf::hidden_no_contrast;
+  }
+  page.link_uris = {"https://arxiv.org/abs/2106.02679v1"};
+  Report report;
+  report.trust_anchor("receipt.signature.valid");
+  report.requires_content_binding = true;
+  nlohmann::json bindings;
+  check::check_visible_bindings(page, record, report, bindings);
+  CHECK_FALSE(report.find("pdf.title.visible_match"));
+  REQUIRE(report.find("pdf.title.visible_hidden"));
+  CHECK(report.find("pdf.title.visible_hidden")->status == CheckStatus::warn);
+  CHECK(report.find("pdf.title.visible_hidden")->detail.find("a reader cannot see it: not visible against what lies "
+                                                             "beneath") != std::string::npos);
+  CHECK(report.find("pdf.abstract.visible_hidden"));
+  CHECK(report.find("pdf.arxiv.hidden"));
+  CHECK(bindings["visible_title"]["state"] == "hidden");
+  CHECK(report.verdict() == Verdict::unbound);
+
+  // One hidden character in the title's line is enough: what a reader sees
+  // is not the title.
+  pdf::PageText partly = pdf::PageText::all_seen({title_jfll});
+  partly.seen[0][3] = '0';
+  Report r2;
+  nlohmann::json b2;
+  check::check_visible_bindings(partly, record, r2, b2);
+  CHECK(r2.find("pdf.title.visible_hidden"));
+
+  // A link alone is a hint.
+  pdf::PageText linked = pdf::PageText::all_seen({"Another paper"});
+  linked.link_uris = {"https://arxiv.org/abs/2106.02679v1"};
+  Report r3;
+  nlohmann::json b3;
+  check::check_visible_bindings(linked, record, r3, b3);
+  REQUIRE(r3.find("pdf.arxiv.link_only"));
+  CHECK(r3.find("pdf.arxiv.link_only")->status == CheckStatus::skip);
+  CHECK_FALSE(r3.find("pdf.arxiv.match"));
+}
+
+TEST_CASE("seen_lines leaves out what a reader cannot see; a mask must fit its line", "[visible]") {
+  pdf::PageText page = pdf::PageText::all_seen({"na\xC3\xAFve text", "ok"});
+  page.seen[0] = "1101111111";  // "naïve text": the ï (two bytes, one code point) hidden
+  CHECK(page.seen_lines() == std::vector<std::string>{"nave text", "ok"});
+  CHECK_FALSE(page.inconsistency());
+  CHECK_FALSE(page.all_seen(0, 1));
+  CHECK(page.all_seen(1, 1));
+  page.seen[0] = "111";  // a mask shorter than its line
+  CHECK(page.inconsistency());
+  page.seen[0] = "11x1111111";
+  CHECK(page.inconsistency());
+  page.seen.pop_back();
+  CHECK(page.inconsistency());
+}
+
 TEST_CASE("PageText travels as JSON", "[visible]") {
-  pdf::PageText page;
-  page.lines = {"A title", "na\xC3\xAFve"};
+  pdf::PageText page = pdf::PageText::all_seen({"A title", "na\xC3\xAFve"});
+  page.seen[1] = "10111";
+  page.hidden[1] = pdf::hidden_overprinted;
+  page.boxes[0] = {10, 20.5, 30, 40};
   page.link_uris = {"https://arxiv.org/abs/2106.02679"};
   const auto back = pdf::PageText::from_json(page.to_json());
   REQUIRE(back);
@@ -200,7 +278,7 @@ TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible
   check::FileCheck checked;
   checked.report.input = "paper.pdf";
   checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}};
-  checked.evidence->page.lines = {"Layered gradient accumulation", "and more"};
+  checked.evidence->page = pdf::PageText::all_seen({"Layered gradient accumulation", "and more"});
   const auto back = check::file_check_from_wire(check::file_check_to_wire(checked));
   REQUIRE(back);
   REQUIRE(back->evidence);

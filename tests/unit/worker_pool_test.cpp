@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <map>
 #include <ctime>
 #include <thread>
@@ -42,8 +43,10 @@ std::string handle(std::string_view request) {
   if (request == "big") return std::string(2 << 20, 'x');
   if (request == "throw") throw std::runtime_error("boom");
   if (request == "write") {
-    const int fd = ::open("/tmp/pith-worker-pool-test", O_WRONLY | O_CREAT, 0600);
-    return fd >= 0 ? "opened" : "refused";
+    // Opening to write is refused (EACCES); a socket is fatal.
+    if (::open("/tmp/pith-worker-pool-test", O_WRONLY | O_CREAT, 0600) >= 0) return "opened";
+    (void)::socket(AF_INET, SOCK_STREAM, 0);
+    return "refused";
   }
   return "echo:" + std::string(request);
 }

@@ -11,7 +11,8 @@
 // next write_atomically / AtomicRewrite of the same target (the PDFs, large
 // copies) removes: a live writer holds a lock on its temporary file; one
 // nobody locks is a killed run's. Hard links to the
-// target are not updated (rename makes a new inode).
+// target are not updated (rename makes a new inode): pith-stamp refuses an
+// in-place stamp of a file with several names for that reason (stamp/run.cpp).
 //
 // A caller's check (WrittenCheck) runs on the written file before it is
 // renamed or, for an append, kept: pith-stamp re-reads the PDF it wrote.

@@ -3,7 +3,7 @@
 
 #include <curl/curl.h>
 #include <podofo/base/PdfDefines.h>
-#include <poppler-version.h>
+#include <poppler-config.h>
 #include <sodium.h>
 
 namespace pith {
@@ -11,10 +11,11 @@ namespace pith {
 std::string linked_library_versions() {
   // Exempi has no version call; its pkg-config version is passed in by lib/CMakeLists.txt.
   // libcurl is loaded only when going online (resolver/curl_library.hpp), so
-  // --version names the version built against rather than load it.
+  // --version names the version built against rather than load it; so
+  // does poppler's core API (libpoppler-private-dev), which has no version call.
   return std::string("PoDoFo ") + PODOFO_VERSION_STR + ", libcurl " + LIBCURL_VERSION +
          ", libsodium " + sodium_version_string() + ", Exempi " + PITH_EXEMPI_VERSION + ", poppler " +
-         poppler::version_string();
+         POPPLER_VERSION;
 }
 
 }  // namespace pith

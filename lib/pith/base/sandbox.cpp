@@ -58,8 +58,9 @@ constexpr int allowed[] = {
     SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(statx), SCMP_SYS(fcntl), SCMP_SYS(getdents64),
     SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
     SCMP_SYS(fadvise64), SCMP_SYS(poll), SCMP_SYS(ppoll),
-    // what a file system is (fontconfig asks, when PoDoFo or poppler look up
-    // a font a PDF does not embed: qpdf's button-set-broken.pdf)
+    // what a file system is: fontconfig checks its caches' file systems when
+    // PoDoFo or poppler look up a font a PDF does not embed (arXiv's
+    // watermark: Times-Roman; a form field's font: qpdf's button-set-broken.pdf)
     SCMP_SYS(fstatfs), SCMP_SYS(statfs),
     // time, randomness, identity, limits
     SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep),
@@ -86,6 +87,18 @@ Result<void> load_filter() {
   int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
                             SCMP_A2(SCMP_CMP_MASKED_EQ, forbidden_flags, 0));
   if (rc == 0) rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, forbidden_flags, 0));
+  // Opening to write, and making directories, fail with EACCES instead of
+  // killing the child: fontconfig (rendering a font the PDF does not embed)
+  // rewrites a stale cache when it finds one, and a user's font cache must
+  // not make their PDF look like an exploit. Nothing is written either way.
+  const scmp_datum_t write_bits[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, O_TMPFILE & ~O_DIRECTORY};
+  for (const scmp_datum_t bit : write_bits) {
+    if (rc == 0) rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, bit, bit));
+    if (rc == 0) rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EACCES), SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, bit, bit));
+  }
+  for (const int call : {SCMP_SYS(mkdir), SCMP_SYS(mkdirat)}) {
+    if (rc == 0) rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EACCES), call, 0);
+  }
   // Signals only to itself (raise, abort).
   const auto self = static_cast<scmp_datum_t>(::getpid());
   if (rc == 0) rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, self));

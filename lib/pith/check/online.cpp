@@ -2,6 +2,7 @@
 #include "pith/check/online.hpp"
 
 #include "pith/check/pdf.hpp"
+#include "pith/registry/identifier.hpp"
 #include "pith/registry/signature.hpp"
 
 #include <algorithm>
@@ -67,6 +68,41 @@ void report_superseded(Report& report, const registry::VerifiedRecord& now, cons
 
 }  // namespace
 
+namespace {
+
+// The PDF is another arXiv version than the record registers (pdf.arxiv.
+// other_version): what the registry knows of versions. Its format (spec
+// §4) names versions only in source_aliases (kind arxiv_version, the
+// registered one); nothing in it tells of later versions.
+void add_arxiv_versions(Report& report, const registry::VerifiedRecord& now) {
+  const auto source = registry::record_arxiv_source(now.canonical_record);
+  if (!source) return;
+  const nlohmann::json* aliases = nullptr;
+  if (now.document.is_object()) {
+    if (const auto it = now.document.find("source_aliases"); it != now.document.end()) aliases = &*it;
+    if (const auto cur = now.document.find("current"); !aliases && cur != now.document.end() && cur->is_object()) {
+      if (const auto it = cur->find("source_aliases"); it != cur->end()) aliases = &*it;
+    }
+  }
+  std::vector<std::string> versions;
+  if (aliases && aliases->is_array()) {
+    for (const auto& a : *aliases) {
+      if (!a.is_object() || a.value("alias_kind", "") != "arxiv_version") continue;
+      const auto value = a.find("alias_value");
+      if (value != a.end() && value->is_string()) versions.push_back("arXiv:" + value->get<std::string>());
+    }
+  }
+  std::string listed;
+  for (const auto& v : versions) listed += (listed.empty() ? "" : ", ") + v;
+  report.skip("online.arxiv.versions",
+              "the registry's record registers arXiv:" + source->to_string() +
+                  (listed.empty() ? "" : "; its aliases name " + listed) +
+                  "; the registry's format records no later versions, so what a later version changed is covered by "
+                  "no signature: see https://arxiv.org/abs/" + source->id + " for the versions arXiv lists");
+}
+
+}  // namespace
+
 void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& current) {
   Report& pdf_report = checked.report;
   if (!current) {
@@ -114,7 +150,9 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   // A copy cached earlier, used because every base now answers 404: the
   // record is no longer served (the comparison below is with that copy).
   if (r.origin == resolver::ResolutionOrigin::stale_cache && r.not_served) {
-    pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + attempts +
+    // (No attempts listed in a public answer: the resolver logged them for the operator.)
+    pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404)" +
+                                                    (attempts.empty() ? std::string() : ": " + attempts) +
                                                     "; compared with the copy cached earlier");
     pdf_report.extra["online"]["not_served"] = true;
   }
@@ -126,6 +164,7 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   if (const Check* rollback = r.report.find("online.rollback")) pdf_report.warn(rollback->code, rollback->detail);
   pdf_report.pass("online.verified", std::string("the registry's current ") + to_string(now.kind) + " verifies (" +
                                          to_string(r.origin) + ": " + r.source + ")");
+  if (pdf_report.find("pdf.arxiv.other_version")) add_arxiv_versions(pdf_report, now);
 
   // Compare with what the PDF carried (when it carried a bundle or a state).
   std::set<std::string> then;

@@ -3,6 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/check/online.hpp"
+#include "pith/check/rewritten_text.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -110,6 +111,7 @@ const char* to_string(BindingState state) {
     case BindingState::mismatch: return "mismatch";
     case BindingState::absent: return "absent";
     case BindingState::undetermined: return "undetermined";
+    case BindingState::hidden: return "hidden";
   }
   return "undetermined";
 }
@@ -124,16 +126,14 @@ std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extractio
 
 
 BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                                 Report& report, const std::vector<TitleCandidate>* stamped, bool binds_content) {
+                                 Report& report, const std::vector<TitleCandidate>* stamped) {
   const std::string expected = registry::read_record_metadata(canonical_record).title_canon_sha256;
   const auto binding = bind_title(candidates, expected);
   switch (binding.verdict) {
     case TitleVerdict::match:
-      if (binds_content) {
-        report.content_binding("pdf.title.match", binding.detail);
-      } else {
-        report.pass("pdf.title.match", binding.detail + " (not a content binding: page 1 changed after stamping)");
-      }
+      // Metadata is a hint: any tool writes any title there in one line
+      // (exiftool -Title=...), and no viewer shows it as the paper.
+      report.pass("pdf.title.match", binding.detail + " (metadata: a hint, not a binding; what binds is what page 1 shows)");
       return BindingState::match;
     case TitleVerdict::mismatch:
       if (stamped) {
@@ -172,6 +172,28 @@ std::string describe_span(const VisibleSpan& span) {
   return "page 1 " + lines + " " + registry::quoted_title(span.text);
 }
 
+// Where on page 1 lines [first, first + count) are (points from the top
+// left of the page as shown): what pith-check --evidence renders.
+nlohmann::json region_of(const pdf::PageText& page, std::size_t first, std::size_t count) {
+  pdf::Box box;
+  for (std::size_t i = first; i < first + count && i < page.boxes.size(); ++i) box = pdf::united(box, page.boxes[i]);
+  if (box.area() <= 0) return nullptr;
+  return {{"page", 1}, {"box", {box.x0, box.y0, box.x1, box.y1}}};
+}
+
+nlohmann::json bound_json(std::string detail, nlohmann::json region) {
+  nlohmann::json out = binding_json(BindingState::match, std::move(detail));
+  if (!region.is_null()) out["region"] = std::move(region);
+  return out;
+}
+
+// The HiddenReason bits of lines [first, first + count).
+std::uint8_t hidden_reasons(const pdf::PageText& page, std::size_t first, std::size_t count) {
+  std::uint8_t mask = 0;
+  for (std::size_t i = first; i < first + count && i < page.hidden.size(); ++i) mask |= page.hidden[i];
+  return mask;
+}
+
 void check_visible_title(const pdf::PageText& page, const std::string& expected, Report& report, nlohmann::json& bindings) {
   if (expected.empty()) {
     report.skip("pdf.title.visible_undetermined", "the record has no title_canon_sha256");
@@ -183,10 +205,20 @@ void check_visible_title(const pdf::PageText& page, const std::string& expected,
     bindings["visible_title"] = binding_json(BindingState::undetermined, *page.problem);
     return;
   }
-  if (const auto span = find_visible_span(page.lines, expected)) {
-    const std::string detail = describe_span(*span) + " is the record's title";
+  if (const auto span = find_visible_span(page.seen_lines(), expected)) {
+    const std::string detail = describe_span(*span) + " is the record's title, and a reader sees it";
     report.content_binding("pdf.title.visible_match", detail);
-    bindings["visible_title"] = binding_json(BindingState::match, detail);
+    bindings["visible_title"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
+    return;
+  }
+  // The text layer has it, the page does not show it: text hidden under
+  // something, white, tiny or invisible (a forgery's way to carry another
+  // paper's title), or an OCR layer under a scanned image.
+  if (const auto span = find_visible_span(page.lines, expected)) {
+    const std::string detail = describe_span(*span) + " is the record's title in page 1's text layer, but a reader "
+                               "cannot see it: " + pdf::describe_hidden(hidden_reasons(page, span->first_line, span->line_count));
+    report.warn("pdf.title.visible_hidden", detail);
+    bindings["visible_title"] = binding_json(BindingState::hidden, detail);
     return;
   }
   const std::string detail = "the record's title was not found in page 1's text (" +
@@ -201,11 +233,20 @@ void check_visible_abstract(const pdf::PageText& page, const std::string& expect
     bindings["visible_abstract"] = binding_json(BindingState::undetermined, expected.empty() ? "the record has no abstract hash" : *page.problem);
     return;
   }
-  if (const auto span = find_visible_abstract(page.lines, expected)) {
-    const std::string detail = "page 1 lines " + std::to_string(span->first_line + 1) + "-" +
-                               std::to_string(span->first_line + span->line_count) + " are the record's abstract";
+  const auto lines_of = [](const VisibleSpan& span) {
+    return "page 1 lines " + std::to_string(span.first_line + 1) + "-" + std::to_string(span.first_line + span.line_count);
+  };
+  if (const auto span = find_visible_abstract(page.seen_lines(), expected)) {
+    const std::string detail = lines_of(*span) + " are the record's abstract, and a reader sees them";
     report.content_binding("pdf.abstract.visible_match", detail);
-    bindings["visible_abstract"] = binding_json(BindingState::match, detail);
+    bindings["visible_abstract"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
+    return;
+  }
+  if (const auto span = find_visible_abstract(page.lines, expected)) {
+    const std::string detail = lines_of(*span) + " are the record's abstract in page 1's text layer, but a reader "
+                               "cannot see them: " + pdf::describe_hidden(hidden_reasons(page, span->first_line, span->line_count));
+    report.warn("pdf.abstract.visible_hidden", detail);
+    bindings["visible_abstract"] = binding_json(BindingState::hidden, detail);
     return;
   }
   report.skip("pdf.abstract.visible_not_found", "the record's abstract was not found on page 1");
@@ -218,33 +259,63 @@ std::string arxiv_name(const registry::ArxivId& id) { return "arXiv:" + id.to_st
 void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
                          nlohmann::json& bindings) {
   const auto source = registry::record_arxiv_source(canonical_record);
-  const auto seen = arxiv_sightings(page);
   if (!source) {
     bindings["arxiv_id"] = binding_json(BindingState::undetermined, "the record's source is not an arXiv paper");
     return;
   }
   const std::string named = arxiv_name(*source);
-  const auto same = [&](const ArxivSighting& s) {
-    return s.id == source->id && (!s.version || !source->version || *s.version == *source->version);
-  };
-  for (const auto& s : seen) {
-    if (s.watermark && !same(s)) {
-      const std::string detail = s.where + " names " + arxiv_name({s.id, s.version}) + ", but the record is " + named;
+  const auto watermarks = arxiv_watermarks(page.seen_lines());
+  // Another paper's watermark, seen: this PDF is that paper.
+  for (const auto& w : watermarks) {
+    if (w.id != source->id) {
+      const std::string detail = w.where + " names " + arxiv_name({w.id, w.version}) + ", but the record is " + named;
       report.fail("pdf.arxiv.mismatch", detail);
       bindings["arxiv_id"] = binding_json(BindingState::mismatch, detail);
       return;
     }
   }
-  for (const auto& s : seen) {
-    if (same(s)) {
-      const std::string detail = s.where + " names " + named + ", the record's source";
-      report.content_binding("pdf.arxiv.match", detail);
-      bindings["arxiv_id"] = binding_json(BindingState::match, detail);
-      return;
-    }
+  const auto same_version = [&](const ArxivSighting& w) {
+    return !w.version || !source->version || *w.version == *source->version;
+  };
+  for (const auto& w : watermarks) {
+    if (!same_version(w)) continue;
+    const std::string detail = w.where + " names " + named + ", the record's source, and a reader sees it";
+    report.content_binding("pdf.arxiv.match", detail);
+    bindings["arxiv_id"] = bound_json(detail, region_of(page, w.line, 1));
+    return;
   }
-  report.skip("pdf.arxiv.absent", "page 1 shows no arXiv watermark or link naming " + named);
-  bindings["arxiv_id"] = binding_json(BindingState::absent, "no arXiv watermark or link on page 1");
+  // Another version of the record's own paper: authors post v2, v3 of most
+  // papers; the record registers the version it was made from.
+  for (const auto& w : watermarks) {
+    const std::string version = "v" + std::to_string(*w.version);
+    const std::string detail = w.where + ": this PDF is " + version + " of " + "arXiv:" + source->id +
+                               "; the record registers " + named;
+    report.content_binding("pdf.arxiv.match", w.where + " names arXiv:" + source->id + ", the record's paper, and a "
+                                                        "reader sees it");
+    report.warn("pdf.arxiv.other_version", detail + " (the same paper, another version: what changed since is not "
+                                                    "covered by the record)");
+    bindings["arxiv_id"] = bound_json(detail, region_of(page, w.line, 1));
+    return;
+  }
+  // In the text layer only: hidden watermark text binds nothing.
+  for (const auto& w : arxiv_watermarks(page.lines)) {
+    if (w.id != source->id) continue;
+    const std::string detail = w.where + " names " + named + " in page 1's text layer, but a reader cannot see it: " +
+                               pdf::describe_hidden(hidden_reasons(page, w.line, 1));
+    report.warn("pdf.arxiv.hidden", detail);
+    bindings["arxiv_id"] = binding_json(BindingState::hidden, detail);
+    return;
+  }
+  for (const auto& l : arxiv_links(page.link_uris)) {
+    if (l.id != source->id) continue;
+    const std::string detail = l.where + " names " + named + ", but a link is not what a reader sees (and may be a "
+                               "citation): only arXiv's watermark text, legible on page 1, binds";
+    report.skip("pdf.arxiv.link_only", detail);
+    bindings["arxiv_id"] = binding_json(BindingState::absent, detail);
+    return;
+  }
+  report.skip("pdf.arxiv.absent", "page 1 shows no arXiv watermark naming " + named);
+  bindings["arxiv_id"] = binding_json(BindingState::absent, "no arXiv watermark on page 1");
 }
 
 }  // namespace
@@ -271,21 +342,21 @@ std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
     const std::size_t digits = i;
     while (i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9') ++i;
     if (i == digits) continue;
+    // `startxref 0` points at no section: the first-page trailer of a
+    // linearized file (qpdf writes it so), not the end of a revision.
+    const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
     while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (bytes.substr(i).starts_with("%%EOF")) ++count;
+    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
   }
   return count;
 }
 
-namespace {
-
-// The stamped bytes end with a revision (`%%EOF`, then an end of line):
-// pith-stamp appends its update right there. A file rewritten as a whole
-// has other bytes at that offset.
 bool ends_a_revision(std::string_view prefix) {
   while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);
   return prefix.ends_with("%%EOF");
 }
+
+namespace {
 
 ByteBinding rewritten(std::uint64_t length) {
   return {CheckStatus::warn, "pdf.bytes.rewritten",
@@ -446,19 +517,16 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
                                                                              : BindingState::absent;
   bindings["stamped_bytes"] = binding_json(bytes_state, bytes.detail);
 
-  // Page 1 replaced by a later revision: the metadata title still names the
-  // stamped paper, but the page a reader sees is another; only what page 1
-  // shows now can bind it.
-  bool page_one_replaced = false;
+  // Page 1 changed by a revision after pith's update: a reader sees the
+  // final rendering, and only that is judged (the visible bindings below).
   if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && probes.page_one_changes) {
     const auto changed = probes.page_one_changes(bytes.original_length);
     if (!changed.empty()) {
-      page_one_replaced = true;
       std::string objects;
       for (const auto& c : changed) objects += (objects.empty() ? "" : ", ") + c;
       report.warn("pdf.page1.changed_after_stamping",
-                  "a revision after the stamp redefines page 1 (" + objects +
-                      "): its title metadata no longer binds what a reader sees");
+                  "a revision after pith's update changes what page 1 draws (" + objects +
+                      "): only what the final page shows is judged");
     }
   }
   std::optional<std::vector<TitleCandidate>> stamped;
@@ -467,7 +535,7 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
   }
   const BindingState title_state =
       check_title_binding(title_candidates(extraction, metadata.info_title), record.canonical_record, report,
-                          stamped ? &*stamped : nullptr, !page_one_replaced);
+                          stamped ? &*stamped : nullptr);
   bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
 
   if (probes.page_text) {
@@ -503,6 +571,10 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
+  if (bytes.code == "pdf.bytes.rewritten" && extraction->xmp) {
+    check_rewritten_text(extraction->xmp->page_text_sha256,
+                         probes.page_fingerprints ? probes.page_fingerprints() : std::nullopt, report);
+  }
   if (record) check_content_bindings(bytes, *extraction, metadata, *record, probes, report);
   const bool carries_nothing = !verification && !report.has_failure() && report.find("pdf.record.source") &&
                                report.find("pdf.record.source")->status == CheckStatus::skip;
@@ -562,7 +634,7 @@ std::string bindings_text(const Report& report) {
   std::string out = "  bindings (record to this PDF):";
   bool first = true;
   for (const auto& [name, label] : {std::pair{"visible_title", "visible title"}, {"visible_abstract", "visible abstract"},
-                                    {"metadata_title", "metadata title"}, {"arxiv_id", "arXiv id"},
+                                    {"metadata_title", "metadata title (hint)"}, {"arxiv_id", "arXiv id"},
                                     {"stamped_bytes", "stamped bytes"}}) {
     const auto b = it->find(name);
     if (b == it->end() || !b->is_object() || !b->contains("state") || !(*b)["state"].is_string()) continue;
@@ -571,9 +643,9 @@ std::string bindings_text(const Report& report) {
   }
   out += "\n";
   if (report.verdict() == Verdict::unbound) {
-    out += "  unbound: the record is genuine and signed by a trusted key, but nothing a reader sees in this PDF "
-           "(its title on page 1, its title metadata, an arXiv id) is that record's: it does not show that this "
-           "PDF is the paper the number names\n";
+    out += "  unbound: the record is genuine and signed by a trusted key, but nothing a reader sees on page 1 "
+           "(its title, its abstract, arXiv's watermark) is that record's; title metadata alone never binds: it "
+           "does not show that this PDF is the paper the number names\n";
   }
   return out;
 }

@@ -15,6 +15,7 @@
 #include "pith/base/report.hpp"
 #include "pith/check/carried.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/registry/title.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -49,7 +50,8 @@ void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const regist
 // Each binding of the record to the PDF (details.bindings, the human
 // report's "bindings:" line): visible_title, visible_abstract,
 // metadata_title, arxiv_id, stamped_bytes.
-enum class BindingState { match, mismatch, absent, undetermined };
+// hidden: in page 1's text layer, but a reader cannot see it.
+enum class BindingState { match, mismatch, absent, undetermined, hidden };
 [[nodiscard]] const char* to_string(BindingState state);
 
 // The human report's binding lines, from report.extra["bindings"]:
@@ -74,27 +76,37 @@ using registry::TitleVerdict;
 // With `stamped` (titles of the stamped revision, given only when later
 // revisions exist): a mismatch whose stamped title matches is reported as
 // pdf.title.changed_after_stamping (warn).
-// A match binds the record to the content (Check::binds_content) unless
-// `binds_content` is false (page 1 was replaced after stamping). Returns the
-// binding's state: absent when the PDF has no title.
+// Title metadata is a hint, never a content binding (issue 22: any tool
+// writes any title there); a mismatch still fails. Returns the binding's
+// state: absent when the PDF has no title.
 BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                                 Report& report, const std::vector<TitleCandidate>* stamped = nullptr,
-                                 bool binds_content = true);
+                                 Report& report, const std::vector<TitleCandidate>* stamped = nullptr);
 
-// The visible bindings (check/visible.hpp) of a record to page 1 as read now:
-//   pdf.title.visible_match (pass, binds content) / visible_not_found (warn) /
+// The visible bindings (check/visible.hpp) of a record to page 1 as a
+// reader sees it now (PageText::seen_lines; text a viewer hides never binds):
+//   pdf.title.visible_match (pass, binds content) / visible_hidden (warn: in
+//   the text layer, not seen) / visible_not_found (warn) /
 //   visible_undetermined (warn: no text could be read; skip: no title hash)
-//   pdf.abstract.visible_match (pass, binds) / visible_not_found (skip)
-//   pdf.arxiv.match (pass, binds) / pdf.arxiv.mismatch (fail: the watermark
-//   names another arXiv id or version) / pdf.arxiv.absent (skip)
-// and their states in `bindings` (visible_title, visible_abstract, arxiv_id).
+//   pdf.abstract.visible_match (pass, binds) / visible_hidden (warn) /
+//   visible_not_found (skip)
+//   pdf.arxiv.match (pass, binds: arXiv's watermark text, seen) /
+//   other_version (warn, with the match: another version of the record's
+//   paper) / mismatch (fail: a seen watermark names another paper) / hidden
+//   (warn) / link_only (skip: a link is a hint) / absent (skip)
+// and their states in `bindings` (visible_title, visible_abstract, arxiv_id;
+// a match carries `region`: where on page 1 it is seen).
 void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
                             nlohmann::json& bindings);
 
 // --- Byte binding --------------------------------------------------------
 
-// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail.
+// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
+// (not `startxref 0`: a linearized file's first-page trailer).
 [[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
+// The stamped bytes end with a revision (`%%EOF`, then an end of line):
+// pith-stamp appends its update right there. A file rewritten as a whole
+// has other bytes at that offset.
+[[nodiscard]] bool ends_a_revision(std::string_view prefix);
 
 struct ByteBinding {
   CheckStatus status = CheckStatus::skip;
@@ -144,16 +156,22 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
 // title that also mismatches (metadata copied from another paper) fails.
 //
 // With a verified record the report requires a content binding
-// (Report::requires_content_binding): `verified` needs the visible title or
-// abstract, the metadata title or the arXiv id to match; else `unbound`.
+// (Report::requires_content_binding): `verified` needs the title or the
+// abstract seen on page 1, or arXiv's watermark seen naming the record's
+// paper; else `unbound`.
 using StampedTitles = std::function<std::vector<TitleCandidate>(std::uint64_t original_length)>;
 // What is read beyond the metadata, on demand (only for a verified record).
 struct PdfProbes {
   StampedTitles stamped_titles;
   std::function<pdf::PageText()> page_text;  // page 1 as a viewer shows it now
-  // Page 1's objects (the page, its contents, the page tree root) redefined
-  // by revisions at or after the byte offset: page 1 replaced after stamping.
+  // What page 1 draws (the page, its contents, resources, annotations and
+  // their appearances, the page tree above it) redefined by revisions after
+  // pith's update (the stamp that wrote originalLength): page 1 changed
+  // after stamping.
   std::function<std::vector<std::string>(std::uint64_t original_length)> page_one_changes;
+  // Every page's text fingerprint as the file reads now, for a file rewritten
+  // as a whole (check/rewritten_text.hpp); nullopt when not read.
+  std::function<std::optional<pdf::PageFingerprints>()> page_fingerprints;
 };
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
                                         const registry::TrustStore& trust, std::string_view name,

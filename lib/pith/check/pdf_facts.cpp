@@ -11,7 +11,10 @@
 #include "pith/pdf/xmp.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
+#include <functional>
+#include <set>
 #include <climits>
 #include <span>
 #include <memory>
@@ -23,13 +26,54 @@ namespace {
 
 // --- The wire -------------------------------------------------------------
 
-constexpr std::string_view facts_tag = "pith-pdf-facts/3";
+constexpr std::string_view facts_tag = "pith-pdf-facts/4";
 
 void put_span(WireWriter& w, const std::optional<pdf::StreamSpan>& span) {
   w.flag(span.has_value());
   if (!span) return;
   w.count(span->offset);
   w.count(span->length);
+}
+
+// Real numbers travel as their bits: exact both ways.
+std::uint64_t bits_of(double value) { return std::bit_cast<std::uint64_t>(value); }
+double from_bits(std::uint64_t bits) { return std::bit_cast<double>(bits); }
+
+void put_seen(WireWriter& w, const pdf::PageText& page) {
+  w.bytes_list(page.seen);
+  w.counts(std::vector<std::uint64_t>(page.hidden.begin(), page.hidden.end()));
+  std::vector<std::uint64_t> boxes;
+  for (const pdf::Box& b : page.boxes) {
+    for (const double v : {b.x0, b.y0, b.x1, b.y1}) boxes.push_back(bits_of(v));
+  }
+  w.counts(boxes);
+  w.counts({bits_of(page.page_width), bits_of(page.page_height), page.measure.glyphs, page.measure.hidden,
+            page.measure.ink_renders, page.measure.bare_renders});
+}
+
+// What put_seen wrote; a field of the wrong form leaves `page` inconsistent
+// (PageText::inconsistency), which from_wire refuses.
+void take_seen(WireReader& r, pdf::PageText& page) {
+  page.seen = r.bytes_list("page_seen");
+  for (const std::uint64_t h : r.counts("page_hidden")) {
+    page.hidden.push_back(h <= 0xFF ? static_cast<std::uint8_t>(h) : std::uint8_t{0xFF});
+  }
+  const std::vector<std::uint64_t> boxes = r.counts("page_boxes");
+  if (boxes.size() % 4 != 0) {
+    page.boxes.assign(page.lines.size() + 1, {});  // not a whole number of boxes: inconsistent
+  } else {
+    for (std::size_t i = 0; i < boxes.size(); i += 4) {
+      page.boxes.push_back({from_bits(boxes[i]), from_bits(boxes[i + 1]), from_bits(boxes[i + 2]), from_bits(boxes[i + 3])});
+    }
+  }
+  const std::vector<std::uint64_t> sizes = r.counts("page_size");
+  if (sizes.size() == 6) {
+    page.page_width = from_bits(sizes[0]);
+    page.page_height = from_bits(sizes[1]);
+    page.measure = {sizes[2], sizes[3], sizes[4], sizes[5]};
+  } else {
+    page.page_width = -1;  // inconsistent
+  }
 }
 
 std::optional<pdf::StreamSpan> take_span(WireReader& r, const char* field) {
@@ -66,6 +110,33 @@ Result<pdf::PdfSignature> signature_from_wire(std::string_view item) {
   if (p && (*p < 1 || *p > 3)) return fail(ErrorKind::malformed, "the child's PDF facts", "signature certification: no such /P");
   if (p) s.certification = static_cast<int>(*p);
   return s;
+}
+
+void put_fingerprints(WireWriter& w, const std::optional<pdf::PageFingerprints>& pages) {
+  w.flag(pages.has_value());
+  if (!pages) return;
+  w.count(pages->page_count);
+  w.bytes_list(pages->sha256);
+  w.bytes(pages->page_one_without_watermark);
+  w.optional_bytes(pages->problem);
+}
+
+// Strict: hashes are lower-case hex SHA-256 (the watermark-free one may be
+// empty), no more of them than pages, nor than a stamp ever records.
+std::optional<pdf::PageFingerprints> take_fingerprints(WireReader& r, std::optional<std::string>& problem) {
+  if (!r.flag("page_fingerprints")) return std::nullopt;
+  pdf::PageFingerprints pages;
+  pages.page_count = r.count("page_count");
+  pages.sha256 = r.bytes_list("page_sha256");
+  pages.page_one_without_watermark = r.bytes("page_one_without_watermark");
+  pages.problem = r.optional_bytes("page_fingerprint_problem");
+  const auto is_hash = [](const std::string& h) { return is_sha256_hex(h); };
+  const bool hashes_ok = std::all_of(pages.sha256.begin(), pages.sha256.end(), is_hash) &&
+                         (pages.page_one_without_watermark.empty() || is_hash(pages.page_one_without_watermark));
+  if (!hashes_ok) problem = "page_sha256: not a lower-case hex SHA-256";
+  if (pages.sha256.size() > pages.page_count || pages.sha256.size() > pdf::PageFingerprintLimits{}.max_pages)
+    problem = "page_sha256: more hashes than pages";
+  return pages;
 }
 
 // --- The child's half -----------------------------------------------------
@@ -111,44 +182,124 @@ bool revisions_follow(const pdf::Reader& reader, std::uint64_t length) {
   return count_revision_ends(reader.bytes(), static_cast<std::size_t>(length)) > 0;
 }
 
-// Page 1's own objects (the page, its content streams, the page tree root)
-// whose current definition lies at or after `length`: rewritten by a later
-// revision.
-std::vector<std::string> page_one_objects_after(const pdf::Reader& reader, std::uint64_t length) {
-  std::vector<std::string> out;
+// Where pith's own update ends: the revision right after the stamped bytes
+// (the first `length`) is the one pith-stamp appended (its badge, its
+// metadata); its `%%EOF` ends it. Changes after that are someone else's.
+std::uint64_t end_of_pith_update(const pdf::Reader& reader, std::uint64_t length) {
+  const std::string_view bytes = reader.bytes();
+  std::uint64_t section = bytes.size();
+  for (const std::uint64_t s : reader.section_offsets()) {
+    if (s >= length) section = std::min(section, s);
+  }
+  if (section >= bytes.size()) section = length;  // the sections were not read: the tails count
+  const auto eof = bytes.find("%%EOF", static_cast<std::size_t>(section));
+  if (eof == std::string_view::npos) return bytes.size();
+  std::size_t end = eof + 5;
+  while (end < bytes.size() && (bytes[end] == '\r' || bytes[end] == '\n')) ++end;
+  return end;
+}
+
+// Everything page 1 draws, as objects: the page, its contents, resources
+// (fonts and their programs, form and image XObjects, graphics states,
+// colour spaces, patterns, shadings, optional-content properties, nested
+// form resources), its annotations with their appearance streams, and the
+// page tree nodes above it (inherited resources and boxes). Those whose
+// current definition lies at or after `end` were changed by a later
+// revision; named by what they are to page 1. Bounded: a hostile file's
+// object graph is walked at most `max_objects` deep.
+std::vector<std::string> page_one_objects_after(const pdf::Reader& reader, std::uint64_t end) {
+  constexpr std::size_t max_objects = 4000;
   const auto defined_after = [&](pdf::ObjectId id) {
     pdf::XrefEntry e = reader.entry(id.number);
     if (e.kind == pdf::XrefEntry::Kind::in_object_stream) e = reader.entry(e.stream_number);
-    return e.kind == pdf::XrefEntry::Kind::in_file && e.offset >= length;
+    return e.kind == pdf::XrefEntry::Kind::in_file && e.offset >= end;
   };
-  const auto note = [&](const char* what, pdf::ObjectId id) {
-    if (defined_after(id)) out.push_back(std::string(what) + " " + pdf::to_string(id));
+  // Keys that lead away from what page 1 draws: other pages, actions,
+  // structure, outlines, thumbnails, metadata.
+  static const std::set<std::string, std::less<>> skipped = {
+      "Parent", "P", "Dest", "A", "AA", "PA", "Next", "Prev", "First", "Last", "Kids", "Popup", "IRT", "B",
+      "Thumb", "Metadata", "PieceInfo", "StructParent", "StructParents", "Threads", "SE", "Sound", "Movie"};
+  std::set<std::uint32_t> seen;
+  std::vector<std::pair<std::string, std::vector<std::string>>> changed;  // what, in first-met order
+  const auto note = [&](const std::string& what, pdf::ObjectId id) {
+    if (!defined_after(id)) return;
+    auto it = std::find_if(changed.begin(), changed.end(), [&](const auto& c) { return c.first == what; });
+    if (it == changed.end()) it = changed.insert(changed.end(), {what, {}});
+    it->second.push_back(pdf::to_string(id));
   };
-  auto page = reader.first_page();
-  if (!page) return out;
-  note("page 1", page->id);
-  if (const PoDoFo::PdfObject* contents = page->dictionary.GetKey(PoDoFo::PdfName("Contents"))) {
-    if (const auto id = pdf::reference_of(*contents)) {
-      note("its contents", *id);
-    } else if (contents->IsArray()) {
-      for (const auto& part : contents->GetArray()) {
-        if (const auto part_id = pdf::reference_of(part)) note("its contents", *part_id);
+  // "its annotations (46 0 R, 47 0 R)"
+  const auto named = [&] {
+    std::vector<std::string> out;
+    for (const auto& [what, ids] : changed) {
+      std::string list;
+      for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
+      out.push_back(what + " (" + list + ")");
+    }
+    return out;
+  };
+  // Depth-first over the values below `value`, naming each object by the
+  // page-1 key it hangs from.
+  std::function<void(const PoDoFo::PdfObject&, const std::string&, int)> walk = [&](const PoDoFo::PdfObject& value,
+                                                                                  const std::string& what, int depth) {
+    if (depth > 64 || seen.size() >= max_objects) return;
+    if (const auto id = pdf::reference_of(value)) {
+      if (!seen.insert(id->number).second) return;
+      note(what, *id);
+      auto object = reader.object(*id);
+      if (object) walk(*object, what, depth + 1);
+      return;
+    }
+    if (value.IsArray()) {
+      for (const auto& item : value.GetArray()) walk(item, what, depth + 1);
+    } else if (value.IsDictionary()) {
+      for (const auto& [key, item] : value.GetDictionary().GetKeys()) {
+        if (!skipped.contains(key.GetName())) walk(*item, what, depth + 1);
       }
     }
+  };
+  auto page = reader.first_page();
+  if (!page) return {};
+  note("page 1", page->id);
+  seen.insert(page->id.number);
+  const std::pair<const char*, const char*> parts[] = {{"Contents", "its contents"},
+                                                       {"Resources", "its resources"},
+                                                       {"Annots", "its annotations"},
+                                                       {"Group", "its transparency group"}};
+  for (const auto& [key, what] : parts) {
+    if (const PoDoFo::PdfObject* part = page->dictionary.GetKey(PoDoFo::PdfName(key))) walk(*part, what, 0);
   }
+  // The page tree above page 1: its nodes and what page 1 inherits from them.
+  const PoDoFo::PdfObject* parent = page->dictionary.GetKey(PoDoFo::PdfName("Parent"));
+  for (int depth = 0; parent && depth < 64; ++depth) {
+    const auto id = pdf::reference_of(*parent);
+    if (!id || !seen.insert(id->number).second) break;
+    note("the page tree", *id);
+    auto node = reader.object(*id);
+    if (!node || !node->IsDictionary()) break;
+    if (const PoDoFo::PdfObject* resources = node->GetDictionary().GetKey(PoDoFo::PdfName("Resources")))
+      walk(*resources, "its inherited resources", 0);
+    parent = node->GetDictionary().GetKey(PoDoFo::PdfName("Parent"));
+  }
+  // Which optional content is shown.
   if (auto catalog = reader.catalog()) {
-    if (const PoDoFo::PdfObject* pages = catalog->GetKey(PoDoFo::PdfName("Pages"))) {
-      if (const auto id = pdf::reference_of(*pages)) note("the page tree", *id);
-    }
+    if (const PoDoFo::PdfObject* oc = catalog->GetKey(PoDoFo::PdfName("OCProperties"))) walk(*oc, "the optional content settings", 0);
   }
-  return out;
+  return named();
+}
+
+// Whether the stamped bytes (the first `length`) may have been rewritten as
+// a whole: they no longer end a revision, or the file is not longer than
+// them. The parent decides from their hash; the child only reads the pages'
+// text when this holds (it costs a pass over every page).
+bool maybe_rewritten(std::string_view bytes, std::uint64_t length) {
+  return length >= bytes.size() || !ends_a_revision(bytes.substr(0, static_cast<std::size_t>(length)));
 }
 
 // What the stamped revision (the first `length` bytes, a complete PDF: the
 // paper before stamping) carried as title metadata, read the same lazy way.
 void read_stamped_revision(const pdf::Reader& reader, std::uint64_t length, std::string_view name, PdfFacts& facts) {
   facts.stamped_length = length;
-  facts.page_one_changes = page_one_objects_after(reader, length);
+  facts.page_one_changes = page_one_objects_after(reader, end_of_pith_update(reader, length));
   auto original = pdf::Reader::open(reader.bytes().substr(0, static_cast<std::size_t>(length)),
                                     std::string(name) + " (as stamped)");
   if (!original) return;
@@ -327,6 +478,7 @@ std::string PdfFacts::to_wire() const {
   w.flag(page.has_value());
   if (page) {
     w.bytes_list(page->lines);
+    put_seen(w, *page);
     w.optional_bytes(page->problem);
   }
   w.optional_count(stamped_length);
@@ -341,6 +493,7 @@ std::string PdfFacts::to_wire() const {
   std::vector<std::string> signature_items;
   for (const auto& s : signatures) signature_items.push_back(signature_to_wire(s));
   w.bytes_list(signature_items);
+  put_fingerprints(w, page_fingerprints);
   return w.take();
 }
 
@@ -364,7 +517,9 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
   if (r.flag("page")) {
     pdf::PageText page;
     page.lines = r.bytes_list("page_lines");
+    take_seen(r, page);
     page.problem = r.optional_bytes("page_problem");
+    if (auto why = page.inconsistency()) return fail(ErrorKind::malformed, "the child's PDF facts", "page 1: " + *why);
     page.link_uris = m.link_uris;  // page 1's links are the metadata's (read_page_text copies them)
     f.page = std::move(page);
   }
@@ -382,8 +537,11 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
     f.file_key = std::move(key);
   }
   const std::vector<std::string> signature_items = r.bytes_list("signatures");
+  std::optional<std::string> bad_fingerprints;
+  f.page_fingerprints = take_fingerprints(r, bad_fingerprints);
   if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
   if (invalid) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*invalid));
+  if (bad_fingerprints) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*bad_fingerprints));
   for (const auto& item : signature_items) {
     auto signature = signature_from_wire(item);
     if (!signature) return std::unexpected(signature.error());
@@ -415,6 +573,9 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     const auto length = original_length_hint(*facts.metadata.xmp_packet);
     if (length && *length < bytes.size() && revisions_follow(*reader, *length))
       read_stamped_revision(*reader, *length, name, facts);
+    if (length && maybe_rewritten(bytes, *length) &&
+        facts.metadata.xmp_packet->find(pdf::meta::xmp_page_text_sha256) != std::string::npos)
+      facts.page_fingerprints = pdf::fingerprint_pages(bytes);
   }
   return facts;
 }
@@ -447,6 +608,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
   probes.page_one_changes = [&](std::uint64_t length) {
     return stamped(length) ? facts.page_one_changes : std::vector<std::string>{};
   };
+  probes.page_fingerprints = [&facts] { return facts.page_fingerprints; };
   probes.page_text = [&facts] {
     if (facts.page) return *facts.page;
     pdf::PageText none;

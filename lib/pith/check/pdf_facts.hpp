@@ -32,6 +32,7 @@
 #include "pith/check/carried.hpp"
 #include "pith/check/isolation.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/signatures.hpp"
@@ -68,6 +69,10 @@ struct PdfFacts {
   // The digital signatures the PDF carries (informational: listed beside
   // the verdict, never validated by pith; the child's word).
   std::vector<pdf::PdfSignature> signatures;
+  // Read only when the XMP carries a page text fingerprint and the stamped
+  // bytes no longer end a revision (a full rewrite, check/rewritten_text.hpp):
+  // every page's fingerprint as the file reads now.
+  std::optional<pdf::PageFingerprints> page_fingerprints;
 
   // The wire form (base/wire.hpp): every string read from the PDF travels
   // as length and bytes, so bytes that are not UTF-8 arrive exactly as read.

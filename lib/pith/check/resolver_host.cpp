@@ -20,7 +20,7 @@ std::string url_host(std::string_view url) {
   return host;
 }
 
-void check_resolver_hosts(Report& report, const std::vector<std::string>& known_bases) {
+void check_resolver_hosts(Report& report, const std::vector<std::string>& known_bases, bool name_known_hosts) {
   const auto sources = report.extra.find("pith_sources");
   if (sources == report.extra.end() || !sources->is_array()) return;
   std::set<std::string> known = {url_host(default_resolver_url)};
@@ -29,6 +29,7 @@ void check_resolver_hosts(Report& report, const std::vector<std::string>& known_
   }
   std::string known_text;
   for (const auto& h : known) known_text += (known_text.empty() ? "" : ", ") + h;
+  if (!name_known_hosts) known_text = "the configured registry";
   std::set<std::string> reported;
   for (const auto& s : *sources) {
     if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) continue;

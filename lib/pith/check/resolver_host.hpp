@@ -19,7 +19,9 @@ namespace pith::check {
 
 // Adds `pdf.resolver.unknown_host` (warn) for each resolver URL of a PDF report
 // (details.pith_sources[].url) whose host is none of `known_bases`' hosts and
-// not the public registry's. Nothing for reports without such URLs.
-void check_resolver_hosts(Report& report, const std::vector<std::string>& known_bases);
+// not the public registry's. Nothing for reports without such URLs. The
+// warning lists the known hosts unless `name_known_hosts` is false (a public
+// answer says "the configured registry": the operator's mirrors are theirs).
+void check_resolver_hosts(Report& report, const std::vector<std::string>& known_bases, bool name_known_hosts = true);
 
 }  // namespace pith::check

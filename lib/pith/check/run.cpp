@@ -6,6 +6,9 @@
 #include "pith/check/corpus.hpp"
 #include "pith/check/corpus_input.hpp"
 #include "pith/check/corpus_summary.hpp"
+#include "pith/check/evidence.hpp"
+#include "pith/base/atomic_file.hpp"
+#include "pith/base/mapped_file.hpp"
 #include "pith/base/tar_reader.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
@@ -19,6 +22,8 @@
 #include <stdexcept>
 #include <csignal>
 #include <deque>
+#include <filesystem>
+#include <set>
 #include <istream>
 #include <map>
 #include <ostream>
@@ -88,7 +93,13 @@ class Writer {
          std::ostream& err)
       : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {}
 
-  void write(const CorpusInput& input, const FileCheck& checked) {
+  void write(const CorpusInput& input, const FileCheck& given) {
+    FileCheck with_evidence;
+    if (!options_.evidence_dir.empty() && evidence_region(given.report)) {
+      with_evidence = given;
+      add_evidence(input, with_evidence.report);
+    }
+    const FileCheck& checked = options_.evidence_dir.empty() || !evidence_region(given.report) ? given : with_evidence;
     const Report& report = checked.report;
     tally_.add(report.verdict());
     worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
@@ -101,7 +112,7 @@ class Writer {
       if (options_.json) {
         out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else if (!report.error) {
-        out_ << report.to_text(options_.colour) << bindings_text(report) << signatures_text(report)
+        out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report) << signatures_text(report)
              << completeness_panel_text(checked);
       }
       // Input that could not be processed: one line naming it, on stderr.
@@ -144,6 +155,41 @@ class Writer {
     file.close();
     if (!file) run_error(std::string(option) + " " + path + ": cannot write");
   }
+  // --evidence: the crop of page 1 where the binding was seen, as
+  // DIR/NAME.page1.png (NAME-2… when two inputs share a name), named in the
+  // report; a failure is a line on stderr, not the input's verdict.
+  void add_evidence(const CorpusInput& input, Report& report) {
+    const auto region = evidence_region(report);
+    std::optional<MappedFile> mapped;
+    std::string_view bytes;
+    if (input.bytes) {
+      bytes = *input.bytes;
+    } else if (auto file = MappedFile::open(input.name)) {
+      mapped.emplace(std::move(*file));
+      bytes = mapped->bytes();
+    } else {
+      return run_error("--evidence: " + file.error().describe());
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(options_.evidence_dir, ec);
+    if (ec) return run_error("--evidence " + options_.evidence_dir + ": cannot create the directory (" + ec.message() + ")");
+    auto png = render_evidence_png(bytes, *region);
+    if (!png) return run_error("--evidence: " + input.name + ": " + png.error().message);
+    std::string stem = std::filesystem::path(input.member.empty() ? input.name : input.member).stem().string();
+    if (stem.empty()) stem = "input";
+    std::string name = stem + ".page1.png";
+    for (int n = 2; !evidence_names_.insert(name).second; ++n) name = stem + "-" + std::to_string(n) + ".page1.png";
+    const auto path = std::filesystem::path(options_.evidence_dir) / name;
+    if (auto written = write_file_atomically(path, *png); !written) return run_error("--evidence: " + written.error().describe());
+    report.extra["evidence"] = {{"file", path.string()}, {"binding", region->binding},
+                                {"box", {region->box.x0, region->box.y0, region->box.x1, region->box.y1}}};
+  }
+  static std::string evidence_text(const Report& report) {
+    const auto it = report.extra.find("evidence");
+    if (it == report.extra.end() || !it->is_object()) return {};
+    return "  evidence: " + terminal_safe(it->value("file", "")) + " (" + describe_binding(it->value("binding", "")) + ")\n";
+  }
+
   void note_failure(const Result<void>& written) {
     if (!written && !joblog_failed_) {
       joblog_failed_ = true;
@@ -174,6 +220,7 @@ class Writer {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   int worst_ = exit_code::ok;
   bool progress_shown_ = false;
+  std::set<std::string> evidence_names_;
 };
 
 // Reports waiting for their online lookup, written together after it.
@@ -257,7 +304,7 @@ class InputStream {
   // Input `i` is reported (in order): what is left of it is its label.
   CorpusInput release(std::size_t i) {
     CorpusInput label = std::move(at(i));
-    label.bytes.reset();
+    if (options_.evidence_dir.empty()) label.bytes.reset();  // --evidence renders a member's page 1 from them
     while (!held_.empty() && first_ <= i) {
       held_.pop_front();
       ++first_;

@@ -45,6 +45,10 @@ struct CheckRunOptions {
   // `fork_per_file`: a child forked per input instead (--workers=fork).
   std::size_t inputs_per_worker = 500;
   bool fork_per_file = false;
+  // --evidence DIR: for each PDF that binds, DIR/NAME.page1.png, the crop of
+  // page 1 where the binding was seen (check/evidence.hpp), named in the
+  // report (details.evidence). Created when missing.
+  std::string evidence_dir;
   // --summary FILE (JSON) and --html FILE: written at the end (corpus_summary.hpp).
   std::string summary_file;
   std::string html_file;

@@ -3,10 +3,12 @@
 // Visible bindings: does page 1, as a reader sees it, show the paper the
 // record names? The record hashes its title and abstract
 // (metadata.title_canon_sha256, abstract_canon_sha256: registry/title.hpp);
-// the text extracted from page 1 (pdf/page_text.hpp) is normalised and every
-// span of consecutive lines is hashed the same way. arXiv's watermark
-// (`arXiv:ID vN [cat] date` in the left margin, a link to
-// https://arxiv.org/abs/ID vN) names the arXiv version the PDF is.
+// the text a reader sees on page 1 (pdf/page_text.hpp: seen_lines) is
+// normalised and every span of consecutive lines is hashed the same way.
+// arXiv's watermark (`arXiv:ID vN [cat] date` in the left margin, with a
+// link to https://arxiv.org/abs/ID vN) names the arXiv version the PDF is;
+// only its text, seen, binds: a link is invisible by nature and may be a
+// citation, so it is a hint.
 //
 // Pure functions of plain values: they run wherever the judging runs.
 #include "pith/pdf/page_text.hpp"
@@ -28,15 +30,17 @@ using registry::normalise_visible_text;
 using registry::SpanSearch;
 using registry::VisibleSpan;
 
-// An arXiv identity seen on page 1.
+// An arXiv identity on page 1.
 struct ArxivSighting {
   std::string id;                 // 2106.02679 or hep-th/9901001
   std::optional<int> version;     // when written (v1)
-  std::string where;              // "page 1 watermark text 'arXiv:…'", "page 1 link 'https://arxiv.org/abs/…'"
+  std::string where;              // "page 1 text 'arXiv:…'", "page 1 link 'https://arxiv.org/abs/…'"
   bool watermark = false;         // the margin text pattern (not a link that could be a citation)
+  std::size_t line = 0;           // watermark: the index of its line
 };
-// arXiv ids on page 1: watermark text `arXiv:ID[vN] [cat]` and links to
-// arxiv.org/abs/ID[vN] (or /pdf/).
-[[nodiscard]] std::vector<ArxivSighting> arxiv_sightings(const pdf::PageText& page);
+// arXiv's watermark text `arXiv:ID[vN] [cat]` in `lines`.
+[[nodiscard]] std::vector<ArxivSighting> arxiv_watermarks(const std::vector<std::string>& lines);
+// Links to arxiv.org/abs/ID[vN] (or /pdf/) among `uris`.
+[[nodiscard]] std::vector<ArxivSighting> arxiv_links(const std::vector<std::string>& uris);
 
 }  // namespace pith::check

@@ -215,8 +215,8 @@ Result<PdfExtraction> extract_pith_numbers(const PdfMetadata& metadata) {
 namespace {
 
 // Page 1 annotations looked at: a real first page has a few dozen links; a
-// hostile one may have millions of entries.
-constexpr std::size_t max_page_annotations = 4096;
+// hostile one may have millions of entries, of which only these are read.
+constexpr std::size_t max_page_annotations = pdf::Reader::default_max_page_annotations;
 
 std::optional<std::string> link_uri(const pdf::Reader& reader, const PoDoFo::PdfDictionary& annotation) {
   const PoDoFo::PdfObject* subtype = annotation.GetKey(PoDoFo::PdfName("Subtype"));
@@ -271,7 +271,7 @@ PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
     out.read_problems.push_back("page 1 could not be read: " + page.error().describe());
     return out;
   }
-  auto annotations = reader.page_annotations(*page);
+  auto annotations = reader.page_annotations(*page, max_page_annotations + 1);
   if (!annotations) {
     out.read_problems.push_back("page 1 annotations could not be read: " + annotations.error().describe());
     return out;

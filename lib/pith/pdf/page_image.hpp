@@ -8,10 +8,11 @@
 // draws differently: poppler rebuilt pdf-lib's flatten_form.pdf from a
 // classic section after its xref stream, and a checkbox lost its tick.
 //
-// poppler-cpp's page_renderer (Splash), 8-bit grey, at a resolution low
-// enough to cost a few milliseconds (36 dpi: 306 x 396 pixels for US
-// Letter) and high enough to show a tick, a glyph or a form field. Run only
-// in a sandboxed child: poppler parses the hostile PDF.
+// poppler's core API (pdf/poppler_document.hpp) and its Splash renderer,
+// 8-bit grey without anti-aliasing (as `pdftoppm -gray -aa no -aaVector no`),
+// at a resolution low enough to cost a few milliseconds (36 dpi: 306 x 396
+// pixels for US Letter) and high enough to show a tick, a glyph or a form
+// field. Run only in a sandboxed child: poppler parses the hostile PDF.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -35,8 +36,8 @@ struct PageFingerprint {
 
 // Page 1 of `bytes` drawn by poppler at `dpi`, with `blank` (in page 1's user
 // space, with a margin of two pixels) painted white before hashing. nullopt
-// when poppler cannot open the file or draw the page (a file of 2 GiB or
-// more, which poppler-cpp cannot take from memory, included).
+// when poppler cannot open the file (damaged beyond repair, a password) or
+// draw the page.
 [[nodiscard]] std::optional<PageFingerprint> page_one_fingerprint(std::string_view bytes, double dpi,
                                                                   const std::optional<PdfRect>& blank);
 

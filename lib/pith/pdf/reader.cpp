@@ -1328,13 +1328,27 @@ Result<Page> Reader::first_page() const {
   return fail(ErrorKind::malformed, name_, "the page tree is deeper than " + std::to_string(limits_.max_depth));
 }
 
-Result<std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>>> Reader::page_annotations(const Page& page) const {
+Result<std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>>> Reader::page_annotations(const Page& page,
+                                                                                         std::size_t max_count) const {
   std::vector<std::pair<std::optional<ObjectId>, PdfDictionary>> out;
-  auto annots = resolve_key(page.dictionary, "Annots");
-  if (!annots) return std::unexpected(annots.error());
-  if (!*annots || !(*annots)->IsArray()) return out;
-  for (const PdfObject& a : (*annots)->GetArray()) {
-    if (out.size() >= limits_.max_tree_nodes) return fail(ErrorKind::malformed, name_, "page 1 has too many annotations");
+  // A direct /Annots array is read where it lies in the page dictionary, not
+  // copied; each entry is resolved only when its turn comes, and reading
+  // stops at max_count: a page with 250,000 links costs what 4,096 cost
+  // (issue 23), not a copy of every annotation dictionary.
+  const PdfObject* direct = key(page.dictionary, "Annots");
+  if (!direct) return out;
+  std::optional<PdfObject> resolved;
+  if (direct->IsReference()) {
+    auto r = resolve(*direct);
+    if (!r) return std::unexpected(r.error());
+    resolved = std::move(*r);
+    direct = &*resolved;
+  }
+  if (!direct->IsArray()) return out;
+  const PdfArray& annots = direct->GetArray();
+  out.reserve(std::min(annots.size(), max_count));
+  for (const PdfObject& a : annots) {
+    if (out.size() >= max_count) break;
     auto r = resolve(a);
     if (!r) return std::unexpected(r.error());
     if (r->IsDictionary()) out.emplace_back(reference_of(a), r->GetDictionary());

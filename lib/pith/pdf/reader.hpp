@@ -201,9 +201,12 @@ class Reader {
   // Page 1: walks /Pages down the first kids.
   [[nodiscard]] Result<Page> first_page() const;
   // Page 1's /Annots, each resolved (reference → dictionary), with its id
-  // when the annotation is an indirect object.
+  // when the annotation is an indirect object: the first `max_count` of them
+  // (ask for one more than you use to learn that there are more); the rest
+  // are never read.
+  static constexpr std::size_t default_max_page_annotations = 4096;
   [[nodiscard]] Result<std::vector<std::pair<std::optional<ObjectId>, PoDoFo::PdfDictionary>>>
-  page_annotations(const Page& page) const;
+  page_annotations(const Page& page, std::size_t max_count = default_max_page_annotations) const;
 
  private:
   struct ObjectStream;  // an inflated object stream: offsets + data

@@ -241,6 +241,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   }
   plan.badge_rect = std::array<double, 4>{x1, y1, x1 + width, y1 + height};
   plan.notes.push_back("badge added to page 1");
+  plan.adds_badge = true;
   return {};
 }
 
@@ -349,7 +350,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     }
   // Already stamped with this record: nothing to do, unless --badge asks
   // for a badge page 1 does not have yet (then the update is made again, with it).
-  if (already_carries(metadata, extraction.xmp, record) &&
+  if (!options.restamp && already_carries(metadata, extraction.xmp, record) &&
       !(options.badge && !page_one_links_to(reader, number_body(record.pith_number)))) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;
@@ -382,6 +383,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
+    props.page_text_sha256 = options.page_text_sha256;
     // A packet that is not well-formed XMP (readers ignore it: pdf.js's
     // bug854315.pdf) is replaced by one holding the pith properties; the old
     // one stays in the file's earlier revision. One too large or too deep to

@@ -41,6 +41,12 @@ struct StampOptions {
   // SHA-256 (hex) of the reader's bytes when the caller already has it
   // (MappedFile::sha256_hex is the fast way); computed here otherwise.
   std::optional<std::string> original_sha256;
+  // The fingerprint of the original's pages (pdf/page_fingerprint.hpp,
+  // to_property()), written as XMP pith:pageTextSha256 when set.
+  std::optional<std::string> page_text_sha256;
+  // Make the update even when the file already carries this record (pith-stamp
+  // --force on a stamped PDF that pith-check does not call verified).
+  bool restamp = false;
 };
 
 enum class StampOutcome {
@@ -59,6 +65,7 @@ struct StampPlan {
   // The badge's /Rect on page 1 when one was added: the one place where
   // page 1 may look different after the update (stamp/examine.hpp).
   std::optional<std::array<double, 4>> badge_rect;
+  bool adds_badge = false;                     // the update changes page 1's annotations (--badge)
 };
 
 // The resolver URL of a record: <resolver>/pith/<26-char body>.

@@ -30,6 +30,9 @@ inline constexpr const char* xmp_resolver_url = "resolverUrl";          // <reso
 inline constexpr const char* xmp_tool = "tool";                         // e.g. "pith-stamp 0.1.0"
 inline constexpr const char* xmp_original_sha256 = "originalSha256";    // bytes before the update
 inline constexpr const char* xmp_original_length = "originalLength";    // decimal byte count
+// One SHA-256 per page of the stamped paper's normalised text, unsigned:
+// `pith-text-1 <pages> <hex>…` (pdf/page_fingerprint.hpp). pith-stamp on a PDF only.
+inline constexpr const char* xmp_page_text_sha256 = "pageTextSha256";
 
 // Info dictionary keys.
 inline constexpr const char* info_number = "PithNumber";
@@ -56,6 +59,7 @@ struct PithProperties {
   std::string tool;
   std::optional<std::string> original_sha256;  // only pith-stamp on a PDF sets these
   std::optional<std::uint64_t> original_length;
+  std::optional<std::string> page_text_sha256;  // pith-stamp on a PDF, when the pages' text could be read
 };
 
 // The properties that copy `record` (number, canonical record and hash,

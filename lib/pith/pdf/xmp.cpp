@@ -156,6 +156,7 @@ std::vector<std::pair<const char*, std::string>> pith_pairs(const meta::PithProp
   };
   if (props.original_sha256) pairs.emplace_back(meta::xmp_original_sha256, *props.original_sha256);
   if (props.original_length) pairs.emplace_back(meta::xmp_original_length, std::to_string(*props.original_length));
+  if (props.page_text_sha256) pairs.emplace_back(meta::xmp_page_text_sha256, *props.page_text_sha256);
   std::erase_if(pairs, [](const auto& pair) { return pair.second.empty(); });
   return pairs;
 }
@@ -218,7 +219,7 @@ Result<std::string> merge_pith_xmp(std::string_view existing_packet, const meta:
 
 bool XmpReadout::has_pith_properties() const {
   return number || canonical_record || canonical_sha256 || receipt_signature || key_id || key_fingerprint ||
-         resolver_url || tool || original_sha256 || original_length || !malformed.empty();
+         resolver_url || tool || original_sha256 || original_length || page_text_sha256 || !malformed.empty();
 }
 
 namespace {
@@ -299,6 +300,7 @@ Result<XmpReadout> read_xmp(std::string_view packet) {
   read_pith_property(x, meta::xmp_tool, readout.tool, bad);
   read_pith_property(x, meta::xmp_original_sha256, readout.original_sha256, bad);
   read_pith_property(x, meta::xmp_original_length, readout.original_length, bad);
+  read_pith_property(x, meta::xmp_page_text_sha256, readout.page_text_sha256, bad);
   readout.title = read_title(x);
   readout.identifiers = read_identifiers(x);
   return readout;

@@ -62,6 +62,7 @@ struct XmpReadout {
   std::optional<std::string> tool;
   std::optional<std::string> original_sha256;
   std::optional<std::string> original_length;  // decimal text as found
+  std::optional<std::string> page_text_sha256;  // `pith-text-1 <pages> <hex>…` as found
 
   std::optional<std::string> title;        // dc:title, x-default (else the first item)
   std::vector<std::string> identifiers;    // dc:identifier: the value, or every item of an array

@@ -203,11 +203,4 @@ std::optional<std::string> RecordCache::body_for_arxiv(const std::string& arxiv_
   return safe_name(body) ? std::optional<std::string>(body) : std::nullopt;
 }
 
-void RecordCache::remove(const std::string& body) const {
-  if (dir_.empty() || !safe_name(body)) return;
-  std::error_code ec;
-  std::filesystem::remove(dir_ / (body + ".json"), ec);
-  std::filesystem::remove(dir_ / (body + ".meta.json"), ec);
-}
-
 }  // namespace pith::resolver

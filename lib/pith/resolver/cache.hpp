@@ -5,7 +5,14 @@
 // small `<BODY>.meta.json` (URL, ETag, Last-Modified, fetch time) and alias
 // files for arXiv ids. Every write is atomic (base/atomic_file.hpp: temp
 // file in the same directory, fsync, rename). The cache itself trusts nothing: the resolver
-// re-verifies every entry it reads and drops one that fails.
+// re-verifies every entry it reads and never uses one that fails.
+//
+// A lookup never harms the cache (docs/resolver.md, "Cache"): entries are
+// written only by the resolver, only for a record it fully verified, filed
+// under that record's own number, never over a newer verified copy, and
+// never with --offline; nothing removes them (a bad entry is ignored until a
+// verified copy of its number replaces it). So a mistyped or hostile number
+// (another year, another paper's body) cannot delete or replace a good one.
 #include "pith/base/error.hpp"
 
 #include <cstdint>
@@ -59,8 +66,6 @@ class RecordCache {
   [[nodiscard]] std::vector<std::string> bodies_with_prefix(const std::string& prefix) const;
   // The body an arXiv alias was filed under.
   [[nodiscard]] std::optional<std::string> body_for_arxiv(const std::string& arxiv_text) const;
-  // Removes an entry (a tampered or mismatching one).
-  void remove(const std::string& body) const;
 
  private:
   std::filesystem::path dir_;

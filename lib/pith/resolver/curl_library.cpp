@@ -42,7 +42,10 @@ Result<CurlLibrary> load() {
                    take(handle, "curl_multi_add_handle", c.multi_add_handle) &&
                    take(handle, "curl_multi_remove_handle", c.multi_remove_handle) &&
                    take(handle, "curl_multi_perform", c.multi_perform) &&
-                   take(handle, "curl_multi_info_read", c.multi_info_read) && take(handle, "curl_multi_poll", c.multi_poll);
+                   take(handle, "curl_multi_info_read", c.multi_info_read) && take(handle, "curl_multi_poll", c.multi_poll) &&
+                   take(handle, "curl_url", c.url) && take(handle, "curl_url_cleanup", c.url_cleanup) &&
+                   take(handle, "curl_url_set", c.url_set) && take(handle, "curl_url_get", c.url_get) &&
+                   take(handle, "curl_free", c.free);
   if (!all) return cannot(std::string(soname) + " lacks a function pith uses: libcurl 7.83 or later is needed");
   if (c.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return cannot("curl_global_init failed");
   return c;

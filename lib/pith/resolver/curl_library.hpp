@@ -33,6 +33,11 @@ struct CurlLibrary {
   decltype(&::curl_multi_perform) multi_perform;
   decltype(&::curl_multi_info_read) multi_info_read;
   decltype(&::curl_multi_poll) multi_poll;
+  decltype(&::curl_url) url;
+  decltype(&::curl_url_cleanup) url_cleanup;
+  decltype(&::curl_url_set) url_set;
+  decltype(&::curl_url_get) url_get;
+  decltype(&::curl_free) free;
 };
 
 // The library, loaded and globally initialised once (thread-safe); when it

@@ -6,7 +6,13 @@
 #include "pith/resolver/curl_library.hpp"
 
 #include <algorithm>
+#include <arpa/inet.h>
+#include <array>
+#include <cctype>
+#include <cstring>
 #include <deque>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <thread>
 
 namespace pith::resolver {
@@ -21,9 +27,114 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(
 bool is_https(std::string_view url) { return starts_with(url, "https://") || starts_with(url, "HTTPS://"); }
 bool is_file(std::string_view url) { return starts_with(url, "file://") || starts_with(url, "FILE://"); }
 
+// ---- where a request may go (issue 23) --------------------------------------
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// scheme, host and port (the default one when the URL has none), by libcurl's URL parser.
+struct Origin {
+  std::string scheme;
+  std::string host;  // lower case; an IPv6 literal in brackets
+  std::string port;
+  [[nodiscard]] bool same_place(const Origin& o) const { return host == o.host && port == o.port; }
+  [[nodiscard]] std::string bare_host() const {
+    return host.size() > 2 && host.front() == '[' ? host.substr(1, host.size() - 2) : host;
+  }
+};
+
+std::optional<Origin> origin_of(const std::string& url) {
+  CURLU* parsed = curl().url();
+  if (!parsed) return std::nullopt;
+  const auto part = [&](CURLUPart which, unsigned flags) {
+    char* value = nullptr;
+    std::string out;
+    if (curl().url_get(parsed, which, &value, flags) == CURLUE_OK && value) out = value;
+    if (value) curl().free(value);
+    return out;
+  };
+  std::optional<Origin> out;
+  if (curl().url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    Origin o{lower(part(CURLUPART_SCHEME, 0)), lower(part(CURLUPART_HOST, 0)), part(CURLUPART_PORT, CURLU_DEFAULT_PORT)};
+    if (!o.scheme.empty()) out = std::move(o);
+  }
+  curl().url_cleanup(parsed);
+  return out;
+}
+
+// A host named by an internal address literal, or localhost.
+bool internal_host(const Origin& o) {
+  const std::string host = o.bare_host();
+  if (host == "localhost" || host.ends_with(".localhost")) return true;
+  return !is_global_address(host).value_or(true);
+}
+
+// The configured bases' hosts: where redirects may go (besides their own
+// host). Loopback, link-local and private addresses are reached by a
+// configured base's host, and by another (a mirror hint) only when some
+// configured base is itself at such an address (an operator who runs the
+// registry inside their network).
+class Destinations {
+ public:
+  explicit Destinations(const std::vector<std::string>& bases) {
+    for (const auto& base : bases) {
+      if (auto o = origin_of(base); o && (o->scheme == "http" || o->scheme == "https")) {
+        internal_configured_ = internal_configured_ || internal_host(*o);
+        configured_.push_back(std::move(*o));
+      }
+    }
+  }
+
+  // Whether a transfer of `url` may connect to an internal address.
+  [[nodiscard]] bool may_reach_internal(const std::string& url, const std::string& asked) const {
+    return internal_configured_ || configured(url, asked);
+  }
+
+  // Whether `url`'s host is a configured base's; with none configured, the
+  // host of the request's own URL (`asked`) is.
+  [[nodiscard]] bool configured(const std::string& url, const std::string& asked) const {
+    const auto o = origin_of(url);
+    if (!o) return false;
+    if (configured_.empty()) {
+      const auto first = origin_of(asked);
+      return first && first->same_place(*o);
+    }
+    return std::any_of(configured_.begin(), configured_.end(), [&](const Origin& c) { return c.same_place(*o); });
+  }
+
+  // Why a redirect from `from` to `to` is not followed, or nullopt: never to
+  // another scheme than HTTP(S), never from HTTPS down to HTTP, to another
+  // host (or port) only when it is a configured base's.
+  [[nodiscard]] std::optional<std::string> redirect_refusal(const std::string& from, const std::string& to,
+                                                            const std::string& asked) const {
+    const auto a = origin_of(from);
+    const auto b = origin_of(to);
+    if (!b) return "redirect to something that is not a URL, refused: " + to;
+    if (b->scheme != "http" && b->scheme != "https") return "redirect to a refused protocol (" + b->scheme + "): " + to;
+    if (a && a->scheme == "https" && b->scheme == "http")
+      return "redirect from HTTPS to plain HTTP refused (HTTPS never redirects to HTTP): " + to;
+    if (a && a->host == b->host && (a->port == b->port || b->scheme == "https")) return std::nullopt;  // same host, or up to HTTPS
+    if (configured(to, asked)) return std::nullopt;
+    const bool internal = !is_global_address(b->bare_host()).value_or(true);
+    return "redirect to " + b->host + ":" + b->port +
+           (internal ? " (a loopback, link-local or private address)" : std::string()) +
+           ", which is not a configured base, refused: " + to;
+  }
+
+ private:
+  std::vector<Origin> configured_;
+  bool internal_configured_ = false;
+};
+
 // One GET in flight: its easy handle, what it received, how often it was tried.
 struct Transfer {
   const HttpRequest* request = nullptr;
+  std::string url;        // request->url, or where redirects led
+  int redirects = 0;      // followed so far
+  bool may_reach_internal = false;  // Destinations::may_reach_internal
+  std::string refusal;    // why a redirect or a connection was refused
   std::size_t index = 0;
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
@@ -66,13 +177,36 @@ std::string header_value(CURL* easy, const char* name) {
 
 std::string ms_text(std::chrono::milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
 
+// libcurl's socket, opened only to an address this transfer may reach: a
+// URL that is not a configured base's never connects to a loopback,
+// link-local or private address, whatever its name resolves to (a signed
+// mirror hint, or a public name pointing inside).
+curl_socket_t open_socket(void* user, curlsocktype purpose, curl_sockaddr* address) {
+  auto* t = static_cast<Transfer*>(user);
+  if (purpose == CURLSOCKTYPE_IPCXN && !t->may_reach_internal) {
+    std::array<char, INET6_ADDRSTRLEN> text{};
+    const void* raw = nullptr;
+    if (address->family == AF_INET) raw = &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr;
+    if (address->family == AF_INET6) raw = &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr;
+    const bool shown = raw && ::inet_ntop(address->family, raw, text.data(), text.size()) != nullptr;
+    if (!shown || !is_global_address(text.data()).value_or(false)) {
+      t->refusal = t->url + " leads to " + (shown ? std::string(text.data()) : std::string("an unknown address")) +
+                   ", a loopback, link-local or private address, from a host that is not a configured base (and no "
+                   "configured base is at such an address): refused";
+      return CURL_SOCKET_BAD;
+    }
+  }
+  return ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
 }  // namespace
 
 struct HttpClient::Impl {
   CURLSH* share = nullptr;
   CURLM* multi = nullptr;
+  Destinations destinations;
 
-  Impl() {
+  explicit Impl(const HttpOptions& options) : destinations(curl_library() ? options.configured_bases : std::vector<std::string>{}) {
     if (!curl_library()) return;  // each request says why (get, get_many)
     // One connection cache, DNS cache and TLS session cache for every transfer
     // of this client: sequential lookups reuse the open connection too.
@@ -104,21 +238,24 @@ HttpClient::HttpClient(HttpClient&&) noexcept = default;
 HttpClient& HttpClient::operator=(HttpClient&&) noexcept = default;
 
 HttpClient::Impl& HttpClient::impl() {
-  if (!impl_) impl_ = std::make_unique<Impl>();
+  if (!impl_) impl_ = std::make_unique<Impl>(options_);
   return *impl_;
 }
 
 namespace {
 
-void configure(Transfer& t, const HttpOptions& o, CURLSH* share) {
+void configure(Transfer& t, const HttpOptions& o, CURLSH* share, const Destinations& destinations) {
   t.release();
   t.body.clear();
   t.too_large = false;
   t.errbuf[0] = '\0';
   t.max_bytes = o.max_response_bytes;
+  if (t.url.empty()) t.url = t.request->url;
+  t.may_reach_internal = destinations.may_reach_internal(t.url, t.request->url);
+  t.refusal.clear();
   t.easy = curl().easy_init();
   CURL* e = t.easy;
-  const std::string& url = t.request->url;
+  const std::string& url = t.url;
   curl().easy_setopt(e, CURLOPT_URL, url.c_str());
   curl().easy_setopt(e, CURLOPT_SHARE, share);
   curl().easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
@@ -133,12 +270,11 @@ void configure(Transfer& t, const HttpOptions& o, CURLSH* share) {
   // Wait for a multiplexable (HTTP/2) connection only where one can exist:
   // over plain HTTP/1.1 waiting would serialise a batch on one connection.
   if (is_https(url)) curl().easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-  // Redirects: bounded, and never from HTTPS down to plain HTTP (or to file://).
-  if (!is_file(url)) {
-    curl().easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-    curl().easy_setopt(e, CURLOPT_MAXREDIRS, o.max_redirects);
-    curl().easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, is_https(url) ? "https" : "http,https");
-  }
+  // Redirects are followed here, one hop at a time (follow_redirect), so
+  // each is judged before anything connects to its host.
+  curl().easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  curl().easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  curl().easy_setopt(e, CURLOPT_OPENSOCKETDATA, &t);
   curl().easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(o.connect_timeout.count()));
   curl().easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(o.total_timeout.count()));
   curl().easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o.low_speed_bytes_per_second);
@@ -161,6 +297,32 @@ long response_code(CURL* e) {
   long code = 0;
   curl().easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
   return code;
+}
+
+enum class Hop { none, follow, refused };
+
+// A redirect answer: its target judged (Destinations) and, when allowed,
+// made the transfer's next URL; the number of hops is bounded.
+Hop follow_redirect(CURLcode rc, Transfer& t, const HttpOptions& o, const Destinations& destinations) {
+  if (rc != CURLE_OK || is_file(t.url)) return Hop::none;
+  const long status = response_code(t.easy);
+  if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308) return Hop::none;
+  char* location = nullptr;
+  curl().easy_getinfo(t.easy, CURLINFO_REDIRECT_URL, &location);
+  if (location == nullptr || *location == '\0') return Hop::none;
+  const std::string to = location;
+  if (t.redirects >= o.max_redirects) {
+    t.refusal = "too many redirects (limit " + std::to_string(o.max_redirects) + "), or a redirect loop";
+    return Hop::refused;
+  }
+  if (auto why = destinations.redirect_refusal(t.url, to, t.request->url)) {
+    t.refusal = std::move(*why);
+    return Hop::refused;
+  }
+  t.url = to;
+  ++t.redirects;
+  t.attempts = 0;  // retries are counted per URL
+  return Hop::follow;
 }
 
 // Only server trouble and timeouts are worth another try; a 404, a bad
@@ -209,15 +371,13 @@ Result<HttpResponse> conclude(CURLcode rc, Transfer& t, const HttpOptions& o) {
     r.status = 404;  // a local mirror without this file: same meaning as a 404
     return r;
   }
-  if (rc != CURLE_OK) return fail(ErrorKind::network, url, transport_message(rc, t, o));
+  if (rc != CURLE_OK) return fail(ErrorKind::network, url, t.refusal.empty() ? transport_message(rc, t, o) : t.refusal);
   r.status = response_code(t.easy);
   if (file && r.status == 0) r.status = 200;
   r.not_modified = r.status == 304 && (t.request->if_none_match || t.request->if_modified_since);
   if (!r.ok()) return r;
   r.body = std::move(t.body);
-  char* effective = nullptr;
-  curl().easy_getinfo(t.easy, CURLINFO_EFFECTIVE_URL, &effective);
-  r.effective_url = effective ? effective : url;
+  r.effective_url = t.url;
   if (!file) {
     r.content_type = header_value(t.easy, "Content-Type");
     r.etag = header_value(t.easy, "ETag");
@@ -238,8 +398,11 @@ Result<HttpResponse> HttpClient::get(const HttpRequest& request) {
   Transfer t;
   t.request = &request;
   for (;;) {
-    configure(t, options_, impl().share);
+    configure(t, options_, impl().share, impl().destinations);
     const CURLcode rc = curl().easy_perform(t.easy);
+    const Hop hop = follow_redirect(rc, t, options_, impl().destinations);
+    if (hop == Hop::follow) continue;
+    if (hop == Hop::refused) return fail(ErrorKind::network, request.url, t.refusal);
     const long status = rc == CURLE_OK ? response_code(t.easy) : 0;
     if (worth_retrying(rc, status) && t.attempts <= options_.max_retries) {
       std::this_thread::sleep_for(backoff_for(options_, t.attempts));
@@ -247,6 +410,35 @@ Result<HttpResponse> HttpClient::get(const HttpRequest& request) {
     }
     return conclude(rc, t, options_);
   }
+}
+
+std::optional<bool> is_global_address(std::string_view text) {
+  const std::string address(text);
+  in_addr v4{};
+  in6_addr v6{};
+  const auto global_v4 = [](const unsigned char* b) {
+    const auto in = [&](unsigned first, unsigned second_from, unsigned second_to) {
+      return b[0] == first && b[1] >= second_from && b[1] <= second_to;
+    };
+    if (b[0] == 0 || b[0] == 10 || b[0] == 127 || b[0] >= 224) return false;  // this network, private, loopback, multicast, reserved
+    if (in(100, 64, 127) || in(169, 254, 254) || in(172, 16, 31) || in(192, 168, 168) || in(198, 18, 19)) return false;
+    if (b[0] == 192 && b[1] == 0 && (b[2] == 0 || b[2] == 2)) return false;  // IETF protocol assignments, TEST-NET-1
+    if ((b[0] == 198 && b[1] == 51 && b[2] == 100) || (b[0] == 203 && b[1] == 0 && b[2] == 113)) return false;  // TEST-NETs
+    return true;
+  };
+  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) return global_v4(reinterpret_cast<const unsigned char*>(&v4));
+  if (::inet_pton(AF_INET6, address.c_str(), &v6) != 1) return std::nullopt;
+  const unsigned char* b = v6.s6_addr;
+  static constexpr unsigned char mapped_prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  if (std::memcmp(b, mapped_prefix, 12) == 0) return global_v4(b + 12);  // ::ffff:a.b.c.d
+  static constexpr unsigned char zeros[15] = {};
+  if (std::memcmp(b, zeros, 15) == 0) return false;  // :: and ::1
+  if (b[0] == 0xff) return false;                    // multicast
+  if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return false;  // link-local fe80::/10
+  if ((b[0] & 0xfe) == 0xfc) return false;                  // unique local fc00::/7
+  if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && b[3] == 0xb8) return false;  // documentation 2001:db8::/32
+  if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) return global_v4(b + 12);  // NAT64 64:ff9b::/96
+  return true;
 }
 
 std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpRequest>& requests,
@@ -270,7 +462,7 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
 
   std::size_t running = 0;
   auto start = [&](std::size_t i) {
-    configure(*transfers[i], options_, impl().share);
+    configure(*transfers[i], options_, impl().share, impl().destinations);
     curl().easy_setopt(transfers[i]->easy, CURLOPT_PRIVATE, transfers[i].get());
     curl().multi_add_handle(multi, transfers[i]->easy);
     ++running;
@@ -306,6 +498,16 @@ std::vector<Result<HttpResponse>> HttpClient::get_many(const std::vector<HttpReq
       const CURLcode rc = msg->data.result;
       curl().multi_remove_handle(multi, msg->easy_handle);
       --running;
+      const Hop hop = follow_redirect(rc, *t, options_, impl().destinations);
+      if (hop == Hop::follow) {
+        start(t->index);
+        continue;
+      }
+      if (hop == Hop::refused) {
+        results[t->index] = fail(ErrorKind::network, t->request->url, t->refusal);
+        t->release();
+        continue;
+      }
       const long status = rc == CURLE_OK ? response_code(t->easy) : 0;
       if (worth_retrying(rc, status) && t->attempts <= options_.max_retries) {
         retry.emplace_back(Clock::now() + backoff_for(options_, t->attempts), t->index);

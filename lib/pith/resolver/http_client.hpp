@@ -3,7 +3,9 @@
 // HTTP(S) GET for the resolver, done the way curl users expect: TLS
 // verification always on (there is deliberately no switch to turn it off),
 // connection reuse (one shared connection cache, HTTP/2 where offered),
-// bounded redirects that never leave HTTPS, connect/total/low-speed timeouts,
+// bounded redirects that never leave HTTPS nor go to a host that is not a
+// configured base, no connection to a loopback, link-local or private
+// address that is not a configured base's (issue 23), connect/total/low-speed timeouts,
 // bounded retries with backoff on 5xx and timeouts only, a response size
 // bound enforced while receiving, conditional requests, and `file://` bases
 // for local mirrors. Every failure is an Error whose `where` is the URL.
@@ -14,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,6 +35,15 @@ struct HttpOptions {
   std::size_t max_response_bytes = default_max_response_bytes;
   long max_redirects = 5;
   std::string cacert;  // CA bundle file (PEM) used instead of the system store; verification stays on
+  // The bases the operator configured (the resolver, --mirror): their hosts
+  // are the only ones a redirect may move to (besides staying on its own
+  // host), and the only ones that may be loopback, link-local or private
+  // addresses, unless one of them is itself at such an address (an IP
+  // literal, or localhost): then any host may. So a mirror hint a signed
+  // bundle names reaches public addresses only, as a public name that
+  // resolves inside does. Empty: each request's own URL is the one
+  // configured base (a client used alone).
+  std::vector<std::string> configured_bases;
 };
 
 struct HttpRequest {
@@ -60,6 +72,13 @@ struct HttpResponse {
   // "HTTP 404" (with the attempt count after retries), for error messages.
   [[nodiscard]] std::string status_text() const;
 };
+
+// Whether an IP address (a literal, IPv4 or IPv6, without brackets) is a
+// global unicast one: false for loopback, link-local, private (RFC 1918,
+// unique local), carrier-grade NAT, unspecified, multicast, reserved and
+// documentation ranges, and for IPv4-mapped forms of those; nullopt when
+// `text` is not an address.
+[[nodiscard]] std::optional<bool> is_global_address(std::string_view text);
 
 // One client = one connection cache (shared by sequential and batch
 // transfers). Not thread-safe: use one client per thread.

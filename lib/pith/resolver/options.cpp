@@ -67,6 +67,10 @@ HttpOptions ResolverOptions::http_options() const {
   // A drip slower than this for a third of the budget will not finish in time anyway.
   h.low_speed_time = std::chrono::seconds(std::max<long long>(1, std::llround(timeout_seconds / 3.0)));
   h.cacert = cacert;
+  // Redirects may go to these hosts, and only these may be internal
+  // addresses; a mirror hint is none of them (http_client.hpp).
+  h.configured_bases = mirrors;
+  h.configured_bases.insert(h.configured_bases.begin(), resolver_url);
   return h;
 }
 

@@ -10,10 +10,19 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace pith::resolver {
+
+// Who reads what the resolver says (issue 23).
+//   user: a person running a tool, who configured the bases: messages name
+//     them and what each did (Resolution::failures, JSON failed_attempts).
+//   public_answer: anyone (pith-serve's answers): messages and reports say
+//     "the registry", "a mirror", "the cache", never a URL, a local path or
+//     a per-URL status; those go to ResolverOptions::operator_log.
+enum class Disclosure { user, public_answer };
 
 struct ResolverOptions {
   std::string resolver_url = default_resolver_url;  // base serving /pith/<ID>/...; https://, http:// or file://
@@ -25,6 +34,13 @@ struct ResolverOptions {
   double timeout_seconds = 30.0;                    // total per request; connect gets a third
   std::chrono::seconds freshness{24 * 3600};        // cached entries younger than this are used as is
   std::size_t max_concurrency = 16;                 // batch lookups in flight
+  // Also ask the bases a verified bundle's mirror_hints name (signed by the
+  // registry, not chosen by the operator: never private addresses, http_client.hpp).
+  bool mirror_hints = true;
+  Disclosure disclosure = Disclosure::user;
+  // With Disclosure::public_answer: one line per lookup that failed (or needed
+  // more than one attempt) with every attempt, for the operator's log.
+  std::function<void(const std::string& line)> operator_log;
 
   // PITH_RESOLVER and PITH_MIRRORS (separated by spaces, commas or
   // semicolons) over the built-in defaults.

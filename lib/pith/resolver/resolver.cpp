@@ -11,11 +11,27 @@
 namespace pith::resolver {
 namespace {
 
+// Who configured a base: what a public answer may call it, and whether an
+// answer from it counts as the registry's or a mirror's.
+enum class BaseRole { registry, mirror, hint };
+
 struct Endpoint {
   std::string url;
   std::string accept;
-  std::size_t base_index = 0;  // 0 = the resolver, >0 = a mirror
+  std::size_t base_index = 0;  // position in the job's bases
+  std::string base;            // the base URL the endpoint is under
+  BaseRole role = BaseRole::registry;
 };
+
+// What a public answer calls a base (never its URL: issue 23).
+const char* public_name(BaseRole role) {
+  switch (role) {
+    case BaseRole::registry: return "the registry";
+    case BaseRole::mirror: return "a mirror";
+    case BaseRole::hint: return "a mirror the record names";
+  }
+  return "the registry";
+}
 
 std::string without_trailing_slash(std::string url) {
   while (url.size() > 1 && url.back() == '/') url.pop_back();
@@ -25,15 +41,41 @@ std::string without_trailing_slash(std::string url) {
 bool is_file_url(std::string_view url) { return url.starts_with("file://"); }
 bool is_web_url(std::string_view url) { return url.starts_with("https://") || url.starts_with("http://"); }
 
-std::vector<Endpoint> endpoints_for(const std::string& base, std::size_t base_index, const std::string& id) {
+std::vector<Endpoint> endpoints_for(const std::string& base, std::size_t base_index, BaseRole role, const std::string& id) {
   std::vector<Endpoint> out = {
-      {base + "/pith/" + id + "/bundle.json", "application/json", base_index},
-      {base + "/.well-known/pith/" + id + "/bundle.json", "application/json", base_index},
-      {base + "/pith/" + id + "/state.json", "application/json", base_index},
+      {base + "/pith/" + id + "/bundle.json", "application/json", base_index, base, role},
+      {base + "/.well-known/pith/" + id + "/bundle.json", "application/json", base_index, base, role},
+      {base + "/pith/" + id + "/state.json", "application/json", base_index, base, role},
   };
   // A file:// mirror has no content negotiation: /pith/<ID> is a directory there.
-  if (!is_file_url(base)) out.push_back({base + "/pith/" + id, "application/ld+json", base_index});
+  if (!is_file_url(base)) out.push_back({base + "/pith/" + id, "application/ld+json", base_index, base, role});
   return out;
+}
+
+// "a", "a or b", "a, b or c".
+std::string either(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " or " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+// What a report or message calls an endpoint: its URL for a user, its role
+// ("the registry", "a mirror") in a public answer (options.disclosure).
+std::string shown(const ResolverOptions& options, const Endpoint& ep) {
+  return options.disclosure == Disclosure::public_answer ? public_name(ep.role) : ep.url;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : "; ") + item;
+  return out;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
 std::string iso_time(std::int64_t unix_seconds) {
@@ -104,6 +146,26 @@ std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
   return out;
 }
 
+// The sound entry already filed under `full_number` (it verifies and holds
+// that number), for an answer to a lookup that did not start from it (an
+// arXiv id without an alias, an ambiguous short form): such an answer must
+// not replace a newer copy either.
+struct HeldEntry {
+  CachedDocument document;
+  registry::VerifiedRecord record;
+};
+std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const DocumentVerifier& verify,
+                                         const std::string& full_number) {
+  const auto number = registry::parse_pith_number(full_number);
+  if (!number || !number->has_whole_body()) return std::nullopt;
+  auto doc = cache.load_body(number->body);
+  if (!doc) return std::nullopt;
+  auto verified = verify(doc->bytes, doc->path.string());
+  if (!verified || !verified->record() || verified->record()->pith_number != full_number) return std::nullopt;
+  if (!doc->full_number.empty() && doc->full_number != full_number) return std::nullopt;
+  return HeldEntry{std::move(*doc), *std::move(*verified).record()};
+}
+
 // Only a signed bundle is kept: a state alone is not signed, and a cached
 // copy is what later lookups (and the rollback check) start from.
 bool cacheable(registry::DocumentKind kind) { return kind == registry::DocumentKind::bundle; }
@@ -129,7 +191,12 @@ struct Resolver::Job {
   std::optional<registry::VerifiedRecord> cached_record;
   std::vector<Endpoint> endpoints;
   std::size_t next = 0;
-  std::vector<std::string> failures;
+  std::vector<std::string> failures;  // "URL or path: why", each attempt that failed (the operator's detail)
+  // For the one-line message (failure_message): the bases that answered 404,
+  // those that could not be reached (with why), and why answers were refused.
+  std::vector<std::string> bases_not_found;
+  std::vector<std::string> bases_unreachable;
+  std::vector<std::string> refusals;
   // The worst refusal of an answer or cache entry so far: rejected (forged,
   // tampered, substituted) outranks unverifiable (signed by no trusted key).
   std::optional<ErrorKind> refused;
@@ -193,27 +260,50 @@ void Resolver::consult_cache(Job& job) {
   auto doc = cache_.load_body(*body);
   if (!doc) return;
   auto verified = verify_(doc->bytes, doc->path.string());
-  std::optional<Refusal> refusal;
+  // An entry that does not verify, or holds another number than the one it
+  // is filed under, is never used; it is not removed either (the cache only
+  // ever changes by a verified record filed under its own number: the next
+  // verified fetch of this number replaces it).
+  std::optional<std::string> unusable;
   if (!verified) {
-    refusal = Refusal{ErrorKind::rejected, verified.error().describe()};
-  } else if (auto why = rejection_reason(*verified, job.id)) {
-    refusal = std::move(why);
+    unusable = verified.error().describe();
+  } else if (!verified->record()) {
+    unusable = "failed verification (" + first_failure(verified->report) + ")";
   } else if (!doc->full_number.empty() && doc->full_number != verified->record()->pith_number) {
-    refusal = Refusal{ErrorKind::rejected, "filed under " + doc->full_number + " but holds " + verified->record()->pith_number};
+    unusable = "filed under " + doc->full_number + " but holds " + verified->record()->pith_number;
   }
-  if (refusal) {
-    // Never used: dropped, and the record is fetched again.
-    job.report.warn("resolver.cache.rejected", doc->path.string() + ": " + refusal->reason + "; entry removed");
-    job.failures.push_back(doc->path.string() + ": " + refusal->reason + " (cache entry removed)");
-    job.refuse(refusal->kind);
-    cache_.remove(*body);
+  if (unusable) {
+    const ErrorKind kind = verified && !verified->record() && verified->report.verdict() == Verdict::unverifiable
+                               ? ErrorKind::unverifiable
+                               : ErrorKind::rejected;
+    job.report.warn("resolver.cache.rejected",
+                    shown_cache(doc->path) + ": " + *unusable + "; not used (left in place until a verified copy replaces it)");
+    job.failures.push_back(doc->path.string() + ": " + *unusable + " (cache entry not used)");
+    job.refusals.push_back("the cached copy " + *unusable + " (not used, left in place)");
+    job.refuse(kind);
+    return;
+  }
+  // A sound entry that is not what was asked for (another year, another
+  // arXiv id): the lookup's mistake, not the entry's. It is neither used nor
+  // touched, and the answer says which record the cache does hold.
+  if (auto why = rejection_reason(*verified, job.id)) {
+    const std::string& held = verified->record()->pith_number;
+    const bool same_body = job.id.number() && job.id.number()->has_whole_body() &&
+                           held.ends_with(":" + job.id.number()->body);
+    const std::string reason = same_body ? "the year differs: the record with this body is " + held : why->reason;
+    job.report.warn("resolver.cache.other_record",
+                    shown_cache(doc->path) + " holds " + held + ", not what was asked for (" + reason + "); not used, and kept");
+    job.failures.push_back(doc->path.string() + ": holds " + held + ", not " + job.id.text() + " (" + reason +
+                           "); not used, kept");
+    job.refusals.push_back("the cache holds " + held + ", not " + job.id.text() + " (" + reason + "); not used, kept");
+    job.refuse(why->kind);
     return;
   }
   const bool fresh = doc->meta.fetched_at > 0 && unix_now() - doc->meta.fetched_at < options_.freshness.count();
   if (options_.offline || (fresh && !options_.refresh)) {
-    Resolution r = job.resolved(ResolutionOrigin::cache, doc->path.string(), *std::move(*verified).record());
-    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
-                                         r.source + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
+    Resolution r = job.resolved(ResolutionOrigin::cache, shown_cache(doc->path), *std::move(*verified).record());
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
+                                         cache_phrase(r.source) + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
     if (options_.offline) {
       r.report.warn("resolver.offline", "offline: the registry was not asked; cached copy fetched " +
                                             iso_time(doc->meta.fetched_at));
@@ -227,15 +317,16 @@ void Resolver::consult_cache(Job& job) {
 
 void Resolver::finish_from_network(Job& job, registry::VerifiedRecord record, const std::string& url,
                                    const HttpResponse& response) {
-  const bool mirror = !job.endpoints.empty() && job.endpoints[job.next].base_index > 0;
+  const Endpoint& ep = job.endpoints[job.next];
+  const bool mirror = ep.role != BaseRole::registry;
   if (cacheable(record.kind)) {
     pending_stores_.push_back({record.pith_number, record.document_bytes,
                                CacheMeta{url, response.etag, response.last_modified, unix_now()},
                                arxiv_aliases_of(record.canonical_record)});
   }
-  Resolution r = job.resolved(mirror ? ResolutionOrigin::mirror : ResolutionOrigin::server, url, std::move(record));
+  Resolution r = job.resolved(mirror ? ResolutionOrigin::mirror : ResolutionOrigin::server, shown(options_, ep), std::move(record));
   r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
-                                       to_string(r.origin) + " " + url);
+                                       (public_answers() ? r.source : to_string(r.origin) + std::string(" ") + url));
   job.result = std::move(r);
 }
 
@@ -245,6 +336,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     // Transport failure (refused, timeout, TLS, too large, bad redirect): this
     // base will not do better on its other paths; go to the next base.
     job.failures.push_back(answer.error().describe());
+    add_unique(job.bases_unreachable, ep.base + ": " + answer.error().message);
     job.skip_base(ep.base_index);
     return;
   }
@@ -257,11 +349,12 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     same.last_modified = job.cached->meta.last_modified;
     registry::VerifiedRecord record = std::move(*job.cached_record);
     job.cached_record.reset();
-    const bool mirror = ep.base_index > 0;
-    Resolution r = job.resolved(ResolutionOrigin::cache, job.cached->path.string(), std::move(record));
-    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
-                                         r.source + ", revalidated with " + (mirror ? "mirror " : "server ") +
-                                         ep.url + " (304 Not Modified)");
+    const bool mirror = ep.role != BaseRole::registry;
+    Resolution r = job.resolved(ResolutionOrigin::cache, shown_cache(job.cached->path), std::move(record));
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " + cache_phrase(r.source) +
+                                         ", revalidated with " +
+                                         (public_answers() ? shown(options_, ep) : (mirror ? "mirror " : "server ") + ep.url) +
+                                         " (304 Not Modified)");
     job.result = std::move(r);
     return;
   }
@@ -269,8 +362,10 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     job.failures.push_back(ep.url + ": " + answer->status_text());
     if (answer->status == 404) {
       ++job.answered_not_found;
+      add_unique(job.bases_not_found, ep.base);
     } else {
       ++job.answered_otherwise;
+      add_unique(job.bases_unreachable, ep.base + ": " + answer->status_text());
     }
     // A 5xx that outlived the retries: the server is in trouble, try the next base.
     if (answer->status >= 500) {
@@ -283,26 +378,34 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
   auto verified = verify_(answer->body, ep.url);
   if (!verified) {
     job.failures.push_back(ep.url + ": not a registry document (" + verified.error().message + ")");
+    add_unique(job.bases_unreachable, ep.base + ": not a registry document");
     ++job.next;
     return;
   }
   if (auto why = rejection_reason(*verified, job.id)) {
     job.failures.push_back(ep.url + ": " + why->reason);
-    job.report.warn("resolver.rejected", ep.url + ": " + why->reason);
+    job.refusals.push_back((public_answers() ? std::string("the answer of ") + shown(options_, ep) : ep.url) + " " + why->reason);
+    job.report.warn("resolver.rejected", shown(options_, ep) + ": " + why->reason);
     job.refuse(why->kind);
     ++job.next;
     return;
   }
+  if (!job.cached_record) {
+    if (auto held = sound_entry_for(cache_, verify_, verified->record()->pith_number)) {
+      job.cached = std::move(held->document);
+      job.cached_record = std::move(held->record);
+    }
+  }
   if (job.cached_record) {
     if (auto older = registry::rollback_from(*job.cached_record, *verified->record())) {
-      finish_with_rollback(job, ep.url, *older);
+      finish_with_rollback(job, ep.url, shown(options_, ep), *older);
       return;
     }
   }
   finish_from_network(job, *std::move(*verified).record(), ep.url, *answer);
 }
 
-void Resolver::finish_with_rollback(Job& job, const std::string& url, const std::string& why) {
+void Resolver::finish_with_rollback(Job& job, const std::string& url, const std::string& shown_as, const std::string& why) {
   // The answer verifies, but is older than the verified copy held: a
   // replayed bundle hiding later events (a correction). It replaces nothing;
   // the newer copy is used, and its fetch time is left as it was so the
@@ -310,38 +413,99 @@ void Resolver::finish_with_rollback(Job& job, const std::string& url, const std:
   job.failures.push_back(url + ": older than the cached copy (" + why + ")");
   registry::VerifiedRecord record = std::move(*job.cached_record);
   job.cached_record.reset();
-  Resolution r = job.resolved(ResolutionOrigin::cache, job.cached->path.string(), std::move(record));
-  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " + r.source +
+  Resolution r = job.resolved(ResolutionOrigin::cache, shown_cache(job.cached->path), std::move(record));
+  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " + cache_phrase(r.source) +
                                        " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
-  r.report.warn("online.rollback", url + " served an older copy of the record than the one already verified (" + why +
-                                       "): not used; the newer cached copy " + r.source + " is");
+  r.report.warn("online.rollback", shown_as + " served an older copy of the record than the one already verified (" +
+                                       why + "): not used; the newer cached copy " +
+                                       (public_answers() ? std::string() : r.source + " ") + "is");
   job.result = std::move(r);
 }
 
 void Resolver::finish_exhausted(Job& job) {
   if (job.result) return;
   if (job.cached && job.cached_record) {
-    Resolution r =
-        job.resolved(ResolutionOrigin::stale_cache, job.cached->path.string(), std::move(*job.cached_record));
-    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from the cache " +
-                                         r.source + " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
+    Resolution r = job.resolved(ResolutionOrigin::stale_cache, shown_cache(job.cached->path), std::move(*job.cached_record));
+    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
+                                         cache_phrase(r.source) + " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
     r.report.warn("resolver.cache.stale", "the registry and mirrors did not answer; using the cached copy fetched " +
                                               iso_time(job.cached->meta.fetched_at));
     job.result = std::move(r);
     return;
   }
-  std::string message = job.refused ? "bad record rejected, nothing verified; " : "";
-  if (job.endpoints.empty() && options_.offline) {
-    message += "offline and not in the cache " + cache_.dir().string();
-    for (const auto& f : job.failures) message += "; " + f;
-  } else {
-    message += "not resolved";
-    for (const auto& f : job.failures) message += "; " + f;
-    if (options_.offline) message += " (offline: only file:// bases and the cache were tried)";
-  }
   const ErrorKind kind = job.refused ? *job.refused : job.not_served() ? ErrorKind::not_served : ErrorKind::network;
-  if (kind == ErrorKind::network && !options_.offline) message += network_hint;  // options.hpp
+  const std::string message = failure_message(job, kind);
+  if (public_answers()) log_for_operator(job.input, failure_message(job, kind, Disclosure::user), job.failures);
   job.result = fail(kind, job.input, message);
+}
+
+// Why `job` was not resolved, in one line, for `audience` (issue 23): a CLI
+// user reads the bases they configured and what each did (their own
+// set-up; every attempt is in the JSON's failed_attempts too); a public
+// answer says what the asker needs, never a URL, a path or a status.
+std::string Resolver::failure_message(const Job& job, ErrorKind kind, std::optional<Disclosure> audience) const {
+  const bool user = audience.value_or(options_.disclosure) == Disclosure::user;
+  const std::string& input = job.input;
+  switch (kind) {
+    case ErrorKind::rejected:
+    case ErrorKind::unverifiable:
+    case ErrorKind::conflict: {
+      std::string why;
+      for (const auto& r : job.refusals) why += (why.empty() ? "" : "; ") + r;
+      if (user) {
+        return "bad record rejected, nothing verified; " + why +
+               (options_.offline ? " (offline: only the cache and file:// bases were asked)" : "");
+      }
+      return (kind == ErrorKind::unverifiable ? "the record served for " + input + " is not signed by a key this service trusts; "
+                                              : "a record served for " + input + " was rejected, nothing verified; ") +
+             why;
+    }
+    case ErrorKind::not_served: {
+      if (!user) return "no record for " + input + " at the configured registry; check the number";
+      std::string message = "no record for " + input + " at " + either(job.bases_not_found) + "; check the number";
+      if (!job.bases_unreachable.empty()) message += " (no answer from " + joined(job.bases_unreachable) + ")";
+      if (options_.offline) message += " (offline: only the cache and file:// bases were asked)";
+      return message;
+    }
+    default: break;
+  }
+  if (job.endpoints.empty() && options_.offline) {
+    if (!user) return "no record for " + input + " in this service's cache";
+    return input + " is not in the cache " + cache_.dir().string() +
+           "; offline, only the cache and file:// bases are asked (give --mirror file://DIR, or go online)";
+  }
+  if (!user) return "the registry could not be reached for " + input + "; try again later";
+  std::string message = "not resolved: no answer from " + joined(job.bases_unreachable);
+  if (options_.offline) {
+    message += " (offline: only the cache and file:// bases were asked)";
+  } else {
+    message += network_hint;  // options.hpp
+  }
+  return message;
+}
+
+bool Resolver::public_answers() const { return options_.disclosure == Disclosure::public_answer; }
+
+
+std::string Resolver::shown_cache(const std::filesystem::path& path) const {
+  return public_answers() ? std::string("the cache") : path.string();
+}
+
+// "the cache" alone, or "the cache PATH".
+std::string Resolver::cache_phrase(const std::string& shown_path) const {
+  return public_answers() ? shown_path : "the cache " + shown_path;
+}
+
+void Resolver::log_for_operator(const std::string& input, const std::string& what,
+                                const std::vector<std::string>& attempts) const {
+  if (!options_.operator_log) return;
+  std::string line = "lookup " + input + ": " + what;
+  if (!attempts.empty()) {
+    line += "; attempts:";
+    for (const auto& a : attempts) line += " " + a + ";";
+    line.pop_back();
+  }
+  options_.operator_log(line);
 }
 
 Result<Resolution> Resolver::resolve(std::string_view input) {
@@ -350,9 +514,9 @@ Result<Resolution> Resolver::resolve(std::string_view input) {
 
 std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::string>& inputs) {
   std::vector<Job> jobs(inputs.size());
-  std::vector<std::string> user_bases;
-  user_bases.push_back(without_trailing_slash(options_.resolver_url));
-  for (const auto& m : options_.mirrors) user_bases.push_back(without_trailing_slash(m));
+  std::vector<std::pair<std::string, BaseRole>> user_bases;
+  user_bases.emplace_back(without_trailing_slash(options_.resolver_url), BaseRole::registry);
+  for (const auto& m : options_.mirrors) user_bases.emplace_back(without_trailing_slash(m), BaseRole::mirror);
 
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     Job& job = jobs[i];
@@ -365,17 +529,20 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
     job.id = std::move(*id);
     consult_cache(job);
     if (job.result) continue;
-    std::vector<std::string> bases = user_bases;
-    if (job.cached_record) {
-      for (auto& hint : mirror_hint_bases(*job.cached_record)) bases.push_back(without_trailing_slash(hint));
+    std::vector<std::pair<std::string, BaseRole>> bases = user_bases;
+    if (job.cached_record && options_.mirror_hints) {
+      for (auto& hint : mirror_hint_bases(*job.cached_record)) bases.emplace_back(without_trailing_slash(hint), BaseRole::hint);
     }
-    std::vector<std::string> unique;
+    std::vector<std::pair<std::string, BaseRole>> unique;
     for (auto& b : bases) {
-      if (options_.offline && !is_file_url(b)) continue;
-      if (std::find(unique.begin(), unique.end(), b) == unique.end()) unique.push_back(b);
+      if (options_.offline && !is_file_url(b.first)) continue;
+      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.first == b.first; });
+      if (!seen) unique.push_back(b);  // a hint that is a configured base keeps the configured role
     }
     for (std::size_t b = 0; b < unique.size(); ++b) {
-      for (auto& ep : endpoints_for(unique[b], b, job.id.path_id())) job.endpoints.push_back(std::move(ep));
+      for (auto& ep : endpoints_for(unique[b].first, b, unique[b].second, job.id.path_id())) {
+        job.endpoints.push_back(std::move(ep));
+      }
     }
   }
 
@@ -403,7 +570,8 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
   }
 
   // The batch's verified documents go to the cache together (one sync).
-  const auto stored = cache_.store_many(pending_stores_);
+  // Offline, the cache is only read: what a file:// base served is used, not kept.
+  const auto stored = options_.offline ? Result<void>{} : cache_.store_many(pending_stores_);
   pending_stores_.clear();
 
   std::vector<Result<Resolution>> out;
@@ -413,7 +581,14 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
     if (job.result && job.result->has_value()) {
       Resolution& r = **job.result;
       if (!stored && (r.origin == ResolutionOrigin::server || r.origin == ResolutionOrigin::mirror)) {
-        r.report.warn("resolver.cache.write", stored.error().describe());
+        r.report.warn("resolver.cache.write", public_answers() ? "the verified record could not be cached"
+                                                               : stored.error().describe());
+        if (public_answers()) log_for_operator(job.input, "not cached: " + stored.error().describe(), {});
+      }
+      if (public_answers() && !r.failures.empty()) {
+        // The attempts that failed before this one answered: the operator's.
+        log_for_operator(job.input, "resolved from " + r.source + " after failed attempts", r.failures);
+        r.failures.clear();
       }
       if (job.id.kind() == registry::IdentifierKind::short_form) {
         r.report.pass("resolver.short_form", job.id.text() + " resolved to " + r.record.pith_number);

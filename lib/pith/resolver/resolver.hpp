@@ -16,8 +16,10 @@
 #include "pith/resolver/options.hpp"
 #include "pith/registry/verify.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,8 +43,10 @@ struct Resolution {
   registry::Identifier identifier;
   registry::VerifiedRecord record;       // verified; record.pith_number is the full number
   ResolutionOrigin origin = ResolutionOrigin::server;
-  std::string source;          // URL, or cache file path
-  std::vector<std::string> failures;  // each attempt that did not yield the record: "URL: why"
+  std::string source;          // URL, or cache file path; in a public answer "the registry", "a mirror", "the cache"
+  // Each attempt that did not yield the record: "URL: why" (empty in a
+  // public answer, options.disclosure: those went to options.operator_log).
+  std::vector<std::string> failures;
   // Every base that answered with an HTTP status answered 404 (and one did):
   // the registry no longer serves the record, and this came from the cache.
   bool not_served = false;
@@ -76,7 +80,15 @@ class Resolver {
   void handle_answer(Job& job, Result<HttpResponse> answer);
   void finish_from_network(Job& job, registry::VerifiedRecord record, const std::string& url, const HttpResponse& response);
   void finish_exhausted(Job& job);
-  void finish_with_rollback(Job& job, const std::string& url, const std::string& why);
+  void finish_with_rollback(Job& job, const std::string& url, const std::string& shown_as, const std::string& why);
+  [[nodiscard]] std::string failure_message(const Job& job, ErrorKind kind,
+                                            std::optional<Disclosure> audience = std::nullopt) const;
+  // What reports and messages call a cache file: its path for a user, "the
+  // cache" in a public answer (options.disclosure).
+  [[nodiscard]] bool public_answers() const;
+  [[nodiscard]] std::string shown_cache(const std::filesystem::path& path) const;
+  [[nodiscard]] std::string cache_phrase(const std::string& shown_path) const;
+  void log_for_operator(const std::string& input, const std::string& what, const std::vector<std::string>& attempts) const;
 
   ResolverOptions options_;
   DocumentVerifier verify_;

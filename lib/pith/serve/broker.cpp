@@ -6,6 +6,7 @@
 #include "pith/base/fd_io.hpp"
 
 #include "pith/check/child_report.hpp"
+#include "pith/check/evidence.hpp"
 #include "pith/check/file.hpp"
 
 #include <array>
@@ -240,7 +241,10 @@ class BrokerLoop {
         continue;
       }
       // Judged here from what the child read (start_judged above).
-      reply(r.reply_fd, r.child.finish());
+      check::FileCheck checked = r.child.finish();
+      // Where the record's title (or arXiv id) was seen, for the page (issue 22).
+      check::embed_evidence(checked.report, r.upload->bytes());
+      reply(r.reply_fd, checked);
       running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }

@@ -54,6 +54,8 @@ class Broker {
   [[nodiscard]] Result<BrokerAnswer> check(std::string_view name, std::string_view bytes) const;
   // False once the broker process has exited.
   [[nodiscard]] bool alive() const;
+  // The broker's process id (its memory is part of the service's budget).
+  [[nodiscard]] pid_t pid() const { return pid_; }
 
  private:
   Broker(int control_fd, pid_t pid) : control_fd_(control_fd), pid_(pid) {}

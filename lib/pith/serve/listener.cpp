@@ -2,15 +2,13 @@
 #include "pith/serve/listener.hpp"
 
 #include <charconv>
+#include <atomic>
 #include <csignal>
 #include <pthread.h>
 #include <thread>
 
 namespace pith::serve {
 namespace {
-
-// Connections the kernel queues before pith-serve accepts them (bursts).
-constexpr int listen_backlog = 1024;
 
 sigset_t stop_signals() {
   sigset_t set;
@@ -40,15 +38,9 @@ std::string ListenAddress::to_string() const {
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-Result<int> bind_server(HttpServer& server, const ListenAddress& address, std::ostream& log) {
-  int port = address.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(address.host);
-  } else if (!server.bind_to_port(address.host, port)) {
-    port = -1;
-  }
-  if (port <= 0) return fail(ErrorKind::io, "--listen " + address.to_string(), "cannot bind (in use, or not an address of this host)");
-  if (!server.widen_backlog(listen_backlog)) log << "pith-serve: warning: could not widen the listen backlog\n";
+Result<int> bind_server(HttpServer& server, const ListenAddress& address) {
+  auto port = server.bind(address.host, address.port);
+  if (!port) return fail(ErrorKind::io, "--listen " + address.to_string(), "cannot bind (" + port.error().message + ")");
   return port;
 }
 
@@ -58,18 +50,20 @@ void block_stop_signals() {
   std::signal(SIGPIPE, SIG_IGN);
 }
 
-bool serve_until_stopped(HttpServer& server, std::ostream& log) {
-  std::thread stopper([&server, &log] {
+void serve_until_stopped(HttpServer& server, std::ostream& log) {
+  std::atomic<bool> served = false;
+  std::thread stopper([&server, &log, &served] {
     const sigset_t set = stop_signals();
     int signal_number = 0;
     sigwait(&set, &signal_number);
+    if (served) return;  // woken because the server ended by itself
     log << "pith-serve: stopping (signal " << signal_number << ")" << std::endl;
     server.stop();
   });
-  const bool served = server.listen_after_bind();
+  server.run();
+  served = true;
   pthread_kill(stopper.native_handle(), SIGTERM);  // wakes the stopper if the server ended otherwise
   stopper.join();
-  return served;
 }
 
 }  // namespace pith::serve

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Where pith-serve listens, and its life there: bind, widen the backlog,
-// say where it listens, serve until SIGINT or SIGTERM.
+// Where pith-serve listens, and its life there: bind, say where it
+// listens, serve until SIGINT or SIGTERM.
 #include "pith/base/error.hpp"
 #include "pith/serve/http_server.hpp"
 
@@ -22,18 +22,17 @@ struct ListenAddress {
   [[nodiscard]] std::string to_string() const;
 };
 
-// Binds `server` to `address` (port 0: any free one) and widens its backlog
-// (a warning on `log` if it cannot: the server works, bursts may be reset).
+// Binds `server` to `address` (port 0: any free one; a backlog of 1024).
 // The port bound, or an Error that says why not (in use, not an address of
 // this host).
-[[nodiscard]] Result<int> bind_server(HttpServer& server, const ListenAddress& address, std::ostream& log);
+[[nodiscard]] Result<int> bind_server(HttpServer& server, const ListenAddress& address);
 
 // Serves on a bound `server` until SIGINT or SIGTERM, which stop it from a
-// thread of its own (stop() is not async-signal-safe). Call
-// block_stop_signals() before any other thread starts, so that every thread
-// leaves those signals to this one. `log` gets the line that says why it
-// stopped. False if the server ended for another reason.
+// thread of its own: requests in progress are finished, then it returns.
+// Call block_stop_signals() before any other thread starts, so that every
+// thread leaves those signals to this one. `log` gets the line that says
+// why it stopped.
 void block_stop_signals();
-[[nodiscard]] bool serve_until_stopped(HttpServer& server, std::ostream& log);
+void serve_until_stopped(HttpServer& server, std::ostream& log);
 
 }  // namespace pith::serve

@@ -63,4 +63,26 @@ std::string Metrics::text() const {
   return out.str();
 }
 
+std::string server_metrics_text(const ServerCounters& c, const MemoryBudget& budget) {
+  std::ostringstream out;
+  out << "# HELP pith_connections_open HTTP connections open now.\n# TYPE pith_connections_open gauge\n"
+      << "pith_connections_open " << c.open_connections << "\n";
+  out << "# HELP pith_connections_refused_total Connections refused with 503 (over --max-connections or "
+         "--max-connections-per-client).\n# TYPE pith_connections_refused_total counter\n"
+      << "pith_connections_refused_total " << c.refused_connections << "\n";
+  out << "# HELP pith_requests_timed_out_total Requests whose head or body did not arrive within its deadline (408).\n"
+      << "# TYPE pith_requests_timed_out_total counter\n"
+      << "pith_requests_timed_out_total{part=\"head\"} " << c.timed_out_heads << "\n"
+      << "pith_requests_timed_out_total{part=\"body\"} " << c.timed_out_bodies << "\n";
+  out << "# HELP pith_rejected_memory_total Uploads refused with 503: the memory budget had no room.\n"
+      << "# TYPE pith_rejected_memory_total counter\npith_rejected_memory_total " << c.refused_for_memory << "\n";
+  out << "# HELP pith_memory_budget_bytes --memory-budget.\n# TYPE pith_memory_budget_bytes gauge\n"
+      << "pith_memory_budget_bytes " << budget.total() << "\n";
+  out << "# HELP pith_memory_reserved_bytes Memory reserved now: service, broker, checks and uploads in flight.\n"
+      << "# TYPE pith_memory_reserved_bytes gauge\npith_memory_reserved_bytes " << budget.reserved() << "\n";
+  out << "# HELP pith_memory_reserved_peak_bytes The most ever reserved at once.\n"
+      << "# TYPE pith_memory_reserved_peak_bytes gauge\npith_memory_reserved_peak_bytes " << budget.peak() << "\n";
+  return out.str();
+}
+
 }  // namespace pith::serve

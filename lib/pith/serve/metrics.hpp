@@ -5,6 +5,8 @@
 // upload received to answer ready), checks running and waiting, requests
 // refused as busy (503) or too large (413), child failures. Thread-safe.
 #include "pith/base/report.hpp"
+#include "pith/serve/http_server.hpp"
+#include "pith/serve/memory_budget.hpp"
 
 #include <array>
 #include <cstddef>
@@ -37,5 +39,10 @@ class Metrics {
   std::size_t running_ = 0;
   std::size_t queued_ = 0;
 };
+
+// The server's side of /metrics: connections open and refused, heads and
+// bodies past their deadlines, uploads refused for memory, and the memory
+// budget (total, reserved now, peak).
+[[nodiscard]] std::string server_metrics_text(const ServerCounters& counters, const MemoryBudget& budget);
 
 }  // namespace pith::serve

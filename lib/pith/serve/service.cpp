@@ -9,10 +9,10 @@
 #include "pith/check/resolver_host.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/serve/badge.hpp"
+#include "pith/serve/multipart.hpp"
 #include "pith/serve/record_view.hpp"
 #include "pith/serve/web_assets.hpp"
 
-#include <httplib.h>
 #include <iostream>
 #include <utility>
 
@@ -27,242 +27,288 @@ constexpr const char* content_security_policy =
 
 // A report name (the uploaded file's name) is cut to this many bytes.
 constexpr std::size_t max_name_bytes = 200;
-// Multipart framing (boundaries, part headers) allowed beyond --max-upload.
-constexpr std::size_t multipart_slack_bytes = 64 * 1024;
+// An id in /api/v1/pith/{id} and /badge/{id}.svg.
+constexpr std::size_t max_id_bytes = 200;
 
 std::string dump(const nlohmann::json& json) { return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
-void answer_error(httplib::Response& response, int status, const std::string& why) {
+Response json_answer(int status, const nlohmann::json& body) {
+  Response response;
   response.status = status;
-  response.set_content(dump({{"error", why}}) + "\n", "application/json");
+  response.content_type = "application/json";
+  response.body = dump(body) + "\n";
+  return response;
 }
 
-struct Upload {
-  std::string name = "upload";
-  std::string bytes;
-};
+Response error_answer(int status, const std::string& why) {
+  Response response = json_answer(status, {{"error", why}});
+  if (status == 503) response.headers.emplace_back("Retry-After", "5");
+  return response;
+}
 
-enum class UploadRead { complete, malformed, too_large, too_slow, no_file };
+Response asset(std::string_view body, const char* type) {
+  Response response;
+  response.content_type = type;
+  response.body = std::string(body);
+  response.headers.emplace_back("Cache-Control", "no-cache");
+  return response;
+}
 
-// Reads the body (raw, or the first file part of multipart/form-data) within
-// the size limit and the whole-upload deadline: a client that trickles its
-// upload cannot hold a worker thread longer than the deadline.
-UploadRead read_upload(const httplib::Request& request, const httplib::Response& response,
-                       const httplib::ContentReader& reader, const ServiceOptions& options, Upload& upload) {
-  const auto deadline = std::chrono::steady_clock::now() + options.upload_deadline;
-  bool late = false;
-  bool too_large = false;
-  const auto take = [&](const char* data, std::size_t length) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      late = true;
-      return false;
-    }
-    if (upload.bytes.size() + length > options.max_upload_bytes) {
-      too_large = true;
-      return false;
-    }
-    upload.bytes.append(data, length);
-    return true;
-  };
-  bool read = false;
-  bool have_file = false;
-  if (request.is_multipart_form_data()) {
-    bool in_file = false;
-    read = reader(
-        [&](const httplib::MultipartFormData& part) {
-          in_file = !have_file && (part.name == "file" || !part.filename.empty());
-          if (in_file) {
-            have_file = true;
-            if (!part.filename.empty()) upload.name = part.filename;
-          }
-          return true;
-        },
-        [&](const char* data, std::size_t length) { return in_file ? take(data, length) : true; });
-  } else {
-    have_file = true;
-    if (request.has_param("name")) upload.name = request.get_param_value("name");
-    read = reader([&](const char* data, std::size_t length) { return take(data, length); });
+// The id in `/prefix{id}suffix`, when the path has that shape.
+std::optional<std::string> id_in(const std::string& path, std::string_view prefix, std::string_view suffix) {
+  if (!path.starts_with(prefix) || !path.ends_with(suffix) || path.size() <= prefix.size() + suffix.size()) {
+    return std::nullopt;
   }
-  if (upload.name.size() > max_name_bytes) upload.name.resize(max_name_bytes);
-  if (too_large || response.status == 413) return UploadRead::too_large;
-  if (late) return UploadRead::too_slow;
-  if (!read) return UploadRead::malformed;
-  if (!have_file) return UploadRead::no_file;
-  return UploadRead::complete;
+  std::string id = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
+  if (id.size() > max_id_bytes || id.find('/') != std::string::npos) return std::nullopt;
+  return id;
 }
 
-// Holds one of the jobs + queue admissions for the length of a check.
+// Holds one of `limit` admissions for as long as it lives (moved into a job).
 class Admission {
  public:
-  Admission(std::atomic<std::size_t>& admitted, std::size_t limit) : admitted_(admitted) {
-    count_ = admitted_.fetch_add(1) + 1;
-    granted_ = count_ <= limit;
-    if (!granted_) admitted_.fetch_sub(1);
+  Admission(std::atomic<std::size_t>& admitted, std::size_t limit) : admitted_(&admitted) {
+    granted_ = admitted_->fetch_add(1) + 1 <= limit;
+    if (!granted_) admitted_->fetch_sub(1);
   }
-  ~Admission() {
-    if (granted_) admitted_.fetch_sub(1);
-  }
+  Admission(Admission&& other) noexcept : admitted_(other.admitted_), granted_(std::exchange(other.granted_, false)) {}
+  Admission& operator=(Admission&&) = delete;
   Admission(const Admission&) = delete;
   Admission& operator=(const Admission&) = delete;
+  ~Admission() {
+    if (granted_) admitted_->fetch_sub(1);
+  }
   [[nodiscard]] bool granted() const { return granted_; }
-  [[nodiscard]] std::size_t count() const { return count_; }
 
  private:
-  std::atomic<std::size_t>& admitted_;
-  std::size_t count_ = 0;
+  std::atomic<std::size_t>* admitted_;
   bool granted_ = false;
 };
 
-void log_request(const httplib::Request& request, const httplib::Response& response) {
-  // One write per line (stderr is unbuffered): lines from threads do not mix.
-  std::cerr << ("pith-serve: " + request.remote_addr + " " + request.method + " " + terminal_safe(request.path) + " " +
-                std::to_string(response.status) + "\n");
+// A std::function must be copyable: a job's move-only state lives here.
+template <class T>
+std::shared_ptr<T> shared(T value) {
+  return std::make_shared<T>(std::move(value));
 }
 
 }  // namespace
 
 Service::Service(const registry::TrustStore& trust, const Broker& broker, ServiceOptions options)
-    : trust_(trust), broker_(broker), options_(std::move(options)) {
+    : trust_(trust), broker_(broker), options_(std::move(options)), resolver_slots_(std::max(1u, options_.lookups)) {
   resolver_bases_ = options_.resolver.mirrors;
   resolver_bases_.push_back(options_.resolver.resolver_url);
-}
-
-void Service::install(httplib::Server& server) {
-  const unsigned threads = std::max(options_.threads, 1u);
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server.set_read_timeout(options_.io_timeout);
-  server.set_write_timeout(options_.io_timeout);
-  server.set_keep_alive_timeout(5);
-  server.set_payload_max_length(options_.max_upload_bytes + multipart_slack_bytes);
-  server.set_default_headers({{"Content-Security-Policy", content_security_policy},
-                              {"X-Content-Type-Options", "nosniff"},
-                              {"Referrer-Policy", "no-referrer"},
-                              {"X-Frame-Options", "DENY"},
-                              {"Server", std::string("pith-serve/") + version_string}});
-  server.set_logger(log_request);
-  server.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
-    answer_error(response, 500, "internal error");
-  });
-  if (!options_.cors_origin.empty()) {
-    server.set_post_routing_handler([origin = options_.cors_origin](const httplib::Request& request,
-                                                                   httplib::Response& response) {
-      if (request.path.starts_with("/api/") || request.path.starts_with("/badge/")) {
-        response.set_header("Access-Control-Allow-Origin", origin);
-        response.set_header("Vary", "Origin");
-      }
-    });
-    server.Options("/api/v1/check", [](const httplib::Request&, httplib::Response& response) {
-      response.status = 204;
-      response.set_header("Access-Control-Allow-Methods", "POST");
-      response.set_header("Access-Control-Allow-Headers", "Content-Type");
-      response.set_header("Access-Control-Max-Age", "600");
-    });
-  }
-
-  const auto asset = [&server](const char* path, std::string_view body, const char* type) {
-    server.Get(path, [body, type](const httplib::Request&, httplib::Response& response) {
-      response.set_header("Cache-Control", "no-cache");
-      response.set_content(body.data(), body.size(), type);
-    });
+  // Answers are public: they never name a base, a cache path or a per-URL
+  // status; the operator's log has them (issue 23).
+  options_.resolver.disclosure = resolver::Disclosure::public_answer;
+  options_.resolver.operator_log = [](const std::string& line) {
+    std::cerr << ("pith-serve: " + terminal_safe(line) + "\n");
   };
-  asset("/", web::index_html, "text/html; charset=utf-8");
-  asset("/app.js", web::app_js, "text/javascript; charset=utf-8");
-  asset("/style.css", web::style_css, "text/css; charset=utf-8");
-
-  server.Post("/api/v1/check", [this](const httplib::Request& request, httplib::Response& response,
-                                      const httplib::ContentReader& reader) { handle_check(request, response, reader); });
-  server.Get(R"(/api/v1/pith/([^/]{1,200}))",
-             [this](const httplib::Request& request, httplib::Response& response) { handle_lookup(request, response); });
-  server.Get(R"(/badge/([^/]{1,200})\.svg)",
-             [this](const httplib::Request& request, httplib::Response& response) { handle_badge(request, response); });
-  server.Get("/healthz", [this](const httplib::Request&, httplib::Response& response) { handle_health(response); });
-  server.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
-    response.set_content(metrics_.text(), "text/plain; version=0.0.4");
-  });
+  default_headers_ = {{"Content-Security-Policy", content_security_policy},
+                      {"X-Content-Type-Options", "nosniff"},
+                      {"Referrer-Policy", "no-referrer"},
+                      {"X-Frame-Options", "DENY"},
+                      {"Server", std::string("pith-serve/") + version_string}};
 }
 
-void Service::handle_check(const httplib::Request& request, httplib::Response& response,
-                           const httplib::ContentReader& reader) {
-  Upload upload;
-  switch (read_upload(request, response, reader, options_, upload)) {
-    case UploadRead::complete: break;
-    case UploadRead::too_large:
-      metrics_.refused_too_large();
-      return answer_error(response, 413,
-                          "the upload is larger than " + std::to_string(options_.max_upload_bytes) + " bytes (--max-upload)");
-    case UploadRead::too_slow:
-      response.set_header("Connection", "close");
-      return answer_error(response, 408, "the upload took longer than the deadline");
-    case UploadRead::malformed: return answer_error(response, 400, "malformed request body (multipart/form-data?)");
-    case UploadRead::no_file: return answer_error(response, 400, "no file in the form: send it as the part named file");
-  }
-  if (upload.bytes.empty()) return answer_error(response, 400, "empty upload: send a PDF or a registry document");
+void Service::attach(const HttpServer& server, const MemoryBudget& budget) {
+  server_ = &server;
+  budget_ = &budget;
+}
 
-  const Admission admission(admitted_, options_.jobs + options_.queue);
+bool Service::wants_body(const Request& head) const { return head.method == "POST" && head.path == "/api/v1/check"; }
+
+Prepared Service::prepare(Request request) {
+  const std::string path = request.path;  // the request may move into a job
+  const bool get = request.method == "GET";
+  Prepared prepared = [&]() -> Prepared {
+    if (path == "/healthz" && get) return health();
+    if (path == "/metrics" && get) return metrics_answer();
+    if (path == "/" && get) return asset(web::index_html, "text/html; charset=utf-8");
+    if (path == "/app.js" && get) return asset(web::app_js, "text/javascript; charset=utf-8");
+    if (path == "/style.css" && get) return asset(web::style_css, "text/css; charset=utf-8");
+    if (path == "/api/v1/check") {
+      if (request.method == "POST") return prepare_check(std::move(request));
+      if (request.method == "OPTIONS" && !options_.cors_origin.empty()) {
+        Response preflight;
+        preflight.status = 204;
+        preflight.headers = {{"Access-Control-Allow-Methods", "POST"},
+                             {"Access-Control-Allow-Headers", "Content-Type"},
+                             {"Access-Control-Max-Age", "600"}};
+        return preflight;
+      }
+      return error_answer(405, "POST a PDF or a registry document here");
+    }
+    if (auto id = id_in(path, "/api/v1/pith/", ""); id && get) return prepare_lookup(*id, false, request);
+    if (auto id = id_in(path, "/badge/", ".svg"); id && get) return prepare_lookup(*id, true, request);
+    return error_answer(404, "no such page: see / for the page and /api/v1/check for the API");
+  }();
+  if (auto* response = std::get_if<Response>(&prepared)) add_cors(path, *response);
+  return prepared;
+}
+
+void Service::add_cors(const std::string& path, Response& response) const {
+  if (options_.cors_origin.empty() || !(path.starts_with("/api/") || path.starts_with("/badge/"))) return;
+  response.headers.emplace_back("Access-Control-Allow-Origin", options_.cors_origin);
+  response.headers.emplace_back("Vary", "Origin");
+}
+
+Response Service::error(int status, const std::string& why, const std::string& path) const {
+  if (status == 413 && path == "/api/v1/check") {
+    metrics_.refused_too_large();
+    Response response = error_answer(413, "the upload is larger than " + std::to_string(options_.max_upload_bytes) +
+                                              " bytes (--max-upload)");
+    add_cors(path, response);
+    return response;
+  }
+  Response response = error_answer(status, why);
+  add_cors(path, response);
+  return response;
+}
+
+void Service::log(const std::string& remote_address, const std::string& method, const std::string& path, int status) const {
+  // One write per line (stderr is unbuffered): lines from threads do not mix.
+  std::cerr << ("pith-serve: " + remote_address + " " + terminal_safe(method) + " " + terminal_safe(path) + " " +
+                std::to_string(status) + "\n");
+}
+
+Prepared Service::prepare_check(Request request) {
+  std::string name = request.query("name").value_or("upload");
+  std::string_view bytes = request.body;
+  if (auto boundary = form_boundary(request.header("content-type"))) {
+    auto file = form_file(request.body, *boundary);
+    if (!file && file.error().kind == ErrorKind::not_found) {
+      return error_answer(400, "no file in the form: send it as the part named file");
+    }
+    if (!file) return error_answer(400, "malformed request body (multipart/form-data: " + file.error().message + ")");
+    if (!file->filename.empty()) name = file->filename;
+    bytes = file->data;
+  } else if (request.header("content-type").starts_with("multipart/")) {
+    return error_answer(400, "malformed request body (multipart without a boundary)");
+  }
+  if (bytes.size() > options_.max_upload_bytes) return error(413, "", "/api/v1/check");
+  if (bytes.empty()) return error_answer(400, "empty upload: send a PDF or a registry document");
+  if (name.size() > max_name_bytes) name.resize(max_name_bytes);
+
+  Admission admission(admitted_, options_.jobs + options_.queue);
   metrics_.set_in_flight(admitted_.load(), options_.jobs);
   if (!admission.granted()) {
     metrics_.refused_busy();
-    response.set_header("Retry-After", "5");
-    return answer_error(response, 503, "busy: every check worker and the queue are taken; retry later");
+    return error_answer(503, "busy: every check worker and the queue are taken; retry later");
   }
+  // The job owns the request (its body and the memory it holds) and the
+  // admission; the upload is found in the body again by offset (a moved
+  // short string has new storage).
+  const std::size_t offset = static_cast<std::size_t>(bytes.data() - request.body.data());
+  const std::size_t length = bytes.size();
+  auto held = shared(std::make_pair(std::move(request), std::move(admission)));
+  return Job([this, held, offset, length, name] {
+    const std::string_view upload = std::string_view(held->first.body).substr(offset, length);
+    Response response = check_upload(name, upload, held->first);
+    add_cors("/api/v1/check", response);
+    return response;
+  });
+}
+
+Response Service::check_upload(const std::string& name, std::string_view bytes, const Request&) {
   const auto started = std::chrono::steady_clock::now();
-  auto answer = broker_.check(upload.name, upload.bytes);
+  auto answer = broker_.check(name, bytes);
   if (!answer) {
     std::cerr << ("pith-serve: " + terminal_safe(answer.error().describe()) + "\n");
-    response.set_header("Retry-After", "30");
-    return answer_error(response, 503, "the check service is not available");
+    Response response = error_answer(503, "the check service is not available");
+    response.headers = {{"Retry-After", "30"}};
+    return response;
   }
   check::FileCheck& checked = answer->checked;
   look_up_online(checked);
-  const std::string body = dump(checked.to_json()) + "\n";
+  std::string body = dump(checked.to_json()) + "\n";
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   metrics_.check_done(checked.report.verdict(), seconds, answer->child_failed);
   metrics_.set_in_flight(admitted_.load() - 1, options_.jobs);
-  if (options_.keep_dir) keep(upload.name, upload.bytes, body);
-  response.set_content(body, "application/json");
+  if (options_.keep_dir) keep(name, bytes, body);
+  Response response;
+  response.content_type = "application/json";
+  response.body = std::move(body);
+  return response;
+}
+
+Prepared Service::prepare_lookup(const std::string& id, bool badge_wanted, const Request& request) {
+  auto admission = shared(Admission(lookups_admitted_, 2 * std::size_t{std::max(1u, options_.lookups)}));
+  if (!admission->granted()) {
+    metrics_.refused_busy();
+    return error_answer(503, "busy: too many lookups at once; retry later");
+  }
+  const std::string if_none_match = request.header("if-none-match");
+  const std::string path = request.path;
+  return Job([this, admission, id, badge_wanted, if_none_match, path] {
+    Request conditional;
+    conditional.headers.emplace_back("if-none-match", if_none_match);
+    Response response = badge_wanted ? badge(id, conditional) : lookup(id, conditional);
+    add_cors(path, response);
+    return response;
+  });
+}
+
+// Registry lookups at once are bounded (their answers are up to 8 MiB each:
+// the memory budget counts `lookups` of them).
+Result<resolver::Resolution> Service::resolve(const std::string& id) {
+  resolver_slots_.acquire();
+  struct Release {
+    std::counting_semaphore<1024>& slots;
+    ~Release() { slots.release(); }
+  } release{resolver_slots_};
+  resolver::Resolver resolver(options_.resolver, resolver::verifier_using(trust_));
+  return resolver.resolve(id);
 }
 
 // As pith-check: the resolver hosts a PDF names are compared with the
 // configured ones; online, the registry's current document is compared with
 // the carried copy; offline, a PDF that carries only a number still has its
 // record resolved from the cache and file:// mirrors and bound to it.
-void Service::look_up_online(check::FileCheck& checked) const {
-  check::check_resolver_hosts(checked.report, resolver_bases_);
+void Service::look_up_online(check::FileCheck& checked) {
+  check::check_resolver_hosts(checked.report, resolver_bases_, /*name_known_hosts=*/false);
   const std::string& number = check::number_to_look_up(checked);
   if (number.empty() || (options_.resolver.offline && !checked.evidence)) return;
-  resolver::Resolver resolver(options_.resolver, resolver::verifier_using(trust_));
-  check::apply_lookup(checked, resolver.resolve(number));
+  check::apply_lookup(checked, resolve(number));
 }
 
-void Service::handle_lookup(const httplib::Request& request, httplib::Response& response) {
-  const std::string id = request.matches[1];
-  resolver::Resolver resolver(options_.resolver, resolver::verifier_using(trust_));
-  const RecordView view = view_record(id, resolver.resolve(id));
-  response.set_content(dump(view.json) + "\n", "application/json");
+Response Service::lookup(const std::string& id, const Request&) {
+  const RecordView view = view_record(id, resolve(id));
+  return json_answer(200, view.json);
 }
 
-void Service::handle_badge(const httplib::Request& request, httplib::Response& response) {
-  const std::string id = request.matches[1];
-  resolver::Resolver resolver(options_.resolver, resolver::verifier_using(trust_));
-  const RecordView view = view_record(id, resolver.resolve(id));
+Response Service::badge(const std::string& id, const Request& request) {
+  const RecordView view = view_record(id, resolve(id));
   const std::string svg = badge_svg(view.short_number.empty() ? "pith" : view.short_number, view.status);
   const std::string etag = "\"" + sha256_hex(svg).substr(0, 32) + "\"";
-  response.set_header("ETag", etag);
-  response.set_header("Cache-Control", view.status == RecordStatus::unknown ? "public, max-age=60" : "public, max-age=3600");
-  if (request.get_header_value("If-None-Match") == etag) {
+  Response response;
+  response.headers = {{"ETag", etag},
+                      {"Cache-Control", view.status == RecordStatus::unknown ? "public, max-age=60" : "public, max-age=3600"}};
+  if (request.header("if-none-match") == etag) {
     response.status = 304;
-    return;
+    return response;
   }
-  response.set_content(svg, "image/svg+xml");
+  response.content_type = "image/svg+xml";
+  response.body = svg;
+  return response;
 }
 
-void Service::handle_health(httplib::Response& response) const {
+Response Service::health() const {
+  Response response;
   if (broker_.alive()) {
-    response.set_content("ok\n", "text/plain");
+    response.body = "ok\n";
   } else {
     response.status = 503;
-    response.set_content("the check broker has stopped\n", "text/plain");
+    response.body = "the check broker has stopped\n";
   }
+  return response;
+}
+
+Response Service::metrics_answer() const {
+  Response response;
+  response.content_type = "text/plain; version=0.0.4";
+  response.body = metrics_.text();
+  if (server_ && budget_) response.body += server_metrics_text(server_->counters(), *budget_);
+  return response;
 }
 
 // --keep DIR: the upload as <sha256>.pdf (or .bin) and the answer as <sha256>.json.

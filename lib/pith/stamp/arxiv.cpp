@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/stamp/arxiv.hpp"
 
+#include "pith/stamp/tree_watch.hpp"
+
 #include "pith/base/exit_codes.hpp"
 #include "pith/check/file.hpp"
 #include "pith/registry/number.hpp"
@@ -20,6 +22,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -104,8 +107,9 @@ struct Program {
 
 // Runs `p` with stdin, stdout and stderr on /dev/null (TeX in batchmode
 // writes its log; dvips and ps2pdf their errors only), killing it at
-// `deadline`. The exit status, or 128 + the signal.
-Result<int> run_program(const Program& p, Clock::time_point deadline) {
+// `deadline`, calling `while_waiting` (if any) each time it looks. The
+// exit status, or 128 + the signal.
+Result<int> run_program(const Program& p, Clock::time_point deadline, const std::function<void()>& while_waiting = {}) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
@@ -127,6 +131,7 @@ Result<int> run_program(const Program& p, Clock::time_point deadline) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) return fail(ErrorKind::internal, p.argv[0], std::strerror(errno));
+    if (while_waiting) while_waiting();
     if (Clock::now() > deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
@@ -387,15 +392,34 @@ struct Paper {
   std::string number;  // full form, from the verified pith.sty
 };
 
-// 2. the discovery build: the paper's own environment, output elsewhere.
+// Files of the paper's tree the build opened that -recorder does not list
+// (fonts XeTeX and LuaTeX load by path, what xdvipdfmx reads) join its inputs.
+void add_watched_opens(Recorded& recorded, const TreeWatch& watch) {
+  std::set<fs::path> known(recorded.inputs.begin(), recorded.inputs.end());
+  for (const auto& file : watch.opened())
+    if (known.insert(file).second) recorded.inputs.push_back(file);
+}
+
+// 2. the discovery build: the paper's own environment, output elsewhere,
+// every open in the paper's tree watched (tree_watch.hpp).
 Result<Recorded> discovery_build(const Paper& paper, ArxivCompiler compiler, const fs::path& out_dir, LogFindings& log,
                                  Clock::time_point deadline, Outcome& o) {
   const Program p{{engine_of(compiler).program, "-interaction=batchmode", "-recorder", "-no-shell-escape",
                    "-output-directory=" + out_dir.string(), paper.tex.filename().string()},
                   paper.dir,
                   std::nullopt};
-  auto status = run_program(p, deadline);
+  auto watch = TreeWatch::start(paper.dir);
+  if (!watch)
+    o.notes.push_back("files opened outside TeX's own record (fonts loaded by path) are not seen: " + watch.error().describe());
+  const auto drain = [&] {
+    if (watch) watch->drain();
+  };
+  auto status = run_program(p, deadline, drain);
   if (!status) return std::unexpected(status.error());
+  drain();
+  if (watch && watch->overflowed())
+    o.notes.push_back("the build opened files faster than they could be watched: fonts loaded by path may be missing "
+                      "from the upload (the rebuild below would say so)");
   log = read_log(read_text(out_dir / (paper.stem + ".log")).value_or(""), paper.stem);
   auto fls = read_text(out_dir / (paper.stem + ".fls"));
   if (*status != 0 || !fls) {
@@ -405,7 +429,9 @@ Result<Recorded> discovery_build(const Paper& paper, ArxivCompiler compiler, con
                     " (see " + paper.stem + ".log after a build of your own)");
     return recorded();
   }
-  return read_fls(*fls);
+  Recorded r = read_fls(*fls);
+  if (watch) add_watched_opens(r, *watch);
+  return r;
 }
 
 // The upload: what the build read inside the paper's directory, minus what
@@ -575,7 +601,32 @@ std::optional<Paper> paper_with_verified_sty(const ArxivOptions& opt, const regi
   return paper;
 }
 
+// arXiv's processors are pdflatex, latex (+ dvips) and xelatex. A paper last
+// built with LuaLaTeX is packed and rebuilt with XeLaTeX, the closest (both
+// take fontspec and Unicode sources), and the outcome says so; when that
+// does not verify, the verdict says arXiv does not run LuaLaTeX. Asked for
+// by name (--compiler lualatex), it is refused.
+bool choose_compiler(const ArxivOptions& opt, const Paper& paper, Outcome& o) {
+  if (opt.compiler == ArxivCompiler::lualatex) {
+    o.compiler = ArxivCompiler::lualatex;
+    set_failure(o, Status::error, ErrorKind::usage,
+                "arXiv does not run lualatex (its processors are pdflatex, xelatex and latex+dvips): give --compiler "
+                "xelatex, the closest, or pdflatex");
+    return false;
+  }
+  o.compiler = opt.compiler.value_or(compiler_of_last_build(paper.tex));
+  if (o.compiler == ArxivCompiler::lualatex) {
+    o.instead_of = ArxivCompiler::lualatex;
+    o.compiler = ArxivCompiler::xelatex;
+    o.notes.push_back(paper.stem + ".log says lualatex, which arXiv does not run: packed and rebuilt with xelatex, "
+                      "the closest engine arXiv runs (00README.json names it); --compiler pdflatex to choose another");
+  }
+  return true;
+}
+
 }  // namespace
+
+bool is_arxiv_processor(ArxivCompiler c) { return c != ArxivCompiler::lualatex; }
 
 const char* to_string(ArxivCompiler c) { return engine_of(c).program; }
 
@@ -606,6 +657,8 @@ nlohmann::json ArxivOutcome::to_json() const {
   if (!pith_number.empty()) j["pith_number"] = pith_number;
   if (!archive.empty()) j["archive"] = archive.string();
   if (!missing.empty()) j["missing"] = missing;
+  if (instead_of) j["instead_of"] = to_string(*instead_of);
+  if (!notes.empty()) j["notes"] = notes;
   if (verification) j["verification"] = verification->to_json();
   return j;
 }
@@ -616,6 +669,9 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
   Outcome o;
   const auto finish = [&]() -> Outcome {
     o.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (o.instead_of && o.failure)
+      o.message = "arXiv does not run " + std::string(to_string(*o.instead_of)) + " (the paper's last build), and with " +
+                  to_string(o.compiler) + ", the closest engine it runs: " + o.message;
     return o;
   };
   const auto io_failure = [&](const Error& e) {
@@ -628,7 +684,7 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
   if (!trust) return io_failure(trust.error());
   auto paper = paper_with_verified_sty(opt, *trust, o);
   if (!paper) return finish();
-  o.compiler = opt.compiler.value_or(compiler_of_last_build(paper->tex));
+  if (!choose_compiler(opt, *paper, o)) return finish();
 
   auto scratch = TempDir::make("arxiv");
   if (!scratch) return io_failure(scratch.error());
@@ -681,10 +737,15 @@ void print_arxiv_outcome(const ArxivOutcome& o, bool json, bool verbose, std::os
     if (verbose)
       for (const auto& f : o.files) err << "pith-stamp:   " << f << "\n";
   }
+  for (const auto& n : o.notes) err << "pith-stamp: note: " << n << "\n";
   for (const auto& m : o.missing)
     if (o.message.find(m) == std::string::npos) err << "pith-stamp: missing: " << m << "\n";
   err << "pith-stamp: " << o.message;
-  if (o.latex_runs > 0) err << " (" << to_string(o.compiler) << ", " << o.latex_runs << (o.latex_runs == 1 ? " run" : " runs");
+  if (o.latex_runs > 0) {
+    err << " (" << to_string(o.compiler);
+    if (o.instead_of) err << " instead of " << to_string(*o.instead_of);
+    err << ", " << o.latex_runs << (o.latex_runs == 1 ? " run" : " runs");
+  }
   if (o.latex_runs > 0) {
     std::array<char, 32> seconds{};
     std::snprintf(seconds.data(), seconds.size(), "%.1f", o.seconds);

@@ -8,8 +8,9 @@
 //  2. a discovery build (the paper's engine, -recorder, output in a
 //     temporary directory, no shell escape) lists the files it reads: those
 //     inside the paper's directory, minus what LaTeX writes (.aux, .toc, ...),
-//     are the upload; the .bbl (.ind) must be among them, since arXiv runs no
-//     BibTeX (makeindex);
+//     are the upload, with every other file of the tree the build opened
+//     (fonts loaded by path: tree_watch.hpp); the .bbl (.ind) must be among
+//     them, since arXiv runs no BibTeX (makeindex);
 //  3. they go into a tar.gz (libarchive; relative paths, sorted, no owner),
 //     with a 00README.json naming the compiler when it is not pdflatex;
 //  4. the archive is unpacked into a clean temporary directory and built the
@@ -35,15 +36,19 @@
 
 namespace pith::stamp {
 
-// The processors arXiv offers (00README.json process.compiler).
+// The engines a paper may be built with (00README.json process.compiler);
+// arXiv runs all but lualatex (is_arxiv_processor).
 enum class ArxivCompiler { pdflatex, latex, xelatex, lualatex };
 [[nodiscard]] const char* to_string(ArxivCompiler compiler);
+[[nodiscard]] bool is_arxiv_processor(ArxivCompiler compiler);
 [[nodiscard]] std::optional<ArxivCompiler> arxiv_compiler_from_string(std::string_view name);
 
 struct ArxivOptions {
   std::filesystem::path tex;      // the paper's main .tex
   std::filesystem::path archive;  // empty: <paper dir>/<stem>-arxiv.tar.gz
-  // Empty: the engine of the paper's last build (<stem>.log beside it), else pdflatex.
+  // Empty: the engine of the paper's last build (<stem>.log beside it), else
+  // pdflatex; a last build with lualatex, which arXiv does not run, means
+  // xelatex (the closest); lualatex given here is refused (usage).
   std::optional<ArxivCompiler> compiler;
   std::vector<std::string> trust_keys;  // more trusted registry keys (--trust-key)
   std::optional<std::int64_t> source_date_epoch;  // archive entry times (SOURCE_DATE_EPOCH); else each file's
@@ -65,7 +70,9 @@ struct ArxivOutcome {
   std::optional<ErrorKind> failure;  // every status but verifies; gives the exit code
   std::string message;               // the one verdict line
   std::string pith_number;           // the paper's number (full form once the sty verified)
-  ArxivCompiler compiler = ArxivCompiler::pdflatex;
+  ArxivCompiler compiler = ArxivCompiler::pdflatex;  // what the upload is built with
+  std::optional<ArxivCompiler> instead_of;             // the paper's last build, when arXiv does not run it
+  std::vector<std::string> notes;                      // said before the verdict (e.g. the engine chosen)
   std::filesystem::path archive;       // written (kept even when the rebuild fails: look inside)
   std::vector<std::string> files;      // archive members, in order
   std::vector<std::string> missing;    // what the upload lacks, one item each

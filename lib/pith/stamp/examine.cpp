@@ -3,6 +3,7 @@
 
 #include "pith/base/child_process.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/update.hpp"
@@ -182,14 +183,19 @@ std::string examine_in_child(const StampRunOptions& opt, const MappedFile& file,
   examined.plan = std::move(*plan);
   send_early(to_wire(first_line(examined)) + "\n");
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
-    if (hash_later) {
-      options.original_sha256 = file.sha256_hex();
-      auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-      if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
-      examined.plan = std::move(*hashed);
-    }
+    if (hash_later) options.original_sha256 = file.sha256_hex();
+    // Every page's text as stamped, fingerprinted for telling a later re-save
+    // from an edit. The badge's appearance is text on page 1 (poppler reads
+    // annotations too): with one, the pages are read with the update appended.
+    const pdf::PageFingerprints pages = examined.plan->adds_badge
+                                            ? pdf::fingerprint_pages(std::string(file.bytes()) + examined.plan->update)
+                                            : pdf::fingerprint_pages(file.bytes());
+    if (!pages.sha256.empty()) options.page_text_sha256 = pages.to_property();
+    auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+    if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
+    examined.plan = std::move(*hashed);
     if (page_text_needed(examined.titles, *record))
-      examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).lines;
+      examined.page_lines = pdf::read_page_text(file.bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
     if (draw_page_one)
       examined.page_one = pdf::page_one_fingerprint(file.bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
   }

@@ -197,9 +197,11 @@ std::string record_paper(const registry::VerifiedRecord& record) {
 // Before writing: is this the record's paper? The paper's titles against the
 // record's title hash. A mismatch refuses (exit 1, unless --force); nothing
 // to compare with is a warning note (pith-check would say `unbound`).
+// `no_title`: why there is no title to compare, when the caller knows better
+// than "the PDF has no title" (a .tex whose \title is not plain text).
 std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std::vector<registry::TitleCandidate>& titles,
                                           const std::vector<std::string>& visible_lines, const registry::VerifiedRecord& record,
-                                          Outcome& outcome) {
+                                          Outcome& outcome, const std::string& no_title = {}) {
   const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
   if (expected.empty()) {
     outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
@@ -221,6 +223,11 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
     return outcome;
   }
   if (metadata.verdict == registry::TitleVerdict::match || visible) return std::nullopt;
+  if (titles.empty() && !no_title.empty()) {
+    outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+                            ": " + no_title + " (pith-check on the built PDF compares the title it shows)");
+    return std::nullopt;
+  }
   outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
                           ": " + metadata.detail + (visible_lines.empty() ? "" : ", and its text does not show the record's title") +
                           " (pith-check will call it unbound unless its arXiv id ties them)");
@@ -267,8 +274,10 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
   }
 
   std::vector<registry::TitleCandidate> titles;
-  if (auto title = tex::find_plain_title(opt.input)) titles.push_back({"\\title", *title});
-  if (auto refused_paper = refuse_other_paper(opt, titles, {}, record, outcome)) return *refused_paper;
+  const auto title = tex::read_plain_title(opt.input);
+  if (title) titles.push_back({"\\title", *title});
+  const std::string no_title = title ? std::string() : title.error().describe();
+  if (auto refused_paper = refuse_other_paper(opt, titles, {}, record, outcome, no_title)) return *refused_paper;
 
   tex::TexStampOptions options;
   options.sty.resolver_base = link_base(opt);
@@ -345,6 +354,19 @@ std::optional<Outcome> refuse_read_only(const StampRunOptions& opt, const struct
                              "or write a stamped copy with -o OUT)");
 }
 
+// In place (not --append) replaces the file by a new one renamed over its
+// name: a file with other names (hard links) would keep the unstamped bytes
+// under those, silently. Refused, naming the two ways that keep every name
+// right (issue 23).
+std::optional<Outcome> refuse_hard_linked(const StampRunOptions& opt, const struct stat& st) {
+  if (writes_to_stdout(opt) || !in_place(opt) || opt.append || st.st_nlink <= 1) return std::nullopt;
+  return failure(Status::error, ErrorKind::usage,
+                 opt.input + ": the file has " + std::to_string(st.st_nlink) +
+                     " names (hard links), and stamping in place replaces it under this name only, leaving the "
+                     "others unstamped; nothing written (use --append to stamp it in place under every name, or "
+                     "-o OUT to write a stamped copy)");
+}
+
 // The number of the record the PDF carries when it verifies offline (as
 // pith-check --offline would say, in a child process) and is `number`'s.
 std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, const std::string& number) {
@@ -354,6 +376,61 @@ std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, cons
   const Report& report = checked.report;
   if (report.verdict() != Verdict::verified || !registry::same_number(number, report.pith_number)) return std::nullopt;
   return report.pith_number;
+}
+
+// "Already stamped" is pith-check's word, not the plan's (issue 22): the
+// PDF carries this very record, and pith-check's own judgement of the file
+// (check::check_file, as `pith-check --offline FILE`, in a child) is
+// verified. Returns that report when it is not (the record itself was just
+// verified, and is the registry's current one: only the file can be wrong).
+std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const std::string& number) {
+  auto trust = trust_store(opt);
+  if (!trust) {
+    Report report;
+    report.error = trust.error().describe();
+    return report;
+  }
+  check::FileCheck checked = check::check_file(opt.input, *trust);
+  if (checked.report.verdict() == Verdict::verified && registry::same_number(number, checked.report.pith_number))
+    return std::nullopt;
+  return std::move(checked.report);
+}
+
+// The first finding that keeps `report` from `verified`: a failure, else
+// (unbound, unverifiable) the first warning or skip, else the error.
+std::string what_is_wrong(const Report& report) {
+  if (report.error) return *report.error;
+  if (const Check* why = first_failure(report)) return why->code + ": " + why->detail;
+  for (const auto& c : report.checks())
+    if (c.status == CheckStatus::warn) return c.code + ": " + c.detail;
+  return std::string("verdict ") + to_string(report.verdict());
+}
+
+bool failed_on(const Report& report, std::string_view prefix) {
+  const Check* why = first_failure(report);
+  return why && why->code.starts_with(prefix);
+}
+
+// What to do about a stamped PDF that does not verify.
+std::string how_to_fix(const StampRunOptions& opt, const Report& report) {
+  const std::string again = "; or `pith-stamp --force " + opt.input + "` stamps it again as it is now";
+  if (failed_on(report, "pdf.title") || report.verdict() == Verdict::unbound) {
+    return "If the paper's title was edited after its pith.sty was generated, restore the record's title (or "
+           "register the new one), then rebuild: `pith-stamp " + fs::path(opt.input).replace_extension(".tex").string() +
+           "`, then LaTeX; if this PDF is another paper, give it its own number (--pith ID --force)" + again;
+  }
+  if (failed_on(report, "pdf.arxiv")) return "Its arXiv watermark names another paper: rebuild it from the paper's sources" + again;
+  return "It was edited after stamping: rebuild the PDF and stamp it again" + again;
+}
+
+Outcome not_verified(const StampRunOptions& opt, Outcome outcome, const std::string& number, Report report) {
+  outcome.status = Status::not_verified;
+  outcome.failure = kind_of_unverified(report.verdict());
+  outcome.message = opt.input + ": already carries the record of " + number + ", but pith-check says " +
+                    to_string(report.verdict()) + " (" + what_is_wrong(report) + "); nothing written. " +
+                    how_to_fix(opt, report);
+  outcome.file_check = std::move(report);
+  return outcome;
 }
 
 pdf::StampOptions stamp_options(const StampRunOptions& opt) {
@@ -379,6 +456,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   if (::stat(opt.input.c_str(), &before) != 0)
     return failure(Status::error, ErrorKind::io, opt.input + ": cannot open: " + std::strerror(errno));
   if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
+  if (auto refused_links = refuse_hard_linked(opt, before)) return *refused_links;
   auto file = MappedFile::open(opt.input);
   if (!file) return failure(Status::error, file.error().kind, file.error().describe());
 
@@ -430,8 +508,22 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
     if (!examined) return refused(examined.error());
   }
+  // Already stamped: so only when pith-check says verified; --force stamps again.
+  std::optional<std::string> forced_over;
+  if (examined->plan->outcome == pdf::StampOutcome::already_stamped) {
+    if (auto report = stamp_not_verified(opt, record.pith_number)) {
+      if (!opt.force) return not_verified(opt, outcome, record.pith_number, std::move(*report));
+      forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
+      pdf::StampOptions again = so;
+      again.restamp = true;
+      examined = examine_pdf(opt, *file, &record, again, start_copy);
+      if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
+      if (!examined) return refused(examined.error());
+    }
+  }
   const pdf::StampPlan& plan = *examined->plan;
   outcome.notes = plan.notes;
+  if (forced_over) outcome.notes.push_back("warning: --force: stamped again although pith-check said " + *forced_over);
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 
   switch (plan.outcome) {
@@ -483,6 +575,7 @@ const char* to_string(StampRunStatus status) {
     case Status::unverified: return "unverified";
     case Status::wrong_record: return "wrong_record";
     case Status::conflict: return "conflict";
+    case Status::not_verified: return "not_verified";
     case Status::error: return "error";
   }
   return "error";
@@ -503,6 +596,7 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   if (kept_offline) j["offline"] = true;
   if (!record_source.empty()) j["record_source"] = record_source;
   if (verification) j["verification"] = verification->to_json();
+  if (file_check) j["file_check"] = file_check->to_json();
   return j;
 }
 
@@ -532,6 +626,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
   if (!o.succeeded()) {
     err << "pith-stamp: " << terminal_safe(o.message) << "\n";
     if (o.verification && print.verbose) err << o.verification->to_text(false);
+    if (o.file_check && print.verbose) err << o.file_check->to_text(false);
     return;
   }
   if (!print.verbose) {  // quiet on success (latexmk), but never about a warning

@@ -37,11 +37,13 @@ struct StampRunOptions {
 
 enum class StampRunStatus {
   stamped,          // written
-  already_stamped,  // the file (or pith.sty) already carries this very record: nothing to do
+  already_stamped,  // the file (or pith.sty) already carries this very record, and (a PDF) pith-check says
+                    // verified: nothing to do
   no_number,        // no Pith Number given or found
   unverified,       // the record did not verify (or was refused by the resolver)
   wrong_record,     // the record verified but is another paper's (its number, or the paper's title: no --force)
   conflict,         // the PDF already carries another Pith Number (no --force)
+  not_verified,     // the PDF carries this record, but pith-check would not say verified (no --force)
   error,            // usage, unreadable or damaged input, registry unavailable, write failure
 };
 [[nodiscard]] const char* to_string(StampRunStatus status);  // "stamped", "already_stamped", ...
@@ -64,12 +66,13 @@ struct StampRunOutcome {
   bool kept_offline = false;
   std::string record_source;       // where the resolver found the record (URL or cache path)
   std::optional<Report> verification;  // the record's verification report
+  std::optional<Report> file_check;    // not_verified: pith-check's report of the file (--offline)
 
   [[nodiscard]] bool succeeded() const { return !failure.has_value(); }
   [[nodiscard]] int exit_code() const;
   // {input, status, exit_code, message, pith_number, output, original_length,
   // original_sha256, update_bytes, notes, warnings, offline (kept offline),
-  // record_source, verification}
+  // record_source, verification, file_check}
   // (empty members left out).
   [[nodiscard]] nlohmann::json to_json(const std::string& input) const;
 };

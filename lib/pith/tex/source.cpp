@@ -2,6 +2,7 @@
 #include "pith/tex/source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -220,22 +221,163 @@ Result<TexNumber> find_pith_number(const fs::path& main_tex) {
   return the_number(scanner.scan(main_tex, 0), main_tex);
 }
 
-std::optional<std::string> find_plain_title(const fs::path& main_tex) {
+namespace {
+
+// Commands whose one argument is typeset as plain text in a title.
+bool is_text_style(std::string_view name) {
+  static constexpr std::array<std::string_view, 12> names = {"emph",   "textbf", "textit", "textsc", "textrm", "textsf",
+                                                             "texttt", "textup", "textmd", "textsl", "mbox",   "textnormal"};
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+// Commands (with one argument) that put nothing into the title's text.
+bool is_dropped_with_argument(std::string_view name) {
+  return name == "thanks" || name == "footnote" || name == "label" || name == "footnotetext";
+}
+// Commands without an argument that put nothing (or a space) into it.
+bool is_dropped(std::string_view name) { return name == "protect" || name == "relax" || name == "footnotemark"; }
+
+// A [..] argument at text[pos] (after spaces), skipped; false when there is none.
+bool skip_optional_argument(std::string_view text, std::size_t& pos) {
+  std::size_t i = pos;
+  while (i < text.size() && is_space(text[i])) ++i;
+  if (i >= text.size() || text[i] != '[') return false;
+  const std::size_t close = text.find(']', i);
+  if (close == std::string_view::npos) return false;
+  pos = close + 1;
+  return true;
+}
+
+class TitleReader {
+ public:
+  explicit TitleReader(std::string_view argument) : text_(argument) {}
+
+  Result<std::string> read() {
+    if (auto ok = read_until(text_.size()); !ok) return std::unexpected(ok.error());
+    return out_;
+  }
+
+ private:
+  static Result<void> stop(const std::string& what) {
+    return fail(ErrorKind::malformed, "\\title", "holds " + what + ", which pith-stamp does not read as text");
+  }
+
+  // Reads text_[pos_, end) into out_.
+  Result<void> read_until(std::size_t end) {
+    while (pos_ < end) {
+      const char c = text_[pos_];
+      if (c == '\\') {
+        if (auto ok = command(); !ok) return ok;
+      } else if (c == '{' || c == '}') {
+        ++pos_;  // a group: its text is the title's
+      } else if (c == '~') {
+        out_ += ' ';
+        ++pos_;
+      } else if (c == '$') {
+        return stop("math ($...$)");
+      } else if (c == '^' || c == '_' || c == '&' || c == '#') {
+        return stop(std::string("a '") + c + "' outside math");
+      } else {
+        out_ += c;
+        ++pos_;
+      }
+    }
+    return {};
+  }
+
+  Result<void> command() {
+    const std::size_t start = pos_++;
+    if (pos_ >= text_.size()) return stop("a lone backslash");
+    const char next = text_[pos_];
+    if (next == '\\') {  // \\, \\*, \\[1ex]: a line break
+      ++pos_;
+      if (pos_ < text_.size() && text_[pos_] == '*') ++pos_;
+      skip_optional_argument(text_, pos_);
+      out_ += ' ';
+      return {};
+    }
+    if (!is_letter(next)) {
+      ++pos_;
+      if (std::string_view("&%#_$").find(next) != std::string_view::npos) {
+        out_ += next;
+        return {};
+      }
+      if (next == ' ' || next == '\n') {
+        out_ += ' ';
+        return {};
+      }
+      return stop(std::string("\\") + next);
+    }
+    while (pos_ < text_.size() && is_letter(text_[pos_])) ++pos_;
+    const std::string_view name = text_.substr(start + 1, pos_ - start - 1);
+    if (name == "newline") {
+      out_ += ' ';
+      return {};
+    }
+    if (is_dropped(name)) return {};
+    if (is_dropped_with_argument(name)) {
+      skip_optional_argument(text_, pos_);
+      if (!braced_argument(text_, pos_)) return stop("\\" + std::string(name) + " without a braced argument");
+      return {};
+    }
+    if (is_text_style(name)) {
+      std::size_t after = pos_;
+      auto argument = braced_argument(text_, after);
+      if (!argument) return stop("\\" + std::string(name) + " without a braced argument");
+      TitleReader inner(*argument);
+      auto text = inner.read();
+      if (!text) return std::unexpected(text.error());
+      out_ += *text;
+      pos_ = after;
+      return {};
+    }
+    return stop("\\" + std::string(name));
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::string out_;
+};
+
+}  // namespace
+
+Result<std::string> title_argument_as_text(std::string_view argument) {
+  auto text = TitleReader(argument).read();
+  if (!text) return text;
+  std::string collapsed;  // runs of spaces as one, none at the ends
+  for (char c : *text) {
+    if (is_space(c)) {
+      if (!collapsed.empty() && collapsed.back() != ' ') collapsed += ' ';
+    } else {
+      collapsed += c;
+    }
+  }
+  while (!collapsed.empty() && collapsed.back() == ' ') collapsed.pop_back();
+  if (collapsed.empty()) return fail(ErrorKind::not_found, "\\title", "is empty");
+  return collapsed;
+}
+
+Result<std::string> read_plain_title(const fs::path& main_tex) {
   auto raw = read_bounded(main_tex);
-  if (!raw) return std::nullopt;
+  if (!raw) return std::unexpected(raw.error());
   const std::string text = strip_comments(*raw);
   constexpr std::string_view command = "\\title";
   for (auto at = text.find(command); at != std::string::npos; at = text.find(command, at + 1)) {
     std::size_t pos = at + command.size();
     if (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos]))) continue;  // \titlepage
+    skip_optional_argument(text, pos);                                                   // \title[short]{long}
     const auto argument = braced_argument(text, pos);
-    if (!argument) return std::nullopt;  // \title[short]{…} or a long title: not read
-    if (argument->find_first_of("\\${}") != std::string::npos) return std::nullopt;
-    std::string title = *argument;
-    std::replace(title.begin(), title.end(), '~', ' ');
+    if (!argument) continue;  // \title used otherwise (e.g. in a definition)
+    auto title = title_argument_as_text(*argument);
+    if (!title) return fail(title.error().kind, main_tex.filename().string() + ": \\title", title.error().message);
     return title;
   }
-  return std::nullopt;
+  return fail(ErrorKind::not_found, main_tex.filename().string(), "has no \\title{...} (outside comments)");
+}
+
+std::optional<std::string> find_plain_title(const fs::path& main_tex) {
+  auto title = read_plain_title(main_tex);
+  if (!title) return std::nullopt;
+  return *title;
 }
 
 Result<TexNumber> find_pith_number_in_text(std::string_view text, const fs::path& file) {

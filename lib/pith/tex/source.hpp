@@ -52,10 +52,19 @@ struct TexNumber {
 // the offending character and its position (after spaces are removed).
 [[nodiscard]] Result<TexNumber> parse_tex_number_argument(std::string_view argument);
 
-// The paper's \title{...} in `main_tex` (not followed into \input files)
-// when it is plain text — no macros, math or groups; `~` is a space — so it
-// can be compared with the record's title hash before pith-stamp writes
-// pith.sty. nullopt when there is none or it cannot be read as plain text.
+// The paper's \title{...} in `main_tex` (not followed into \input files) as
+// the text it typesets, when that is certain, so it can be compared with the
+// record's title hash before pith-stamp writes pith.sty. Read: line breaks
+// (\\, \\*, \\[1ex], \newline) and `~` as spaces; \thanks, \footnote and
+// \label dropped; groups and the text of \emph, \textbf and the like; the
+// escaped characters \& \% \# \_ \$; an optional [short title]. Anything
+// else (math, accents, other macros) is an error naming what stopped it, as
+// is a paper without \title: the caller then compares nothing.
+[[nodiscard]] Result<std::string> read_plain_title(const std::filesystem::path& main_tex);
+// The same on a \title argument already extracted (for tests).
+[[nodiscard]] Result<std::string> title_argument_as_text(std::string_view argument);
+
+// read_plain_title's text, or nullopt.
 [[nodiscard]] std::optional<std::string> find_plain_title(const std::filesystem::path& main_tex);
 
 }  // namespace pith::tex

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pith/pdf/page_fingerprint.hpp"
+
+#include "pith/base/crypto.hpp"
+#include "pith/base/utf8.hpp"
+#include "pith/pdf/poppler_document.hpp"
+
+#include <PDFDoc.h>
+#include <TextOutputDev.h>
+
+#include <charconv>
+#include <climits>
+#include <cstdlib>
+#include <memory>
+#include <regex>
+#include <utf8proc.h>
+
+namespace pith::pdf {
+namespace {
+
+// TextOutputDev's sink: the page's text, appended as poppler writes it.
+void append_text(void* stream, const char* text, int length) {
+  static_cast<std::string*>(stream)->append(text, static_cast<std::size_t>(length));
+}
+
+// One page's text in the content stream's order (pdftotext -raw; what
+// poppler-cpp's page::text(raw_order_layout) gave pith 0.x's stamps), at 72
+// dpi over the CropBox.
+std::string raw_order_text(PDFDoc& document, int page) {
+  std::string text;
+  TextOutputDev device(append_text, &text, /*physLayout=*/false, /*fixedPitch=*/0, /*rawOrder=*/true, /*append=*/false);
+  document.displayPage(&device, page, 72, 72, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false);
+  return text;
+}
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const Utf8Step step = next_utf8(text);
+    out.append(step.code_point < 0 ? std::string_view("\xEF\xBF\xBD") : text.substr(0, step.length));
+    text.remove_prefix(step.length);
+  }
+  return out;
+}
+
+std::string nfkc(const std::string& text) {
+  utf8proc_uint8_t* mapped = nullptr;
+  const utf8proc_ssize_t length =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()), static_cast<utf8proc_ssize_t>(text.size()),
+                   &mapped, static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT));
+  if (length < 0 || mapped == nullptr) return text;  // not reached: the text is valid UTF-8
+  std::string out(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(length));
+  std::free(mapped);
+  return out;
+}
+
+// Unicode White_Space: the separators (Zs, Zl, Zp) and the C0/C1 controls
+// TAB, LF, VT, FF, CR and NEL.
+bool is_white_space(std::int32_t cp) {
+  if ((cp >= 0x09 && cp <= 0x0D) || cp == 0x85) return true;
+  const auto category = utf8proc_category(cp);
+  return category == UTF8PROC_CATEGORY_ZS || category == UTF8PROC_CATEGORY_ZL || category == UTF8PROC_CATEGORY_ZP;
+}
+
+std::string collapse_white_space(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool pending_space = false;
+  while (!text.empty()) {
+    const Utf8Step step = next_utf8(text);
+    if (step.code_point >= 0 && is_white_space(step.code_point)) {
+      pending_space = !out.empty();
+    } else {
+      if (pending_space) out.push_back(' ');
+      pending_space = false;
+      out.append(text.substr(0, step.length));
+    }
+    text.remove_prefix(step.length);
+  }
+  return out;
+}
+
+// arXiv's margin line, normalised: `arXiv:2106.02679v1 [cs.LG] 4 Jun 2021`
+// (old-style ids too: `arXiv:hep-th/9901001v2 [hep-th] 1 Jan 1999`).
+const std::regex& watermark_pattern() {
+  static const std::regex pattern(
+      R"(arXiv:([0-9]{4}\.[0-9]{4,5}|[a-z-]+(\.[A-Z]{2})?/[0-9]{7})(v[0-9]+)? \[[^\]]{1,40}\] [0-9]{1,2} [A-Z][a-z]{2} [0-9]{4})");
+  return pattern;
+}
+// Page 1's text longer than this is not searched for a watermark.
+constexpr std::size_t max_watermark_search_bytes = 256 * 1024;
+
+// `collapsed` (white space runs as one space) without arXiv's watermark
+// line, or nullopt when it has none.
+std::optional<std::string> without_watermark(const std::string& collapsed) {
+  if (collapsed.size() > max_watermark_search_bytes) return std::nullopt;
+  std::smatch match;
+  if (!std::regex_search(collapsed, match, watermark_pattern())) return std::nullopt;
+  return collapsed.substr(0, static_cast<std::size_t>(match.position(0))) +
+         collapsed.substr(static_cast<std::size_t>(match.position(0) + match.length(0)));
+}
+
+std::string without_spaces(std::string text) {
+  std::erase(text, ' ');
+  return text;
+}
+
+// Steps 1-2 of the rule, with white space runs as one space (the form the
+// watermark is searched in).
+std::string collapsed_text(std::string_view text) { return collapse_white_space(nfkc(valid_utf8(text))); }
+
+std::optional<std::uint64_t> parse_count(std::string_view text) {
+  if (text.empty() || text.size() > 12 || (text.size() > 1 && text.front() == '0')) return std::nullopt;
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::string normalise_page_text(std::string_view text) { return without_spaces(collapsed_text(text)); }
+
+std::string PageFingerprints::to_property() const {
+  std::string out(page_text_rule);
+  out += " " + std::to_string(page_count);
+  for (const auto& hash : sha256) out += " " + hash;
+  return out;
+}
+
+Result<PageFingerprints> PageFingerprints::from_property(std::string_view value) {
+  const auto bad = [](std::string why) { return fail(ErrorKind::malformed, "XMP pith:pageTextSha256", std::move(why)); };
+  std::vector<std::string_view> fields;
+  for (std::size_t at = 0;;) {
+    const auto space = value.find(' ', at);
+    fields.push_back(value.substr(at, space == std::string_view::npos ? std::string_view::npos : space - at));
+    if (space == std::string_view::npos) break;
+    at = space + 1;
+  }
+  if (fields.front() != page_text_rule) {
+    return bad("does not start with the rule " + std::string(page_text_rule) + " (written by a newer pith?)");
+  }
+  if (fields.size() < 3) return bad("holds no page hash");
+  const auto pages = parse_count(fields[1]);
+  if (!pages) return bad("has no decimal page count");
+  PageFingerprints out;
+  out.page_count = *pages;
+  if (fields.size() - 2 > *pages) return bad("holds more page hashes than pages");
+  for (std::size_t i = 2; i < fields.size(); ++i) {
+    if (!is_sha256_hex(fields[i])) return bad("page " + std::to_string(i - 1) + "'s hash is not a lower-case hex SHA-256");
+    out.sha256.emplace_back(fields[i]);
+  }
+  return out;
+}
+
+PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprintLimits& limits) {
+  PageFingerprints out;
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
+    out.problem = "the file is too large for the text extractor";
+    return out;
+  }
+  try {
+    const std::unique_ptr<PDFDoc> document = open_poppler_document(bytes);
+    if (!document) {
+      out.problem = "the text extractor could not open the PDF";
+      return out;
+    }
+    const int pages = document->getNumPages();
+    if (pages < 1) {
+      out.problem = "the PDF has no pages";
+      return out;
+    }
+    out.page_count = static_cast<std::uint64_t>(pages);
+    std::size_t text_bytes = 0;
+    for (int index = 0; index < pages && out.sha256.size() < limits.max_pages && text_bytes < limits.max_text_bytes;
+         ++index) {
+      const std::string text = raw_order_text(*document, index + 1);
+      text_bytes += text.size();
+      const std::string collapsed = collapsed_text(text);
+      out.sha256.push_back(sha256_hex(without_spaces(collapsed)));
+      if (index == 0) {
+        if (const auto rest = without_watermark(collapsed)) out.page_one_without_watermark = sha256_hex(without_spaces(*rest));
+      }
+    }
+  } catch (const std::exception& e) {
+    out.problem = std::string("the pages' text could not be read: ") + e.what();
+  }
+  if (out.sha256.empty() && !out.problem) out.problem = "no page's text could be read";
+  return out;
+}
+
+PageTextComparison compare_page_text(const PageFingerprints& stamped, const PageFingerprints& now) {
+  PageTextComparison c;
+  c.page_count_changed = stamped.page_count != now.page_count;
+  const std::size_t common = std::min(stamped.sha256.size(), now.sha256.size());
+  c.pages_compared = common;
+  for (std::size_t i = 0; i < common; ++i) {
+    if (stamped.sha256[i] == now.sha256[i]) continue;
+    if (i == 0 && !now.page_one_without_watermark.empty() && stamped.sha256[0] == now.page_one_without_watermark) {
+      c.watermark_only_on_page_one = true;
+      continue;
+    }
+    c.changed_pages.push_back(i + 1);
+  }
+  return c;
+}
+
+}  // namespace pith::pdf

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Issue 22, item 5: rewrites you can tell apart. pith-stamp records a
+# fingerprint of every page's text (XMP pith:pageTextSha256); after a full
+# rewrite pith-check says "rewritten, text unchanged" (qpdf --linearize,
+# AES-256 with an empty password, arXiv's watermark, a badged stamp) or
+# "rewritten, text changed on pages …" (a word replaced on page 3, on pages
+# 3 and 7, a page removed). Both keep their verdicts (verified, exit 0: the
+# title still binds); a stamp without a fingerprint says nothing new.
+set -euo pipefail
+
+bin=${PITH_BIN:?PITH_BIN must be set}
+data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
+src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+py=/usr/bin/python3  # Debian's python3-pikepdf
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+
+zoo=${PITH_ZOO_DIR:-$PWD/zoo}
+"$src/tests/support/pdf_zoo.sh" "$zoo" >/dev/null
+number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+stamp() { "$bin/pith-stamp" --offline --bundle "$data/${number##*:}.bundle.json" --pith "$number" "$@"; }
+
+# check FILE EXIT VERDICT [CODE STATUS]...: pith-check --offline --json.
+check() {
+  local file=$1 want_exit=$2 want_verdict=$3 rc=0
+  shift 3
+  "$bin/pith-check" --offline --json "$file" >"$work/last.json" 2>"$work/stderr" || rc=$?
+  [[ $rc == "$want_exit" ]] || fail "$(basename "$file"): exit $rc, expected $want_exit: $(cat "$work/stderr")"
+  [[ $(q 'r["verdict"]') == "$want_verdict" ]] || fail "$(basename "$file"): verdict $(q 'r["verdict"]'), expected $want_verdict"
+  while (($# >= 2)); do
+    [[ $(q "any(c['code'] == '$1' and c['status'] == '$2' for c in r['checks'])") == True ]] ||
+      fail "$(basename "$file"): no $1 ($2): $(q "[(c['code'], c['status']) for c in r['checks'] if c['code'].startswith('pdf.bytes')]")"
+    shift 2
+  done
+}
+q() { $py -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$work/last.json" "$1"; }
+detail() { q "[c['detail'] for c in r['checks'] if c['code'] == '$1'][0]"; }
+no_text_finding() { [[ $(q "[c['code'] for c in r['checks'] if c['code'].startswith('pdf.bytes.rewritten_text')]") == "[]" ]] || fail "$1: a rewritten_text finding"; }
+
+# edit IN OUT PAGE...: a word replaced in each page's content stream, saved by pikepdf (a full rewrite).
+edit() {
+  $py - "$@" <<'PY'
+import sys, pikepdf
+src, dst, pages = sys.argv[1], sys.argv[2], [int(p) for p in sys.argv[3:]]
+with pikepdf.open(src) as pdf:
+    for n in pages:
+        page = pdf.pages[n - 1]
+        data = page.Contents.read_bytes()
+        at = data.find(b"(e")
+        assert at >= 0, f"no word to edit on page {n}"
+        page.Contents.write(data[:at + 1] + b"X" + data[at + 2:])
+    pdf.save(dst)
+PY
+}
+
+# ---- the stamp records one hash per page --------------------------------------------
+stamp -o "$work/s.pdf" "$zoo/paper.pdf" || fail "pith-stamp failed"
+value=$(exiftool -s3 -XMP-pith:PageTextSha256 "$work/s.pdf")
+[[ $value =~ ^pith-text-1\ 10(\ [0-9a-f]{64}){10}$ ]] || fail "XMP pith:pageTextSha256: '$value'"
+check "$work/s.pdf" 0 verified pdf.bytes.prefix_intact pass
+no_text_finding "the stamped file"
+
+# ---- re-saves: text unchanged ----------------------------------------------------------
+qpdf --linearize "$work/s.pdf" "$work/linearized.pdf"
+check "$work/linearized.pdf" 0 verified pdf.bytes.rewritten warn pdf.bytes.rewritten_text_unchanged pass pdf.title.match pass
+[[ $(detail pdf.bytes.rewritten_text_unchanged) == *"all 10 pages"*unsigned* ]] || fail "unchanged: $(detail pdf.bytes.rewritten_text_unchanged)"
+# A classic cross-reference table, linearized: two `%%EOF`s, one revision (not "bytes inserted").
+stamp -o "$work/classic.pdf" "$zoo/classic.pdf" || fail "pith-stamp classic.pdf failed"
+qpdf --linearize "$work/classic.pdf" "$work/classic-linearized.pdf"
+check "$work/classic-linearized.pdf" 0 verified pdf.bytes.rewritten warn pdf.bytes.rewritten_text_unchanged pass
+qpdf --encrypt "" owner 256 -- "$work/s.pdf" "$work/aes.pdf"
+check "$work/aes.pdf" 0 verified pdf.bytes.rewritten_text_unchanged pass
+stamp --badge -o "$work/badged.pdf" "$zoo/paper.pdf" || fail "pith-stamp --badge failed"
+qpdf --linearize "$work/badged.pdf" "$work/badged-linearized.pdf"
+check "$work/badged-linearized.pdf" 0 verified pdf.bytes.rewritten_text_unchanged pass
+# arXiv's watermark down page 1's margin, saved by pikepdf.
+$py - "$work/s.pdf" "$work/arxiv.pdf" <<'PY'
+import sys, pikepdf
+from pikepdf import Name, Dictionary
+with pikepdf.open(sys.argv[1]) as pdf:
+    page = pdf.pages[0]
+    page.obj.Resources.Font[Name.FArXiv] = Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Times_Roman)
+    mark = b"q 0.5 g BT /FArXiv 20 Tf 0 1 -1 0 32 240 Tm (arXiv:2106.02679v1  [cs.LG]  4 Jun 2021) Tj ET Q"
+    page.contents_add(pikepdf.Stream(pdf, mark), prepend=False)
+    pdf.save(sys.argv[2], compress_streams=True)
+PY
+check "$work/arxiv.pdf" 0 verified pdf.bytes.rewritten_text_unchanged pass pdf.arxiv.match pass
+[[ $(detail pdf.bytes.rewritten_text_unchanged) == *"arXiv-style watermark"* ]] || fail "the watermark is not named"
+
+# ---- edits: text changed, on the pages named ----------------------------------------
+edit "$work/s.pdf" "$work/page3.pdf" 3
+check "$work/page3.pdf" 0 verified pdf.bytes.rewritten warn pdf.bytes.rewritten_text_changed warn pdf.title.match pass
+[[ $(detail pdf.bytes.rewritten_text_changed) == "rewritten, text changed on page 3 "* ]] ||
+  fail "page 3: $(detail pdf.bytes.rewritten_text_changed)"
+[[ $(q 'r["details"]["rewritten_text"]["changed_pages"]') == "[3]" ]] || fail "page 3: details.rewritten_text"
+edit "$work/s.pdf" "$work/pages37.pdf" 3 7
+check "$work/pages37.pdf" 0 verified pdf.bytes.rewritten_text_changed warn
+[[ $(detail pdf.bytes.rewritten_text_changed) == *"text changed on pages 3, 7"* ]] || fail "pages 3, 7: $(detail pdf.bytes.rewritten_text_changed)"
+qpdf "$work/s.pdf" --pages . 1-9 -- "$work/nine.pdf"
+check "$work/nine.pdf" 0 verified pdf.bytes.rewritten_text_changed warn
+[[ $(detail pdf.bytes.rewritten_text_changed) == *"had 10 pages, this file has 9"* ]] || fail "a page removed: $(detail pdf.bytes.rewritten_text_changed)"
+
+# ---- a stamp without a fingerprint (an older pith-stamp): nothing new is said -----------
+$py - "$work/s.pdf" "$work/old-rewritten.pdf" <<'PY'
+import sys, pikepdf
+with pikepdf.open(sys.argv[1]) as pdf:
+    with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+        del meta["{https://pith.science/ns/1.0/}pageTextSha256"]
+    pdf.save(sys.argv[2])
+PY
+[[ -z $(exiftool -s3 -XMP-pith:PageTextSha256 "$work/old-rewritten.pdf") ]] || fail "pikepdf did not remove pith:pageTextSha256"
+check "$work/old-rewritten.pdf" 0 verified pdf.bytes.rewritten warn
+no_text_finding "a stamp without a fingerprint"
+
+((failures == 0)) || { echo "$failures failure(s)" >&2; exit 1; }
+echo "ok: full rewrites say whether the text changed, and on which pages"

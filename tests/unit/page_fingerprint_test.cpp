@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue 22, "rewrites you can tell apart": the page text fingerprint
+// pith-stamp records (pdf/page_fingerprint.hpp), its strict XMP form, the
+// comparison after a full rewrite (check/rewritten_text.hpp) and its way
+// over the strict wire from the parsing child (check/pdf_facts.hpp).
+#include "pith/base/crypto.hpp"
+#include "pith/check/pdf_facts.hpp"
+#include "pith/check/rewritten_text.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
+#include "pith/pdf/xmp.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using pith::CheckStatus;
+using pith::Report;
+using pith::pdf::PageFingerprints;
+using pith::pdf::normalise_page_text;
+
+namespace {
+
+// A PDF whose pages each show one line of text (Helvetica, WinAnsi).
+std::string pdf_with_pages(const std::vector<std::string>& texts) {
+  std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>", "",
+                                      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"};
+  std::string kids;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::size_t page = objects.size() + 1;
+    const std::string content = "BT /F1 12 Tf 72 700 Td (" + texts[i] + ") Tj ET";
+    objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                      "/Contents " + std::to_string(page + 1) + " 0 R >>");
+    objects.push_back("<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream");
+    kids += std::to_string(page) + " 0 R ";
+  }
+  objects[1] = "<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(texts.size()) + " >>";
+  std::string out = "%PDF-1.7\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(out.size());
+    out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  const std::size_t xref = out.size();
+  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (const auto o : offsets) {
+    const std::string n = std::to_string(o);
+    out += std::string(10 - n.size(), '0') + n + " 00000 n \n";
+  }
+  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+         std::to_string(xref) + "\n%%EOF\n";
+  return out;
+}
+
+PageFingerprints fingerprints(std::uint64_t pages, std::vector<std::string> texts) {
+  PageFingerprints f;
+  f.page_count = pages;
+  for (const auto& t : texts) f.sha256.push_back(pith::sha256_hex(normalise_page_text(t)));
+  return f;
+}
+
+const pith::Check* find(const Report& r, const char* code) { return r.find(code); }
+
+}  // namespace
+
+TEST_CASE("page text is normalised: NFKC, no white space, valid UTF-8", "[fingerprint]") {
+  CHECK(normalise_page_text("  Efﬁcient\t\tﬂows\n\n over\r\n  time  ") == "Efficientflowsovertime");
+  CHECK(normalise_page_text("Efficient flows over time") == normalise_page_text("Efficientflows over\ntime"));
+  CHECK(normalise_page_text("a\xC2\xA0" "b\xE2\x80\xA8" "c\xE3\x80\x80" "d") == "abcd");  // NBSP, LINE SEPARATOR, IDEOGRAPHIC SPACE
+  CHECK(normalise_page_text("Schro\xCC\x88" "dinger") == "Schr\xC3\xB6" "dinger");            // composed
+  CHECK(normalise_page_text("x\xFFy") == "x\xEF\xBF\xBDy");                                   // invalid byte: U+FFFD
+  CHECK(normalise_page_text(" \n\t ").empty());
+}
+
+TEST_CASE("the XMP value is strict and round-trips", "[fingerprint]") {
+  const PageFingerprints f = fingerprints(3, {"one", "two"});
+  const std::string value = f.to_property();
+  CHECK(value.starts_with("pith-text-1 3 "));
+  const auto back = PageFingerprints::from_property(value);
+  REQUIRE(back);
+  CHECK(*back == f);
+
+  const std::string h = f.sha256[0];
+  for (const std::string& bad : std::vector<std::string>{"", "pith-text-2 1 " + h, "pith-text-1 1", "pith-text-1 x " + h,
+                                "pith-text-1 01 " + h, "pith-text-1 1 " + h + " " + h, "pith-text-1  1 " + h,
+                                "pith-text-1 1 " + h + " ", "pith-text-1 1 " + h.substr(1),
+                                "pith-text-1 1 " + std::string(64, 'A')}) {
+    CAPTURE(bad);
+    CHECK_FALSE(PageFingerprints::from_property(bad));
+  }
+}
+
+TEST_CASE("pith:pageTextSha256 goes into the XMP packet and is read back", "[fingerprint][xmp]") {
+  pith::pdf::meta::PithProperties props;
+  props.number = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
+  props.page_text_sha256 = fingerprints(1, {"text"}).to_property();
+  const auto packet = pith::pdf::merge_pith_xmp("", props);
+  REQUIRE(packet);
+  const auto read = pith::pdf::read_xmp(*packet);
+  REQUIRE(read);
+  CHECK(read->page_text_sha256 == props.page_text_sha256);
+}
+
+TEST_CASE("every page of a PDF is fingerprinted, within the limits", "[fingerprint]") {
+  const std::string pdf = pdf_with_pages({"First page", "Second   page", "Third page"});
+  const PageFingerprints f = pith::pdf::fingerprint_pages(pdf);
+  REQUIRE_FALSE(f.problem);
+  CHECK(f.page_count == 3);
+  REQUIRE(f.sha256.size() == 3);
+  CHECK(f.sha256[1] == pith::sha256_hex("Secondpage"));
+  CHECK(f.page_one_without_watermark.empty());
+
+  pith::pdf::PageFingerprintLimits two;
+  two.max_pages = 2;
+  const PageFingerprints bounded = pith::pdf::fingerprint_pages(pdf, two);
+  CHECK(bounded.page_count == 3);
+  CHECK(bounded.sha256.size() == 2);
+
+  const PageFingerprints broken = pith::pdf::fingerprint_pages("%PDF-1.7\nnot a PDF");
+  CHECK(broken.problem);
+  CHECK(broken.sha256.empty());
+}
+
+TEST_CASE("an arXiv watermark line on page 1 is told apart from other text", "[fingerprint]") {
+  const std::string plain = pdf_with_pages({"Title of the paper", "Body"});
+  const std::string marked = pdf_with_pages({"Title of the paper arXiv:2106.02679v2  [cs.LG]  4 Jun 2021", "Body"});
+  const PageFingerprints stamped = pith::pdf::fingerprint_pages(plain);
+  const PageFingerprints now = pith::pdf::fingerprint_pages(marked);
+  REQUIRE(now.sha256.size() == 2);
+  CHECK(now.page_one_without_watermark == stamped.sha256[0]);
+  const auto c = pith::pdf::compare_page_text(stamped, now);
+  CHECK(c.unchanged());
+  CHECK(c.watermark_only_on_page_one);
+  // Any other added text is a change.
+  const auto edited = pith::pdf::compare_page_text(stamped, pith::pdf::fingerprint_pages(pdf_with_pages({"Title of the paper!", "Body"})));
+  CHECK(edited.changed_pages == std::vector<std::uint64_t>{1});
+}
+
+TEST_CASE("after a rewrite: text unchanged, changed on named pages, or unknown", "[fingerprint][check]") {
+  const PageFingerprints stamped = fingerprints(10, {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"});
+  const std::optional<std::string> value = stamped.to_property();
+
+  SECTION("unchanged") {
+    Report r;
+    pith::check::check_rewritten_text(value, stamped, r);
+    REQUIRE(find(r, "pdf.bytes.rewritten_text_unchanged"));
+    CHECK(find(r, "pdf.bytes.rewritten_text_unchanged")->status == CheckStatus::pass);
+    CHECK_THAT(find(r, "pdf.bytes.rewritten_text_unchanged")->detail, Catch::Matchers::Contains("all 10 pages") &&
+                                                                          Catch::Matchers::Contains("unsigned"));
+    CHECK(r.extra["rewritten_text"]["state"] == "unchanged");
+  }
+  SECTION("changed on pages 3 and 7") {
+    PageFingerprints now = fingerprints(10, {"1", "2", "3 edited", "4", "5", "6", "7 edited", "8", "9", "10"});
+    Report r;
+    pith::check::check_rewritten_text(value, now, r);
+    REQUIRE(find(r, "pdf.bytes.rewritten_text_changed"));
+    CHECK(find(r, "pdf.bytes.rewritten_text_changed")->status == CheckStatus::warn);
+    CHECK_THAT(find(r, "pdf.bytes.rewritten_text_changed")->detail, Catch::Matchers::Contains("text changed on pages 3, 7"));
+    CHECK(r.extra["rewritten_text"]["changed_pages"] == nlohmann::json::array({3, 7}));
+    CHECK_FALSE(find(r, "pdf.bytes.rewritten_text_unchanged"));
+  }
+  SECTION("a page removed") {
+    PageFingerprints now = fingerprints(9, {"1", "2", "3", "4", "5", "6", "7", "8", "9"});
+    Report r;
+    pith::check::check_rewritten_text(value, now, r);
+    REQUIRE(find(r, "pdf.bytes.rewritten_text_changed"));
+    CHECK_THAT(find(r, "pdf.bytes.rewritten_text_changed")->detail, Catch::Matchers::Contains("had 10 pages, this file has 9"));
+  }
+  SECTION("no fingerprint stamped (an older pith-stamp): nothing is said") {
+    Report r;
+    pith::check::check_rewritten_text(std::nullopt, stamped, r);
+    CHECK(r.checks().empty());
+  }
+  SECTION("a malformed fingerprint, or pages not read: unknown") {
+    for (const auto& [stamped_value, now] : {std::pair{std::optional<std::string>("pith-text-1 x"), std::optional(stamped)},
+                                             std::pair{value, std::optional<PageFingerprints>()}}) {
+      Report r;
+      pith::check::check_rewritten_text(stamped_value, now, r);
+      REQUIRE(find(r, "pdf.bytes.rewritten_text_unknown"));
+      CHECK(find(r, "pdf.bytes.rewritten_text_unknown")->status == CheckStatus::skip);
+    }
+  }
+}
+
+TEST_CASE("the facts wire carries the fingerprints strictly", "[fingerprint][facts]") {
+  pith::check::PdfFacts facts;
+  facts.page_fingerprints = fingerprints(4, {"a", "b", "c"});
+  facts.page_fingerprints->page_one_without_watermark = pith::sha256_hex("a");
+  facts.page_fingerprints->problem = "page 4 could not be read";
+  const auto back = pith::check::PdfFacts::from_wire(facts.to_wire());
+  REQUIRE(back);
+  CHECK(*back == facts);
+
+  SECTION("a hash that is not lower-case hex SHA-256") {
+    facts.page_fingerprints->sha256[1] = "not a hash";
+    CHECK_FALSE(pith::check::PdfFacts::from_wire(facts.to_wire()));
+  }
+  SECTION("more hashes than pages") {
+    facts.page_fingerprints->page_count = 2;
+    CHECK_FALSE(pith::check::PdfFacts::from_wire(facts.to_wire()));
+  }
+  SECTION("a watermark-free hash that is not one") {
+    facts.page_fingerprints->page_one_without_watermark = "x";
+    CHECK_FALSE(pith::check::PdfFacts::from_wire(facts.to_wire()));
+  }
+}
