@@ -253,6 +253,20 @@ TEST_CASE("the facts wire carries the file key and the signatures, and refuses v
   CHECK_FALSE(check::PdfFacts::from_wire(wrong.to_wire()));
 }
 
+TEST_CASE("the facts wire refuses a page line's hidden reasons that do not fit their byte", "[facts]") {
+  check::PdfFacts facts;
+  facts.page = pith::pdf::PageText::all_seen({"ab"});
+  facts.page->hidden[0] = 0x5A;
+  std::string wire = facts.to_wire();
+  REQUIRE(check::PdfFacts::from_wire(wire));
+  // The page_hidden list: one count, then 0x5A; made 0x15A, which no child writes.
+  const std::string one_item = std::string("\x01\0\0\0\0\0\0\0\x5a\0\0\0\0\0\0\0", 16);
+  const auto at = wire.find(one_item);
+  REQUIRE(at != std::string::npos);
+  wire[at + 9] = '\x01';
+  CHECK_FALSE(check::PdfFacts::from_wire(wire));
+}
+
 TEST_CASE("RC4 and AES-128 files verify with the parent decrypting what it confirms; a wrong key confirms nothing",
           "[facts][trust]") {
   const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());

@@ -56,7 +56,11 @@ void put_seen(WireWriter& w, const pdf::PageText& page) {
 void take_seen(WireReader& r, pdf::PageText& page) {
   page.seen = r.bytes_list("page_seen");
   for (const std::uint64_t h : r.counts("page_hidden")) {
-    page.hidden.push_back(h <= 0xFF ? static_cast<std::uint8_t>(h) : std::uint8_t{0xFF});
+    if (h > 0xFF) {  // no reason bits a child writes: refused, not mended (a message that decodes has one encoding)
+      page.hidden.assign(page.lines.size() + 1, 0);
+      break;
+    }
+    page.hidden.push_back(static_cast<std::uint8_t>(h));
   }
   const std::vector<std::uint64_t> boxes = r.counts("page_boxes");
   if (boxes.size() % 4 != 0) {
