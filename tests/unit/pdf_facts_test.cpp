@@ -6,6 +6,7 @@
 #include "pith/check/file.hpp"
 #include "pith/check/pdf_facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
+#include "support/test_data.hpp"
 #include "support/test_signer.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 using nlohmann::json;
 using pith::Verdict;
@@ -229,4 +231,67 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   const auto sources = isolated.to_json()["details"]["pith_sources"];
   CHECK(std::any_of(sources.begin(), sources.end(), [&](const json& s) { return s.value("url", "") == url; }));
   CHECK(isolated.report.to_text().find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("the facts wire carries the file key and the signatures, and refuses values no reader writes", "[facts]") {
+  check::PdfFacts facts;
+  facts.file_key = pith::pdf::FileKey{pith::pdf::FileKey::Cipher::rc4, std::string("\x01\x02\x03\x04\x05", 5)};
+  facts.signatures = {pith::pdf::PdfSignature{"Sig1", "A. Signer", "D:20240101000000Z", "adbe.pkcs7.detached", 1234, 2},
+                      pith::pdf::PdfSignature{"", "", "", "", std::nullopt, std::nullopt}};
+  const auto back = check::PdfFacts::from_wire(facts.to_wire());
+  REQUIRE(back);
+  CHECK(*back == facts);
+
+  for (auto bad : {pith::pdf::FileKey{static_cast<pith::pdf::FileKey::Cipher>(9), "k"},
+                   pith::pdf::FileKey{pith::pdf::FileKey::Cipher::aes128, ""}}) {
+    check::PdfFacts wrong = facts;
+    wrong.file_key = bad;
+    CHECK_FALSE(check::PdfFacts::from_wire(wrong.to_wire()));
+  }
+  check::PdfFacts wrong = facts;
+  wrong.signatures[0].certification = 7;
+  CHECK_FALSE(check::PdfFacts::from_wire(wrong.to_wire()));
+}
+
+TEST_CASE("the facts wire refuses a page line's hidden reasons that do not fit their byte", "[facts]") {
+  check::PdfFacts facts;
+  facts.page = pith::pdf::PageText::all_seen({"ab"});
+  facts.page->hidden[0] = 0x5A;
+  std::string wire = facts.to_wire();
+  REQUIRE(check::PdfFacts::from_wire(wire));
+  // The page_hidden list: one count, then 0x5A; made 0x15A, which no child writes.
+  const std::string one_item = std::string("\x01\0\0\0\0\0\0\0\x5a\0\0\0\0\0\0\0", 16);
+  const auto at = wire.find(one_item);
+  REQUIRE(at != std::string::npos);
+  wire[at + 9] = '\x01';
+  CHECK_FALSE(check::PdfFacts::from_wire(wire));
+}
+
+TEST_CASE("RC4 and AES-128 files verify with the parent decrypting what it confirms; a wrong key confirms nothing",
+          "[facts][trust]") {
+  const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
+  const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
+  const Built pdf = build_pdf("(" + title + ")", number, bundle);
+  const auto dir = pith::test::fresh_temp_dir("facts-encrypted");
+  pith::test::write_file(dir / "plain.pdf", pdf.bytes);
+  for (const std::string mode : {"40", "128 --use-aes=n", "128 --use-aes=y", "256"}) {
+    CAPTURE(mode);
+    const auto out = dir / "enc.pdf";
+    const std::string cmd = "qpdf --allow-weak-crypto --encrypt '' owner " + mode + " -- '" + (dir / "plain.pdf").string() +
+                            "' '" + out.string() + "' >/dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const std::string bytes = pith::test::read_file(out);
+    REQUIRE(bytes.find(bundle.substr(0, 40)) == std::string::npos);  // the bundle is encrypted in the file
+    const auto isolated = check::check_bytes(bytes, "enc.pdf", trust());
+    CHECK(isolated.report.verdict() == Verdict::verified);
+    CHECK(isolated.report.find("isolation.parent.verified"));
+
+    check::PdfFacts facts = check::read_pdf_facts(bytes, "enc.pdf");
+    REQUIRE(facts.file_key);
+    REQUIRE(facts.metadata.embedded_bundle == bundle);
+    facts.file_key->key[0] = static_cast<char>(facts.file_key->key[0] ^ 1);
+    const auto lied = check::judge_pdf_facts(bytes, facts, trust(), "enc.pdf").report;
+    CHECK(lied.verdict() == Verdict::failed);
+    CHECK(lied.find("isolation.child.rejected"));
+  }
 }

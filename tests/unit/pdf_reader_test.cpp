@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/reader.hpp"
+#include "pith/base/crypto.hpp"
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <openssl/evp.h>
 
 #include <podofo/base/PdfName.h>
 
@@ -425,4 +430,186 @@ TEST_CASE("reader: damaged cross-reference data is rebuilt by scanning when aske
   REQUIRE(scanned);
   CHECK(scanned->recovered());
   check_structure(*scanned);
+}
+
+// Issue 26: files every common reader opens.
+TEST_CASE("reader: generation 65536 in a classic table is clamped, as in xref streams") {
+  std::string pdf = classic_pdf(one_page, "/Info 4 0 R ");
+  pdf.replace(pdf.find("0000000000 65535 f"), 18, "0000000000 65536 f");  // MS Office, Adobe PDF Library
+  auto r = Reader::open(pdf, "word.pdf");
+  REQUIRE(r);
+  check_structure(*r);
+  CHECK_FALSE(r->recovered());
+  CHECK(r->entry(0).kind == pith::pdf::XrefEntry::Kind::free);
+  CHECK(r->entry(0).generation == 65535);
+}
+
+TEST_CASE("reader: junk in the trailer dictionary falls back to the scan, which takes the keys one by one") {
+  // qpdf's bad13-19 and bad36: `/Something {`, a stray `x`, `)` or `>`.
+  for (const std::string junk : {"/Something { ", "x /Something ", "/QPDFFake1 (potato) ) ", "/A > "}) {
+    CAPTURE(junk);
+    const std::string pdf = classic_pdf(one_page, "/Info 4 0 R " + junk);
+    auto strict = Reader::open(pdf, "junk.pdf");
+    REQUIRE_FALSE(strict);
+    CHECK(strict.error().message.find("PoDoFo") == std::string::npos);
+    pith::pdf::ReaderLimits limits;
+    limits.recover_damaged_xref = true;
+    auto r = Reader::open(pdf, "junk.pdf", limits);
+    REQUIRE(r);
+    CHECK(r->recovered());
+    check_structure(*r);
+    CHECK(r->info_string("Title").value() == "Damaged but readable");
+  }
+}
+
+TEST_CASE("reader: a file whose %PDF- line was lost reads from byte 0 (pdf.js bug1606566)") {
+  const std::string pdf = classic_pdf(one_page, "/Info 4 0 R ");
+  std::string headless = "%\xE2\xE3\xCF\xD3\n" + pdf.substr(pdf.find('\n') + 1);
+  // The offsets are the original's: nine bytes were `%PDF-1.4\n`, six are now the binary comment.
+  headless.insert(0, 3, ' ');
+  auto r = Reader::open(headless, "headless.pdf");
+  REQUIRE(r);
+  CHECK(r->offset_base() == 0);
+  check_structure(*r);
+  auto not_pdf = Reader::open(std::string(4000, 'x'), "x.pdf");
+  REQUIRE_FALSE(not_pdf);
+  CHECK(not_pdf.error().message.find("not a PDF") != std::string::npos);
+}
+
+namespace {
+
+std::string md5(const std::string& data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  REQUIRE(EVP_Digest(data.data(), data.size(), digest, &length, EVP_md5(), nullptr) == 1);
+  return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+// `qpdf --encrypt USER OWNER BITS` of the classic sample, owner password only
+// unless `user` is given.
+std::string encrypted_with(const std::string& bits_and_options, const std::string& user = "") {
+  auto p = pith::test::sample_pdf(SamplePdf::with_xmp);
+  if (!p) FAIL("sample PDF could not be made");
+  const auto out = p->parent_path() / ("enc-" + std::to_string(std::hash<std::string>{}(bits_and_options + user)) + ".pdf");
+  const std::string cmd = "qpdf --allow-weak-crypto --encrypt '" + user + "' owner " + bits_and_options + " -- '" +
+                          p->string() + "' '" + out.string() + "' >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) > 3 * 256 || !std::filesystem::exists(out)) FAIL("qpdf --encrypt failed: " + cmd);
+  return pith::test::read_file(out);
+}
+
+pith::pdf::ReaderLimits as_viewers_open() {
+  pith::pdf::ReaderLimits limits;
+  limits.read_encrypted_with_empty_password = true;
+  return limits;
+}
+
+}  // namespace
+
+TEST_CASE("reader: RC4 and AES-128 with an owner password only read like AES-256 (OpenSSL's legacy provider)") {
+  const std::string plain_xmp = [] {
+    const std::string bytes = require_sample(SamplePdf::with_xmp);
+    auto r = Reader::open(bytes, "plain.pdf");
+    REQUIRE(r);
+    return r->xmp_metadata().value().value();
+  }();
+  for (const auto& [mode, cipher] : std::vector<std::pair<std::string, pith::pdf::FileKey::Cipher>>{
+           {"40", pith::pdf::FileKey::Cipher::rc4},
+           {"128 --use-aes=n", pith::pdf::FileKey::Cipher::rc4},
+           {"128 --use-aes=y", pith::pdf::FileKey::Cipher::aes128},
+           {"256", pith::pdf::FileKey::Cipher::aes256}}) {
+    CAPTURE(mode);
+    const std::string bytes = encrypted_with(mode);
+    auto r = Reader::open(bytes, "enc.pdf", as_viewers_open());
+    REQUIRE(r);
+    check_structure(*r);
+    CHECK(r->xmp_metadata().value().value() == plain_xmp);  // RC4 output as long as its input, AES padding gone
+    const auto key = r->file_key();
+    REQUIRE(key);
+    CHECK(key->cipher == cipher);
+    // Still refused for writing.
+    auto strict = Reader::open(bytes, "enc.pdf");
+    REQUIRE_FALSE(strict);
+    CHECK(strict.error().message.find("qpdf --decrypt") != std::string::npos);
+  }
+}
+
+TEST_CASE("reader: a user password is asked for by name, never with PoDoFo's words") {
+  for (const std::string mode : {"40", "128 --use-aes=y", "256"}) {
+    CAPTURE(mode);
+    auto r = Reader::open(encrypted_with(mode, "secret"), "locked.pdf", as_viewers_open());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find("user password") != std::string::npos);
+    CHECK(r.error().message.find("--password=") != std::string::npos);
+    CHECK(r.error().message.find("PoDoFo") == std::string::npos);
+  }
+}
+
+TEST_CASE("reader: an encrypted file without /ID is read with an empty id, as poppler does") {
+  // RC4 40-bit over `one_page`, key from the empty user password and no /ID
+  // (ISO 32000-2 7.6.4.3, algorithms 2 and 4), made with OpenSSL here.
+  const std::string padding("\x28\xBF\x4E\x5E\x4E\x75\x8A\x41\x64\x00\x4E\x56\xFF\xFA\x01\x08"
+                            "\x2E\x2E\x00\xB6\xD0\x68\x3E\x80\x2F\x0C\xA9\xFE\x64\x53\x69\x7A", 32);
+  const std::string o(32, 'O');  // the owner entry only matters for the owner password
+  const std::int32_t permissions = -4;
+  std::string input = padding + o;
+  for (int i = 0; i < 4; ++i) input += static_cast<char>((static_cast<std::uint32_t>(permissions) >> (8 * i)) & 0xff);
+  const std::string file_key = md5(input).substr(0, 5);
+  const std::string u = pith::rc4(file_key, padding).value();
+  const auto object_key = [&](int number) {
+    std::string k = file_key;
+    k += static_cast<char>(number);
+    k += std::string("\0\0\0\0", 4);
+    return md5(k).substr(0, 10);
+  };
+  const std::string title = pith::rc4(object_key(4), "Encrypted, no ID").value();
+  const auto hex = [](const std::string& s) {
+    static const char* digits = "0123456789abcdef";
+    std::string out = "<";
+    for (unsigned char c : s) out += {digits[c >> 4], digits[c & 15]};
+    return out + ">";
+  };
+  auto objects = one_page;
+  objects[3] = "<< /Title " + hex(title) + " >>";
+  objects.push_back("<< /Filter /Standard /V 1 /R 2 /O " + hex(o) + " /U " + hex(u) + " /P -4 >>");
+  const std::string pdf = classic_pdf(objects, "/Info 4 0 R /Encrypt 5 0 R ");
+  auto r = Reader::open(pdf, "noid.pdf", as_viewers_open());
+  REQUIRE(r);
+  CHECK(r->info_string("Title").value() == "Encrypted, no ID");
+}
+
+TEST_CASE("reader: encryption that leaves strings and streams alone, or names no handler, reads as it is") {
+  // Only embedded files encrypted, behind their own password (/AuthEvent
+  // /EFOpen: qpdf's encrypted-attachments, pdf.js's auth-event-ef-open).
+  const std::string zeros(96, '0');
+  auto objects = one_page;
+  objects.push_back("<< /Filter /Standard /V 5 /R 6 /Length 256 /P -4 /O <" + zeros + "> /U <" + zeros +
+                    "> /CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> /StmF /Identity /StrF /Identity "
+                    "/EFF /StdCF >>");
+  const std::string efopen = classic_pdf(objects, "/Info 4 0 R /Encrypt 5 0 R ");
+  auto r = Reader::open(efopen, "attachments-only.pdf", as_viewers_open());
+  REQUIRE(r);
+  CHECK(r->is_encrypted());
+  CHECK(r->info_string("Title").value() == "Damaged but readable");
+  CHECK_FALSE(Reader::open(efopen, "attachments-only.pdf"));  // still not written to
+
+  // An /Encrypt that is damaged (no handler named): poppler reads the file as it is.
+  for (const std::string broken : {"<< /Foo 1 >>", "null"}) {
+    objects = one_page;
+    objects.push_back(broken);
+    auto b = Reader::open(classic_pdf(objects, "/Info 4 0 R /Encrypt 5 0 R "), "broken.pdf", as_viewers_open());
+    REQUIRE(b);
+    CHECK(b->info_string("Title").value() == "Damaged but readable");
+  }
+}
+
+TEST_CASE("reader: a trailer that is only a nesting bomb is replaced by the catalog found by scanning") {
+  std::string pdf = classic_pdf(one_page);
+  const auto at = pdf.rfind("trailer\n");
+  pdf.replace(at, pdf.find(">>\nstartxref") + 2 - at, "trailer\n" + std::string(5000, '<') + std::string(5000, '>'));
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  auto r = Reader::open(pdf, "issue-202.pdf", limits);
+  REQUIRE(r);
+  CHECK(r->recovered());
+  check_structure(*r);
 }

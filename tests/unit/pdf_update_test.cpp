@@ -23,11 +23,12 @@ PoDoFo::PdfObject dict_with(const char* key, const std::string& value) {
 }  // namespace
 
 TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /Prev and /Size") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::pdflatex);
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
   REQUIRE(path);
   const std::string original = pith::test::read_file(*path);
   auto base = Reader::open(original, "paper.pdf");
   REQUIRE(base);
+  REQUIRE_FALSE(base->newest_section_is_stream());
   const std::uint32_t n = base->size();
   std::vector<UpdateObject> objects;
   for (std::uint32_t k : {n + 2, n, n + 1, n + 7})
@@ -71,6 +72,63 @@ TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /P
   auto again = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
   REQUIRE(again);
   CHECK(*again == *update);
+}
+
+TEST_CASE("update: after a cross-reference stream, a cross-reference stream that lists itself") {
+  auto path = pith::test::sample_pdf(pith::test::SamplePdf::pdflatex);
+  REQUIRE(path);
+  const std::string original = pith::test::read_file(*path);
+  auto base = Reader::open(original, "paper.pdf");
+  REQUIRE(base);
+  REQUIRE(base->newest_section_is_stream());
+  const auto pages = base->page_count();
+  REQUIRE(pages);
+  const std::uint32_t n = base->size();
+  std::vector<UpdateObject> objects;
+  for (std::uint32_t k : {n + 2, n, n + 1, n + 7})
+    objects.push_back(UpdateObject{ObjectId{k, 0}, dict_with("K", "v" + std::to_string(k)), std::nullopt});
+  objects.push_back(UpdateObject{ObjectId{n + 3, 0}, dict_with("Type", "x"), std::string("stream\nbytes")});
+  auto update = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
+  REQUIRE(update);
+  CHECK(update->find("\nxref\n") == std::string::npos);
+  CHECK(update->find("trailer") == std::string::npos);
+  // The stream is object n+8 (the next free number): /Size n+9, and its
+  // /Index lists n..n+3 and n+7..n+8 (itself).
+  const auto self = update->find(std::to_string(n + 8) + " 0 obj\n");
+  REQUIRE(self != std::string::npos);
+  const std::string dict = update->substr(self, update->find("stream", self) - self);
+  CHECK(dict.find("/Type /XRef") != std::string::npos);
+  CHECK(dict.find("/Size " + std::to_string(n + 9)) != std::string::npos);
+  CHECK(dict.find("/Prev " + std::to_string(base->startxref())) != std::string::npos);
+  CHECK(dict.find("/Index [ " + std::to_string(n) + " 4 " + std::to_string(n + 7) + " 2 ]") != std::string::npos);
+  CHECK(dict.find("/Filter") == std::string::npos);
+  CHECK(update->ends_with("startxref\n" + std::to_string(original.size() + self) + "\n%%EOF\n"));
+
+  const std::string written = original + *update;
+  CHECK(pith::pdf::check_written_update(written, "paper.pdf", original.size(), *pages));
+  auto after = Reader::open(written, "after.pdf");
+  REQUIRE(after);
+  CHECK(after->newest_section_is_stream());
+  CHECK(after->size() == n + 9);
+  auto obj = after->object(ObjectId{n + 7, 0});
+  REQUIRE(obj);
+  REQUIRE(obj->IsDictionary());
+  CHECK(obj->GetDictionary().GetKey(PoDoFo::PdfName("K"))->GetString().GetStringUtf8() == "v" + std::to_string(n + 7));
+  auto s = after->stream(ObjectId{n + 3, 0});
+  REQUIRE(s);
+  CHECK(s->data == "stream\nbytes");
+  CHECK(after->first_page());  // objects in the original's object streams still read
+
+  // Deterministic.
+  auto again = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
+  REQUIRE(again);
+  CHECK(*again == *update);
+
+  SECTION("the written check refuses a row that points beside its object") {
+    std::string shifted = written;
+    shifted.insert(original.size() + 1, " ");
+    CHECK_FALSE(pith::pdf::check_written_update(shifted, "bad.pdf", original.size(), *pages));
+  }
 }
 
 TEST_CASE("update: refuses duplicate or zero object numbers and empty updates") {

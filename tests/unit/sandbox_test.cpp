@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 using pith::Report;
@@ -52,6 +53,7 @@ TEST_CASE("a forbidden system call in the sandbox kills the child and is reporte
       }).report;
       REQUIRE(r.error);
       CHECK(r.error->find("stopped by the sandbox") != std::string::npos);
+      CHECK(r.error->find("exploit") == std::string::npos);  // a user's file is never called an attack
       CHECK(r.verdict() == Verdict::error);
       CHECK_FALSE(std::filesystem::exists(written));
     }
@@ -107,6 +109,24 @@ TEST_CASE("in the sandbox a directory can be listed (poppler lists its data dire
   }).report;
   REQUIRE_FALSE(r.error);
   CHECK(r.find("test.ran")->detail == "1");
+}
+
+TEST_CASE("in the sandbox fontconfig's look at a font directory works (fstatfs, statfs)", "[sandbox]") {
+  // Issue 26: a form PDF whose fields name a font it does not embed made
+  // poppler start fontconfig, which checks each font directory's file system
+  // (qpdf's button-set-broken.pdf): the child was killed, the file called an exploit.
+  const auto dir = pith::test::fresh_temp_dir("sandbox-statfs");
+  const Report r = check::run_isolated("form.pdf", [&]() -> check::FileCheck {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct statfs by_descriptor {};
+    struct statfs by_path {};
+    const bool ok = fd >= 0 && ::fstatfs(fd, &by_descriptor) == 0 && ::statfs(dir.c_str(), &by_path) == 0;
+    if (fd >= 0) ::close(fd);
+    return passing(ok ? "both" : "failed");
+  }).report;
+  INFO(r.to_text());
+  REQUIRE_FALSE(r.error);
+  CHECK(r.find("test.ran")->detail == "both");
 }
 
 TEST_CASE("the child does not keep descriptors it inherited", "[sandbox]") {

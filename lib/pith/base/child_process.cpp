@@ -104,8 +104,10 @@ std::optional<std::string> describe_child_end(const std::string& subject, int st
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     if (killed_by_sandbox(sig)) {
-      return subject + " was stopped by the sandbox: it made a forbidden system call (" + describe_signal(sig) +
-             "); the input may be an exploit attempt";
+      // A library reaching for something the allow-list lacks is far more
+      // likely than an attack: the message blames neither the file nor its author.
+      return subject + " was stopped by the sandbox: a library made a system call pith's sandbox does not allow (" +
+             describe_signal(sig) + "); please report it to pith's authors with the file";
     }
     if (sig == SIGXCPU) {
       return subject + " exceeded the CPU-time limit of " + std::to_string(limits.cpu_seconds) + " s and was stopped";

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <openssl/evp.h>
+#include <openssl/provider.h>
 #include <sodium.h>
 #include <stdexcept>
 
@@ -168,6 +170,40 @@ Result<Bytes> from_base64(std::string_view text) {
     return fail(ErrorKind::malformed, "", "invalid base64 at position " + std::to_string(at + 1));
   }
   out.resize(len);
+  return out;
+}
+
+bool enable_legacy_ciphers() {
+  static const bool loaded = [] {
+    // `default` first: once any provider is loaded explicitly, OpenSSL no
+    // longer loads the default one by itself.
+    OSSL_PROVIDER* base = OSSL_PROVIDER_load(nullptr, "default");
+    OSSL_PROVIDER* legacy = OSSL_PROVIDER_load(nullptr, "legacy");
+    return base != nullptr && legacy != nullptr;
+  }();
+  return loaded;
+}
+
+std::optional<std::string> rc4(std::string_view key, std::string_view data) {
+  if (key.empty() || key.size() > 16 || data.size() > static_cast<std::size_t>(INT_MAX) || !enable_legacy_ciphers())
+    return std::nullopt;
+  std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
+  std::unique_ptr<EVP_CIPHER, decltype(&EVP_CIPHER_free)> cipher(EVP_CIPHER_fetch(nullptr, "RC4", nullptr),
+                                                                &EVP_CIPHER_free);
+  if (!ctx || !cipher) return std::nullopt;
+  if (EVP_DecryptInit_ex2(ctx.get(), cipher.get(), nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_set_key_length(ctx.get(), static_cast<int>(key.size())) != 1 ||
+      EVP_DecryptInit_ex2(ctx.get(), nullptr, reinterpret_cast<const unsigned char*>(key.data()), nullptr, nullptr) != 1)
+    return std::nullopt;
+  std::string out(data.size() + 16, '\0');
+  int written = 0;
+  int last = 0;
+  auto* o = reinterpret_cast<unsigned char*>(out.data());
+  if (EVP_DecryptUpdate(ctx.get(), o, &written, reinterpret_cast<const unsigned char*>(data.data()),
+                        static_cast<int>(data.size())) != 1 ||
+      EVP_DecryptFinal_ex(ctx.get(), o + written, &last) != 1)
+    return std::nullopt;
+  out.resize(static_cast<std::size_t>(written + last));
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -91,5 +92,21 @@ template <std::size_t N>
 
 // Makes sure libsodium is initialised (idempotent, thread-safe).
 void ensure_sodium();
+
+// RC4, which the PDF standard security handler of revisions 2-4 needs (the
+// common owner-password-only "protected" PDF, and the password check of
+// AESV2), is in OpenSSL 3's `legacy` provider, which nothing loads by
+// default. Loads it into the default library context beside the `default`
+// provider (loading one explicitly stops the default from loading itself),
+// once; later calls return the first answer. Every other algorithm keeps its
+// provider: nothing gets weaker, RC4 becomes available. Call it before a
+// sandbox that forbids opening files (the provider is a shared module); in
+// pith's sandbox (base/sandbox.hpp) reading files is allowed. False when the
+// provider is not installed (the caller says what cannot be read).
+[[nodiscard]] bool enable_legacy_ciphers();
+
+// RC4 with `key` (5 to 16 bytes) over `data`: encryption and decryption are
+// the same operation. nullopt when RC4 is unavailable (enable_legacy_ciphers).
+[[nodiscard]] std::optional<std::string> rc4(std::string_view key, std::string_view data);
 
 }  // namespace pith

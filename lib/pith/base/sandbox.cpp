@@ -58,8 +58,9 @@ constexpr int allowed[] = {
     SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(statx), SCMP_SYS(fcntl), SCMP_SYS(getdents64),
     SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
     SCMP_SYS(fadvise64), SCMP_SYS(poll), SCMP_SYS(ppoll),
-    // fontconfig, finding a system font for a font the PDF does not embed
-    // (arXiv's watermark: Times-Roman), checks its caches' file systems
+    // what a file system is: fontconfig checks its caches' file systems when
+    // PoDoFo or poppler look up a font a PDF does not embed (arXiv's
+    // watermark: Times-Roman; a form field's font: qpdf's button-set-broken.pdf)
     SCMP_SYS(fstatfs), SCMP_SYS(statfs),
     // time, randomness, identity, limits
     SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep),

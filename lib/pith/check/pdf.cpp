@@ -671,6 +671,38 @@ std::string bindings_text(const Report& report) {
   return out;
 }
 
-bool looks_like_pdf(std::string_view head) { return head.substr(0, 1024).find("%PDF-") != std::string_view::npos; }
+namespace {
+// `N G obj` somewhere in `head`: the body of a PDF whose header line was
+// lost or mangled (pdf.js bug1606566, qpdf's oss-fuzz inputs), which poppler
+// still opens.
+bool holds_object_header(std::string_view head) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\0'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (std::size_t at = head.find("obj"); at != std::string_view::npos; at = head.find("obj", at + 3)) {
+    std::size_t p = at;
+    bool ok = true;
+    for (int field = 0; field < 2 && ok; ++field) {
+      const std::size_t spaces = p;
+      while (p > 0 && space(head[p - 1])) --p;
+      const std::size_t digits = p;
+      while (p > 0 && digit(head[p - 1])) --p;
+      ok = p < digits && digits < spaces;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+}  // namespace
+
+bool looks_like_pdf(std::string_view head) {
+  head = head.substr(0, 1024);
+  if (head.find("%PDF-") != std::string_view::npos) return true;
+  // Registry documents are JSON: never taken for a PDF body.
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head[first] == '{' || head[first] == '[' || head.starts_with("\xEF\xBB\xBF"))
+    return false;
+  return head.find("PDF-1.") != std::string_view::npos || head.find("PDF-2.") != std::string_view::npos ||
+         holds_object_header(head);
+}
 
 }  // namespace pith::check

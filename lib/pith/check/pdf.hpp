@@ -198,7 +198,8 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
 [[nodiscard]] FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust);
 
 // Whether `head` (the first bytes of a file) is a PDF: `%PDF-` within the
-// first 1024 bytes, as readers accept it.
+// first 1024 bytes, as readers accept it, or (its header line lost or
+// mangled, and not JSON) `PDF-1.`/`PDF-2.` or an `N G obj` in them.
 [[nodiscard]] bool looks_like_pdf(std::string_view head);
 
 }  // namespace pith::check

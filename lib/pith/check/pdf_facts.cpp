@@ -5,6 +5,7 @@
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/wire.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/signatures.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/pdf/xmp.hpp"
@@ -55,7 +56,11 @@ void put_seen(WireWriter& w, const pdf::PageText& page) {
 void take_seen(WireReader& r, pdf::PageText& page) {
   page.seen = r.bytes_list("page_seen");
   for (const std::uint64_t h : r.counts("page_hidden")) {
-    page.hidden.push_back(h <= 0xFF ? static_cast<std::uint8_t>(h) : std::uint8_t{0xFF});
+    if (h > 0xFF) {  // no reason bits a child writes: refused, not mended (a message that decodes has one encoding)
+      page.hidden.assign(page.lines.size() + 1, 0);
+      break;
+    }
+    page.hidden.push_back(static_cast<std::uint8_t>(h));
   }
   const std::vector<std::uint64_t> boxes = r.counts("page_boxes");
   if (boxes.size() % 4 != 0) {
@@ -80,6 +85,35 @@ std::optional<pdf::StreamSpan> take_span(WireReader& r, const char* field) {
   const std::uint64_t offset = r.count(field);
   const std::uint64_t length = r.count(field);
   return pdf::StreamSpan{offset, length};
+}
+
+constexpr std::string_view signature_tag = "sig";
+
+std::string signature_to_wire(const pdf::PdfSignature& s) {
+  WireWriter w(signature_tag);
+  w.bytes(s.field);
+  w.bytes(s.signer);
+  w.bytes(s.signed_at);
+  w.bytes(s.sub_filter);
+  w.optional_count(s.signed_length);
+  w.optional_count(s.certification ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*s.certification))
+                                   : std::nullopt);
+  return w.take();
+}
+
+Result<pdf::PdfSignature> signature_from_wire(std::string_view item) {
+  WireReader r(item, signature_tag);
+  pdf::PdfSignature s;
+  s.field = r.bytes("signature field");
+  s.signer = r.bytes("signature signer");
+  s.signed_at = r.bytes("signature time");
+  s.sub_filter = r.bytes("signature subfilter");
+  s.signed_length = r.optional_count("signature signed_length");
+  const auto p = r.optional_count("signature certification");
+  if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
+  if (p && (*p < 1 || *p > 3)) return fail(ErrorKind::malformed, "the child's PDF facts", "signature certification: no such /P");
+  if (p) s.certification = static_cast<int>(*p);
+  return s;
 }
 
 void put_fingerprints(WireWriter& w, const std::optional<pdf::PageFingerprints>& pages) {
@@ -297,17 +331,20 @@ bool decodes_to(std::string_view raw, std::string_view expected) {
   return produced == expected.size() && std::string_view(out).substr(0, produced) == expected;
 }
 
-// Stream data of an AES-256 file: AES-256-CBC with PKCS#5 padding, the IV
-// its first 16 bytes (PDF 2.0, 7.6.3). nullopt when it does not decrypt.
-std::optional<std::string> aes256_decrypt(std::string_view data, std::string_view key) {
+// Stream data of an AES file: AES-CBC (a 16- or 32-byte key) with PKCS#5
+// padding, the IV its first 16 bytes (ISO 32000-2 7.6.3). nullopt when it
+// does not decrypt.
+std::optional<std::string> aes_decrypt(std::string_view data, std::string_view key) {
   constexpr std::size_t iv_size = 16;
-  if (key.size() != 32 || data.size() < 2 * iv_size || data.size() % iv_size != 0 || data.size() > INT_MAX) {
+  if ((key.size() != 32 && key.size() != 16) || data.size() < 2 * iv_size || data.size() % iv_size != 0 ||
+      data.size() > INT_MAX) {
     return std::nullopt;
   }
   std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
   const auto* k = reinterpret_cast<const unsigned char*>(key.data());
   const auto* iv = reinterpret_cast<const unsigned char*>(data.data());
-  if (!ctx || EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_cbc(), nullptr, k, iv) != 1) return std::nullopt;
+  const EVP_CIPHER* cipher = key.size() == 32 ? EVP_aes_256_cbc() : EVP_aes_128_cbc();
+  if (!ctx || EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, k, iv) != 1) return std::nullopt;
   std::string out(data.size(), '\0');
   int written = 0;
   int last = 0;
@@ -319,15 +356,82 @@ std::optional<std::string> aes256_decrypt(std::string_view data, std::string_vie
   return out;
 }
 
+// The `N G obj` whose stream data starts at `data_at`: the last object
+// header in the bytes before it (a stream's dictionary is short; 64 KiB is
+// far more than any real one). nullopt when there is none.
+std::optional<pdf::ObjectId> object_before(std::string_view file, std::uint64_t data_at) {
+  constexpr std::size_t window = 64 * 1024;
+  const std::size_t end = static_cast<std::size_t>(std::min<std::uint64_t>(data_at, file.size()));
+  const std::size_t begin = end > window ? end - window : 0;
+  const std::string_view before = file.substr(begin, end - begin);
+  for (std::size_t at = before.rfind("obj"); at != std::string_view::npos && at > 0; at = before.rfind("obj", at - 1)) {
+    std::size_t p = at;
+    const auto digits_back = [&](std::size_t& q) {
+      const std::size_t stop = q;
+      while (q > 0 && before[q - 1] >= '0' && before[q - 1] <= '9' && stop - q < 10) --q;
+      return q < stop;
+    };
+    const auto spaces_back = [&](std::size_t& q) {
+      const std::size_t stop = q;
+      while (q > 0 && std::string_view(" \t\r\n\f").find(before[q - 1]) != std::string_view::npos) --q;
+      return q < stop;
+    };
+    std::size_t gen_end = p;
+    if (!spaces_back(p)) continue;
+    gen_end = p;
+    if (!digits_back(p)) continue;
+    const std::size_t gen_begin = p;
+    if (!spaces_back(p)) continue;
+    const std::size_t num_end = p;
+    if (!digits_back(p)) continue;
+    std::uint32_t number = 0;
+    std::uint32_t generation = 0;
+    if (std::from_chars(before.data() + p, before.data() + num_end, number).ec != std::errc() ||
+        std::from_chars(before.data() + gen_begin, before.data() + gen_end, generation).ec != std::errc() ||
+        generation > 65535)
+      continue;
+    return pdf::ObjectId{number, static_cast<std::uint16_t>(generation)};
+  }
+  return std::nullopt;
+}
+
+// The key of object `id` in an RC4 or AES-128 file (ISO 32000-2 7.6.3.2,
+// algorithm 1): MD5 of the file key, the object number's low three bytes and
+// the generation's two, and "sAlT" for AES, cut to the file key's length + 5
+// (at most 16 bytes).
+std::string object_key(const pdf::FileKey& file_key, pdf::ObjectId id) {
+  std::string input = file_key.key;
+  for (int i = 0; i < 3; ++i) input += static_cast<char>((id.number >> (8 * i)) & 0xff);
+  for (int i = 0; i < 2; ++i) input += static_cast<char>((id.generation >> (8 * i)) & 0xff);
+  if (file_key.cipher == pdf::FileKey::Cipher::aes128) input += "sAlT";
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(input.data(), input.size(), digest, &length, EVP_md5(), nullptr) != 1 || length != 16) return {};
+  return std::string(reinterpret_cast<const char*>(digest), std::min<std::size_t>(file_key.key.size() + 5, 16));
+}
+
+// `raw`, the stream data of the object before it in `file`, decrypted with
+// the file's key.
+std::optional<std::string> decrypt_stream(std::string_view file, std::uint64_t raw_at, std::string_view raw,
+                                          const pdf::FileKey& file_key) {
+  if (file_key.cipher == pdf::FileKey::Cipher::aes256) return aes_decrypt(raw, file_key.key);
+  const auto id = object_before(file, raw_at);
+  if (!id) return std::nullopt;
+  const std::string key = object_key(file_key, *id);
+  if (key.empty()) return std::nullopt;
+  if (file_key.cipher == pdf::FileKey::Cipher::aes128) return aes_decrypt(raw, key);
+  return rc4(key, raw);
+}
+
 // The reported stream data is at the reported span of the file, as stored
-// or, in an AES-256 file, decrypted with the reported key.
+// or, in an encrypted file, decrypted with the reported key.
 bool carried_in_file(std::string_view file, const std::optional<pdf::StreamSpan>& span, std::string_view data,
-                     const std::optional<std::string>& aes256_key) {
+                     const std::optional<pdf::FileKey>& file_key) {
   if (!span || span->offset > file.size() || span->length > file.size() - span->offset) return false;
   const auto raw = file.substr(static_cast<std::size_t>(span->offset), static_cast<std::size_t>(span->length));
   if (decodes_to(raw, data)) return true;
-  if (!aes256_key) return false;
-  const auto plain = aes256_decrypt(raw, *aes256_key);
+  if (!file_key || file_key->key.empty()) return false;
+  const auto plain = decrypt_stream(file, span->offset, raw, *file_key);
   return plain && decodes_to(*plain, data);
 }
 
@@ -385,7 +489,14 @@ std::string PdfFacts::to_wire() const {
   w.optional_bytes(stamped_xmp_packet);
   w.optional_bytes(stamped_info_title);
   w.bytes_list(page_one_changes);
-  w.optional_bytes(aes256_file_key);
+  w.flag(file_key.has_value());
+  if (file_key) {
+    w.count(static_cast<std::uint64_t>(file_key->cipher));
+    w.bytes(file_key->key);
+  }
+  std::vector<std::string> signature_items;
+  for (const auto& s : signatures) signature_items.push_back(signature_to_wire(s));
+  w.bytes_list(signature_items);
   put_fingerprints(w, page_fingerprints);
   return w.take();
 }
@@ -420,11 +531,26 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
   f.stamped_xmp_packet = r.optional_bytes("stamped_xmp_packet");
   f.stamped_info_title = r.optional_bytes("stamped_info_title");
   f.page_one_changes = r.bytes_list("page_one_changes");
-  f.aes256_file_key = r.optional_bytes("aes256_file_key");
+  // A value no reader writes is refused, not mended: a message that decodes
+  // has one encoding.
+  std::optional<std::string> invalid;
+  if (r.flag("file_key")) {
+    const std::uint64_t cipher = r.count("file_key_cipher");
+    pdf::FileKey key{static_cast<pdf::FileKey::Cipher>(cipher), r.bytes("file_key")};
+    if (cipher < 1 || cipher > 3 || key.key.empty() || key.key.size() > 32) invalid = "file_key: no such cipher or key length";
+    f.file_key = std::move(key);
+  }
+  const std::vector<std::string> signature_items = r.bytes_list("signatures");
   std::optional<std::string> bad_fingerprints;
   f.page_fingerprints = take_fingerprints(r, bad_fingerprints);
   if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*problem));
+  if (invalid) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*invalid));
   if (bad_fingerprints) return fail(ErrorKind::malformed, "the child's PDF facts", std::move(*bad_fingerprints));
+  for (const auto& item : signature_items) {
+    auto signature = signature_from_wire(item);
+    if (!signature) return std::unexpected(signature.error());
+    f.signatures.push_back(std::move(*signature));
+  }
   return f;
 }
 
@@ -443,7 +569,8 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     return facts;
   }
   facts.metadata = pdf::read_pdf_metadata(*reader);
-  facts.aes256_file_key = reader->aes256_file_key();
+  facts.file_key = reader->file_key();
+  facts.signatures = pdf::read_signatures(*reader).value_or(std::vector<pdf::PdfSignature>{});
   if (!hints_at_number(facts.metadata)) return facts;
   facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
   if (facts.metadata.xmp_packet) {
@@ -463,11 +590,11 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
   pdf::PdfMetadata& m = facts.metadata;
   // What the verdict rests on is confirmed in the file's own bytes.
   std::vector<std::string> not_in_file;
-  if (m.xmp_packet && !carried_in_file(bytes, m.xmp_span, *m.xmp_packet, facts.aes256_file_key)) {
+  if (m.xmp_packet && !carried_in_file(bytes, m.xmp_span, *m.xmp_packet, facts.file_key)) {
     not_in_file.emplace_back("an XMP packet");
     m.xmp_packet.reset();
   }
-  if (m.embedded_bundle && !carried_in_file(bytes, m.embedded_bundle_span, *m.embedded_bundle, facts.aes256_file_key)) {
+  if (m.embedded_bundle && !carried_in_file(bytes, m.embedded_bundle_span, *m.embedded_bundle, facts.file_key)) {
     not_in_file.push_back(std::string("an embedded ") + pdf::meta::embedded_name);
     m.embedded_bundle.reset();
   }
@@ -494,6 +621,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
     return none;
   };
   FileCheck checked = check_pdf_metadata(bytes, m, trust, name, probes);
+  list_signatures(checked.report, facts.signatures, bytes.size());
   for (const auto& what : not_in_file) {
     checked.report.fail("isolation.child.rejected",
                         "the parsing child reported " + what +

@@ -14,15 +14,18 @@
 // `verified` verdict rests on:
 //   - the XMP packet and the embedded pith-bundle.json: their undecoded
 //     stream data must lie at the reported spans and be, or inflate (zlib,
-//     FlateDecode) to, exactly the reported bytes; else the part is dropped
-//     and isolation.child.rejected fails the file;
+//     FlateDecode) to, exactly the reported bytes (in an encrypted file,
+//     once decrypted with the reported file key: AES-256 directly, RC4 and
+//     AES-128 with the object's key, derived from the file key and the
+//     `N G obj` the parent finds before the stream); else the part is
+//     dropped and isolation.child.rejected fails the file;
 //   - the cross-reference section offsets must each point at a section
 //     (`xref` or `N G obj`); else they are ignored and the revisions are
 //     counted from the file's `startxref … %%EOF` tails;
 //   - the stamped bytes' SHA-256 is computed here, from the file.
 // What stays the child's word (docs/security.md): the Info strings, page 1's
-// text and links, the stamped revision's titles and whether page 1 changed
-// after stamping. A lying child can therefore bind a record the file really
+// text and links, the stamped revision's titles, whether page 1 changed
+// after stamping and the list of digital signatures (informational). A lying child can therefore bind a record the file really
 // carries to the wrong paper, but never make a record verify that the file's
 // bytes do not carry, signed by a trusted key.
 #include "pith/base/error.hpp"
@@ -31,6 +34,8 @@
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
+#include "pith/pdf/reader.hpp"
+#include "pith/pdf/signatures.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstdint>
@@ -56,10 +61,14 @@ struct PdfFacts {
   std::optional<std::string> stamped_xmp_packet;
   std::optional<std::string> stamped_info_title;
   std::vector<std::string> page_one_changes;
-  // An AES-256 file opened with the empty password: its file key, so the
-  // parent can decrypt the stream data it confirms in the file's bytes (a
-  // wrong key decrypts them to noise, never to a validly signed record).
-  std::optional<std::string> aes256_file_key;
+  // An encrypted file opened with the empty password: its file key and
+  // cipher (RC4, AES-128 or AES-256), so the parent can decrypt the stream
+  // data it confirms in the file's bytes (a wrong key decrypts them to
+  // noise, never to a validly signed record).
+  std::optional<pdf::FileKey> file_key;
+  // The digital signatures the PDF carries (informational: listed beside
+  // the verdict, never validated by pith; the child's word).
+  std::vector<pdf::PdfSignature> signatures;
   // Read only when the XMP carries a page text fingerprint and the stamped
   // bytes no longer end a revision (a full rewrite, check/rewritten_text.hpp):
   // every page's fingerprint as the file reads now.

@@ -13,6 +13,7 @@
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/signatures.hpp"
 #include "pith/check/resolver_host.hpp"
 
 #include <array>
@@ -114,7 +115,7 @@ class Writer {
       if (options_.json) {
         out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else if (!report.error) {
-        out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report)
+        out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report) << signatures_text(report)
              << completeness_panel_text(checked);
       }
       // Input that could not be processed: one line naming it, on stderr.

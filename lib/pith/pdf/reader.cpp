@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/reader.hpp"
 
+#include "pith/base/crypto.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -115,14 +117,18 @@ class BoundedOutput final : public PoDoFo::PdfOutputStream {
 // reference), for strings and streams alike (PoDoFo 0.9.8's tokenizer
 // would decrypt strings itself, keeping the AES padding).
 std::string decrypted(std::string_view data, const PoDoFo::PdfEncrypt& handler) {
-  std::string plain(data.size() + 16, '\0');  // RC4 and AES (16-byte IV in front) never grow it
+  const auto algorithm = handler.GetEncryptAlgorithm();
+  // RC4 is a stream cipher: its output is as long as its input, and PoDoFo
+  // 0.9.8 refuses ("Error initializing RC4 encryption engine") any other length.
+  const bool rc4 = algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_RC4V1 ||
+                   algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_RC4V2;
+  std::string plain(data.size() + (rc4 ? 0 : 16), '\0');  // AES (16-byte IV in front) never grows it
   PoDoFo::pdf_long length = static_cast<PoDoFo::pdf_long>(plain.size());
   handler.Decrypt(reinterpret_cast<const unsigned char*>(data.data()), static_cast<PoDoFo::pdf_long>(data.size()),
                   reinterpret_cast<unsigned char*>(plain.data()), length);
   plain.resize(static_cast<std::size_t>(std::clamp<PoDoFo::pdf_long>(length, 0, static_cast<PoDoFo::pdf_long>(plain.size()))));
   // AES: PoDoFo 0.9.8 returns the PKCS#7 padding with the text (all but the
   // 16-byte IV); drop it when it is there and well formed.
-  const auto algorithm = handler.GetEncryptAlgorithm();
   const bool aes = algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV2 ||
                    algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3 ||
                    algorithm == PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6;
@@ -157,15 +163,35 @@ bool stream_is_encrypted(const PdfDictionary& dict, const PoDoFo::PdfEncrypt& ha
   return true;
 }
 
-std::string podofo_message(const PoDoFo::PdfError& e) {
-  std::string msg = std::string("PoDoFo: ") + PoDoFo::PdfError::ErrorName(e.GetError());
-  for (const auto& info : e.GetCallstack())
-    if (!info.GetInformation().empty()) {
-      msg += ": " + info.GetInformation();
-      break;
-    }
-  return msg;
+std::string podofo_message(const PoDoFo::PdfError& e) { return describe_podofo_error(e); }
+
+}  // namespace
+
+std::string describe_podofo_error(const PoDoFo::PdfError& e) {
+  switch (e.GetError()) {
+    case PoDoFo::ePdfError_OutOfMemory:
+    case PoDoFo::ePdfError_ValueOutOfRange:
+      for (const auto& info : e.GetCallstack())
+        if (!info.GetInformation().empty()) return info.GetInformation();
+      return "a value beyond pith's limits";
+    case PoDoFo::ePdfError_UnexpectedEOF: return "the data ends in the middle of an object";
+    case PoDoFo::ePdfError_InvalidDataType: return "a value of the wrong type where another was expected";
+    case PoDoFo::ePdfError_InvalidHexString: return "a malformed hexadecimal string";
+    case PoDoFo::ePdfError_InvalidName: return "a malformed name";
+    case PoDoFo::ePdfError_NoNumber: return "a number expected and not found";
+    case PoDoFo::ePdfError_InvalidPredictor:
+    case PoDoFo::ePdfError_Flate:
+    case PoDoFo::ePdfError_InvalidStream:
+    case PoDoFo::ePdfError_InvalidStreamLength:
+    case PoDoFo::ePdfError_MissingEndStream: return "stream data that does not decode";
+    case PoDoFo::ePdfError_UnsupportedFilter: return "a stream filter pith does not decode";
+    case PoDoFo::ePdfError_InvalidEncryptionDict:
+    case PoDoFo::ePdfError_InvalidPassword: return "encryption data that does not decrypt";
+    default: return "malformed PDF syntax";
+  }
 }
+
+namespace {
 
 bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; }
 
@@ -319,6 +345,40 @@ std::optional<std::pair<std::size_t, ObjectId>> object_header_before(std::string
   return std::pair{num_begin, ObjectId{num, static_cast<std::uint16_t>(gen)}};
 }
 
+// "the security handler /Standard /V 2 /R 3" and the like, from the
+// /Encrypt dictionary's own values, for messages.
+std::string security_handler_name(const PdfDictionary& d) {
+  const PdfObject* filter = d.GetKey(PdfName("Filter"));
+  const std::string handler = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
+  const PdfObject* v = d.GetKey(PdfName("V"));
+  const PdfObject* r = d.GetKey(PdfName("R"));
+  std::string out = "the security handler /" + handler;
+  if (v && v->IsNumber()) out += " /V " + std::to_string(v->GetNumber());
+  if (r && r->IsNumber()) out += " /R " + std::to_string(r->GetNumber());
+  return out;
+}
+
+bool is_standard_security_handler(const PdfDictionary& d) {
+  const PdfObject* filter = d.GetKey(PdfName("Filter"));
+  return filter && filter->IsName() && filter->GetName().GetName() == "Standard";
+}
+
+// Whether the strings (/StrF) or streams (/StmF) of a document are
+// encrypted: always below V 4; from V 4 on, unless the filter is /Identity
+// or absent (ISO 32000-2 7.6.6, table 27: Identity is the default).
+bool uses_crypt_filter(const PdfDictionary& d, const char* which) {
+  const PdfObject* v = d.GetKey(PdfName("V"));
+  if (!v || !v->IsNumber() || v->GetNumber() < 4) return true;
+  const PdfObject* filter = d.GetKey(PdfName(which));
+  return filter && filter->IsName() && filter->GetName().GetName() != "Identity";
+}
+
+// V5 (AES-256, revisions 5 and 6): no RC4 anywhere.
+bool is_aes256_handler(const PdfDictionary& d) {
+  const PdfObject* v = d.GetKey(PdfName("V"));
+  return v && v->IsNumber() && v->GetNumber() == 5;
+}
+
 }  // namespace
 
 std::string to_string(ObjectId id) {
@@ -393,8 +453,12 @@ Result<Reader> Reader::open_with_base(std::string_view bytes, const std::string&
 Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimits limits) {
   PoDoFo::PdfError::EnableLogging(false);
   PoDoFo::PdfError::EnableDebug(false);
-  const std::size_t header = bytes.substr(0, 1024).find("%PDF-");
-  if (header == std::string_view::npos) return fail(ErrorKind::malformed, name, "not a PDF file (no %PDF- header)");
+  const std::size_t found = bytes.substr(0, 1024).find("%PDF-");
+  // A file whose header line was lost (pdf.js bug1606566) is still read
+  // when its cross-reference data or objects are there, as poppler does;
+  // its offsets count from byte 0.
+  const bool has_header = found != std::string_view::npos;
+  const std::size_t header = has_header ? found : 0;
   // Offsets count from the header; a writer that prepended bytes without
   // shifting them counts from byte 0.
   auto r = open_with_base(bytes, name, limits, header);
@@ -408,12 +472,16 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
     scanned.limits_ = limits;
     scanned.base_ = header;
     scanned.recovery_reason_ = r.error().message;
+    // Said once by whoever reports the recovery ("damaged cross-reference data (…)").
+    if (constexpr std::string_view said = "damaged cross-reference data: "; scanned.recovery_reason_.starts_with(said))
+      scanned.recovery_reason_.erase(0, said.size());
     try {
       if (auto ok = scanned.recover_by_scanning(); ok) r = std::move(scanned);
     } catch (const std::exception&) {
       // not recoverable: the original error stands
     }
   }
+  if (!r && !has_header) return fail(ErrorKind::malformed, name, "not a PDF file (no %PDF- header)");
   if (!r) return r;
   if (r->encrypted_ && limits.read_encrypted_with_empty_password) {
     if (auto opened = r->open_with_empty_password(); !opened) return std::unexpected(opened.error());
@@ -432,41 +500,73 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
 // dictionary is read before decryption is on (its strings are the keys).
 Result<void> Reader::open_with_empty_password() {
   const std::string needs_password =
-      "the PDF is encrypted with a password; checking it needs the password: decrypt it (e.g. "
-      "`qpdf --decrypt --password=... in.pdf out.pdf`) and check the decrypted copy";
+      "the PDF is encrypted with a user password (readers ask for it before they show the file): checking it "
+      "needs the password. Decrypt it with the password (`qpdf --decrypt --password=PASSWORD in.pdf out.pdf`) "
+      "and check the decrypted copy";
   const PdfObject* value = key(trailer_, "Encrypt");
   PdfObject dict;
   if (value->IsReference()) {
     encryption_dict_ = reference_of(*value);
     auto resolved = object(*encryption_dict_);
-    if (!resolved) return std::unexpected(resolved.error());
-    dict = *resolved;
+    if (resolved) dict = *resolved;
   } else {
     dict = *value;
   }
-  if (!dict.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer's /Encrypt is not a dictionary");
+  // An /Encrypt that is not a readable dictionary naming its handler
+  // (damaged, or null) names no way to decrypt: poppler then reads the file
+  // as it is, and so do we (pdf.js's PDFBOX-4352-0.pdf). Encrypted data
+  // reads as noise.
+  if (!dict.IsDictionary() || !key(dict.GetDictionary(), "Filter") || !key(dict.GetDictionary(), "Filter")->IsName())
+    return {};
+  const std::string handler_name = security_handler_name(dict.GetDictionary());
+  const auto cannot_read = [&](const std::string& why) {
+    return fail(ErrorKind::usage, name_,
+                "the PDF is encrypted with " + handler_name + ", which pith cannot read (" + why +
+                    "); decrypt it (`qpdf --decrypt in.pdf out.pdf`) and check the decrypted copy");
+  };
+  if (!is_standard_security_handler(dict.GetDictionary())) return cannot_read("not the standard password handler");
+  // Crypt filters (V 4 and 5): /StrF and /StmF /Identity (the default) leave
+  // strings and streams as they are. A file that encrypts only its embedded
+  // files (/EFF, often behind their own password: /AuthEvent /EFOpen) is
+  // read as it is, without a password; those files stay unread.
+  strings_encrypted_ = uses_crypt_filter(dict.GetDictionary(), "StrF");
+  streams_encrypted_ = uses_crypt_filter(dict.GetDictionary(), "StmF");
+  if (!strings_encrypted_ && !streams_encrypted_) return {};
+  // Revisions 2-4 (RC4, and AESV2's key check) need RC4: OpenSSL 3's legacy provider.
+  if (!enable_legacy_ciphers() && !is_aes256_handler(dict.GetDictionary()))
+    return cannot_read("RC4 needs OpenSSL's legacy provider, which is not installed");
+  // The first /ID enters the key of revisions 2-4; a file without one is
+  // read with an empty id, as poppler and qpdf do.
   const PdfObject* id = key(trailer_, "ID");
-  if (!id || !id->IsArray() || id->GetArray().empty() || !(id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
-    return fail(ErrorKind::malformed, name_, "the PDF is encrypted but its trailer has no /ID to derive the key from");
+  PoDoFo::PdfString first_id("");
+  if (id && id->IsArray() && !id->GetArray().empty() && (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
+    first_id = id->GetArray()[0].GetString();
   try {
     std::shared_ptr<PoDoFo::PdfEncrypt> handler(PoDoFo::PdfEncrypt::CreatePdfEncrypt(&dict));
-    if (!handler->Authenticate(std::string(), id->GetArray()[0].GetString())) return fail(ErrorKind::usage, name_, needs_password);
+    if (!handler->Authenticate(std::string(), first_id)) return fail(ErrorKind::usage, name_, needs_password);
     decryption_ = std::move(handler);
   } catch (const PoDoFo::PdfError& e) {
-    return fail(ErrorKind::usage, name_, "the PDF is encrypted in a way pith cannot read (" + podofo_message(e) +
-                                             "); checking it needs it decrypted (e.g. `qpdf --decrypt in.pdf out.pdf`)");
+    return cannot_read(e.GetError() == PoDoFo::ePdfError_UnsupportedFilter ? "an unsupported encryption method"
+                                                                             : "its /Encrypt dictionary is malformed");
   }
   return {};
 }
 
-std::optional<std::string> Reader::aes256_file_key() const {
+std::optional<FileKey> Reader::file_key() const {
   if (!decryption_) return std::nullopt;
-  const auto algorithm = decryption_->GetEncryptAlgorithm();
-  if (algorithm != PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3 &&
-      algorithm != PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6) {
-    return std::nullopt;
+  FileKey out;
+  switch (decryption_->GetEncryptAlgorithm()) {
+    case PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_RC4V1:
+    case PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_RC4V2: out.cipher = FileKey::Cipher::rc4; break;
+    case PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV2: out.cipher = FileKey::Cipher::aes128; break;
+    case PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3:
+    case PoDoFo::PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6: out.cipher = FileKey::Cipher::aes256; break;
+    default: return std::nullopt;
   }
-  return std::string(reinterpret_cast<const char*>(decryption_->GetEncryptionKey()), 32);
+  const int length = out.cipher == FileKey::Cipher::aes256 ? 32 : decryption_->GetKeyLength() / 8;
+  if (length <= 0 || length > 32) return std::nullopt;
+  out.key.assign(reinterpret_cast<const char*>(decryption_->GetEncryptionKey()), static_cast<std::size_t>(length));
+  return out;
 }
 
 PoDoFo::PdfEncrypt* Reader::decryption_for(ObjectId id) const {
@@ -516,14 +616,18 @@ Result<void> Reader::recover_by_scanning() {
   for (std::size_t pos = s.rfind("trailer"); pos != std::string_view::npos && !found_trailer;
        pos = pos == 0 ? std::string_view::npos : s.rfind("trailer", pos - 1)) {
     if (auto ok = check_nesting(s, pos + 7, at(pos)); !ok) continue;
+    std::optional<PdfDictionary> trailer;
     try {
       Tokenizer tok(s, pos + 7);
       PoDoFo::PdfVariant v = tok.variant();
-      if (v.IsDictionary() && key(v.GetDictionary(), "Root")) {
-        trailer_ = v.GetDictionary();
-        found_trailer = true;
-      }
+      if (v.IsDictionary()) trailer = v.GetDictionary();
     } catch (const PoDoFo::PdfError&) {
+      // Junk inside it (`/Something {`, a stray `)`: qpdf's bad13-19): the keys a reader needs, one by one.
+      trailer = trailer_keys_around_junk(pos + 7);
+    }
+    if (trailer && key(*trailer, "Root")) {
+      trailer_ = std::move(*trailer);
+      found_trailer = true;
     }
   }
   // Objects in object streams, and xref stream dictionaries (for a trailer).
@@ -561,11 +665,59 @@ Result<void> Reader::recover_by_scanning() {
       ++index;
     }
   }
+  // No trailer to go by (a trailer that is only a nesting bomb: qpdf's
+  // issue-202.pdf): the last object that is a catalog, as poppler does.
+  if (!found_trailer) {
+    if (auto catalog = last_catalog(found)) {
+      trailer_.AddKey(PdfName("Root"), PdfObject(PoDoFo::PdfReference(catalog->number, catalog->generation)));
+      found_trailer = true;
+    }
+  }
   if (!found_trailer) return fail(ErrorKind::malformed, name_, "no trailer naming a /Root found");
   if (auto ok = take_trailer_keys(); !ok) return ok;
   size_ = highest_number_ + 1;
   recovered_ = true;
   return {};
+}
+
+std::optional<ObjectId> Reader::last_catalog(const std::vector<std::pair<std::uint32_t, XrefEntry>>& by_offset_desc) const {
+  for (const auto& [number, e] : by_offset_desc) {
+    if (e.kind != XrefEntry::Kind::in_file) continue;
+    const std::string_view head = bytes_.substr(static_cast<std::size_t>(e.offset), 1024);
+    if (head.find("/Catalog") == std::string_view::npos) continue;
+    auto parsed = parse_at(e.offset, ObjectId{number, e.generation}, false, 0);
+    if (!parsed || !parsed->value.IsDictionary()) continue;
+    const PdfObject* type = key(parsed->value.GetDictionary(), "Type");
+    if (type && type->IsName() && type->GetName().GetName() == "Catalog") return ObjectId{number, e.generation};
+  }
+  return std::nullopt;
+}
+
+PdfDictionary Reader::trailer_keys_around_junk(std::uint64_t from) const {
+  const std::string_view s = bytes_;
+  const std::size_t begin = static_cast<std::size_t>(from);
+  std::size_t end = s.find("startxref", begin);
+  end = std::min<std::size_t>(end == std::string_view::npos ? s.size() : end, begin + 64 * 1024);
+  const std::string_view region = s.substr(begin, end - begin);
+  PdfDictionary out;
+  for (const char* name : {"Root", "Info", "ID", "Encrypt", "Size"}) {
+    const std::string wanted = std::string("/") + name;
+    for (std::size_t at = region.find(wanted); at != std::string_view::npos; at = region.find(wanted, at + 1)) {
+      const std::size_t after = at + wanted.size();
+      if (after < region.size() && !is_ws(region[after]) && std::string_view("[<(/").find(region[after]) == std::string_view::npos)
+        continue;  // a longer name (/Rooted)
+      const std::uint64_t value_at = begin + after;
+      if (!check_nesting(s, value_at, "in a trailer")) continue;
+      try {
+        Tokenizer tok(s, value_at);
+        PoDoFo::PdfVariant v = tok.variant();
+        out.AddKey(PdfName(name), PdfObject(v));
+        break;
+      } catch (const PoDoFo::PdfError&) {
+      }
+    }
+  }
+  return out;
 }
 
 Result<std::uint64_t> Reader::find_startxref() const {
@@ -615,6 +767,7 @@ Result<std::optional<std::uint64_t>> Reader::read_section(std::uint64_t offset, 
   if (!trailer) return std::unexpected(trailer.error());
   if (newest) {
     trailer_ = *trailer;
+    newest_is_stream_ = !starts_with_at(bytes_, p, "xref");
   } else {
     // Keys the newest trailer lacks (a linearized first-page trailer may).
     for (const char* k : {"Root", "Info", "ID", "Encrypt"})
@@ -659,13 +812,15 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
       auto off = read_uint<std::uint64_t>(bytes_, p);
       auto gen = read_uint<std::uint32_t>(bytes_, p);
       p = skip_ws(bytes_, p);
-      if (!off || !gen || p >= bytes_.size() || (bytes_[p] != 'n' && bytes_[p] != 'f') || *gen > 65535)
+      if (!off || !gen || p >= bytes_.size() || (bytes_[p] != 'n' && bytes_[p] != 'f'))
         return malformed(entry_at);
       const bool in_use = bytes_[p] == 'n';
       ++p;
       const auto num = static_cast<std::uint32_t>(*first + i);
       XrefEntry e;
-      e.generation = static_cast<std::uint16_t>(*gen);
+      // `0000000000 65536 f` (MS Office, Adobe's PDF Library, PyMuPDF): one
+      // more than the largest generation; clamped, as in xref streams.
+      e.generation = static_cast<std::uint16_t>(std::min<std::uint32_t>(*gen, 65535));
       if (in_use) {
         const auto object_at = position(*off);
         if (!object_at)
@@ -681,8 +836,13 @@ Result<PdfDictionary> Reader::read_classic_table(std::uint64_t offset, std::size
   }
   const std::size_t trailer_at = p;
   if (auto ok = check_nesting(bytes_, p + 7, at(trailer_at)); !ok) return std::unexpected(ok.error());
-  Tokenizer tok(bytes_, p + 7);
-  PoDoFo::PdfVariant v = tok.variant();
+  PoDoFo::PdfVariant v;
+  try {
+    Tokenizer tok(bytes_, p + 7);
+    v = tok.variant();
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(ErrorKind::malformed, name_, "the trailer dictionary " + at(trailer_at) + " does not parse (" + podofo_message(e) + ")");
+  }
   if (!v.IsDictionary()) return fail(ErrorKind::malformed, name_, "the trailer is not a dictionary " + at(trailer_at));
   PdfDictionary trailer = v.GetDictionary();
   // Hybrid file: an xref stream holds the objects that live in object streams.
@@ -808,7 +968,7 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     if (t == "endobj") return out;  // an empty object is null
     PoDoFo::PdfEncrypt* decryption = decryption_for(out.id);
     out.value = PdfObject(tok.variant_from(t, type));
-    if (decryption) decrypt_strings(out.value, *decryption);
+    if (decryption && strings_encrypted_) decrypt_strings(out.value, *decryption);
     t = tok.token();
     if (t == "endobj") return out;
     if (t != "stream" || !out.value.IsDictionary())
@@ -840,7 +1000,7 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
     if (!starts_with_at(bytes_, skip_ws(bytes_, static_cast<std::size_t>(end)), "endstream"))
       return fail(ErrorKind::malformed, name_, "stream /Length does not end at endstream in object " + std::to_string(num) + " " + at(offset));
     out.raw_stream = bytes_.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(*len));
-    if (decryption && stream_is_encrypted(out.value.GetDictionary(), *decryption)) {
+    if (decryption && streams_encrypted_ && stream_is_encrypted(out.value.GetDictionary(), *decryption)) {
       out.decrypted_stream = decrypted(out.raw_stream, *decryption);
     }
     return out;

@@ -14,15 +14,20 @@
 // streams. A damaged cross-reference section is an Error naming the byte
 // offset, unless ReaderLimits::recover_damaged_xref asks for the objects to be
 // found by scanning the file (as qpdf and poppler do; for reading only: an
-// update must not be written on top of a guess). Encrypted files are refused
-// with advice, unless ReaderLimits::read_encrypted_with_empty_password asks
-// for those any viewer opens (empty user password) to be decrypted as they
-// are read (PoDoFo's security handlers; for reading only, as for checking).
+// update must not be written on top of a guess); the scan also takes the
+// keys of a trailer with junk in it one by one, and the last catalog when no
+// trailer is readable. Encrypted files are refused with advice, unless
+// ReaderLimits::read_encrypted_with_empty_password asks for those any viewer
+// opens (empty user password: RC4, AES-128, AES-256; /Identity crypt
+// filters; a file without /ID) to be decrypted as they are read (PoDoFo's
+// security handlers, RC4 through OpenSSL's legacy provider; for reading only,
+// as for checking). A classic entry's generation 65536 is read as 65535.
 //
 // Bytes before `%PDF-` (up to 1,024 of them; readers accept them): offsets in
 // the file count from the header (ISO 32000-2 7.5.2, what poppler and qpdf
 // do), falling back to counting from byte 0 when that is what the file's
-// writer did. offset_base() says which; an update must write offsets the same way.
+// writer did. offset_base() says which; an update must write offsets the same
+// way. A file without `%PDF-` is read with offsets from byte 0.
 //
 // Every PDF is hostile input: sizes, counts, depths and reference chains are
 // bounded by ReaderLimits.
@@ -45,6 +50,7 @@
 
 namespace PoDoFo {
 class PdfEncrypt;
+class PdfError;
 }
 
 namespace pith::pdf {
@@ -78,6 +84,17 @@ struct XrefEntry {
   std::uint64_t offset = 0;         // in_file: position of "N G obj" in the bytes (offset_base() added)
   std::uint32_t stream_number = 0;  // in_object_stream: the object stream
   std::uint32_t index = 0;          //                    index inside it
+};
+
+// The key of the standard security handler (ISO 32000-2 7.6.4) and the
+// cipher of the file's streams. AES-256 (V5) uses the file key for every
+// object; RC4 and AES-128 derive each object's key from it, its number and
+// generation (7.6.3.2, algorithm 1).
+struct FileKey {
+  enum class Cipher : std::uint8_t { rc4 = 1, aes128 = 2, aes256 = 3 };
+  Cipher cipher = Cipher::aes256;
+  std::string key;
+  friend bool operator==(const FileKey&, const FileKey&) = default;
 };
 
 struct StreamObject {
@@ -130,11 +147,14 @@ class Reader {
   // Trailer /Size: one more than the highest object number in use.
   [[nodiscard]] std::uint32_t size() const { return size_; }
   [[nodiscard]] bool uses_xref_streams() const { return uses_xref_streams_; }
+  // Whether the newest cross-reference section (where startxref points) is
+  // an xref stream: an update is written in the same form (update.hpp).
+  [[nodiscard]] bool newest_section_is_stream() const { return newest_is_stream_; }
   [[nodiscard]] bool is_encrypted() const { return encrypted_; }
-  // The file key of an AES-256 (V5: AESV3) file opened with the empty
-  // password: with it a stream's data is decrypted as AES-256-CBC (the IV its
-  // first 16 bytes), the same key for every object. nullopt otherwise.
-  [[nodiscard]] std::optional<std::string> aes256_file_key() const;
+  // The file key of an encrypted file opened with the empty password, and
+  // how its streams are encrypted: with it a process that never parsed the
+  // PDF decrypts a stream's data (check/pdf_facts.hpp). nullopt otherwise.
+  [[nodiscard]] std::optional<FileKey> file_key() const;
   [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
   // Positions in bytes() of the cross-reference sections read, newest first
   // (the /Prev chain). Sections at or after a byte length L are revisions
@@ -198,6 +218,13 @@ class Reader {
   [[nodiscard]] Result<void> read_xref_chain();
   [[nodiscard]] Result<void> recover_by_scanning();
   [[nodiscard]] Result<void> take_trailer_keys();
+  // The trailer keys a reader needs (/Root, /Info, /ID, /Encrypt, /Size),
+  // each parsed alone, from a trailer dictionary that does not parse whole.
+  [[nodiscard]] PoDoFo::PdfDictionary trailer_keys_around_junk(std::uint64_t from) const;
+  // The catalog of a file whose trailers are all unreadable: the object
+  // latest in the file whose /Type is /Catalog (objects by offset, last first).
+  [[nodiscard]] std::optional<ObjectId> last_catalog(
+      const std::vector<std::pair<std::uint32_t, XrefEntry>>& by_offset_desc) const;
   [[nodiscard]] Result<void> open_with_empty_password();
   // The security handler for the strings and streams of object `id`, or null.
   [[nodiscard]] PoDoFo::PdfEncrypt* decryption_for(ObjectId id) const;
@@ -231,8 +258,11 @@ class Reader {
   std::string recovery_reason_;
   std::uint32_t size_ = 0;
   bool uses_xref_streams_ = false;
+  bool newest_is_stream_ = false;
   bool encrypted_ = false;
   std::shared_ptr<PoDoFo::PdfEncrypt> decryption_;  // set when an encrypted file opened with the empty password
+  bool strings_encrypted_ = true;                    // false: /StrF /Identity (crypt filters, V 4 and 5)
+  bool streams_encrypted_ = true;                    // false: /StmF /Identity
   std::optional<ObjectId> encryption_dict_;          // the /Encrypt dictionary: never decrypted
   std::vector<std::uint64_t> section_offsets_;
   std::optional<ObjectId> root_;
@@ -251,5 +281,9 @@ class Reader {
 // Helpers on PoDoFo values, shared with the writer and the stamper.
 [[nodiscard]] std::optional<ObjectId> reference_of(const PoDoFo::PdfObject& value);
 [[nodiscard]] std::string string_bytes(const PoDoFo::PdfString& s);  // raw bytes of a PDF string
+// What went wrong in PoDoFo's parser, filters or writer, in words for
+// people (its error names and call stack are for PoDoFo's developers). Our
+// own raises (a size limit, a seek outside the file) keep their text.
+[[nodiscard]] std::string describe_podofo_error(const PoDoFo::PdfError& e);
 
 }  // namespace pith::pdf

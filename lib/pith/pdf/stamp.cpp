@@ -3,6 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/pdf/reader.hpp"
+#include "pith/pdf/signatures.hpp"
 #include "pith/pdf/update.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
@@ -238,6 +239,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
     page_dict.AddKey(PdfName("Annots"), list);
     b.put(page->id, page_dict);
   }
+  plan.badge_rect = std::array<double, 4>{x1, y1, x1 + width, y1 + height};
   plan.notes.push_back("badge added to page 1");
   plan.adds_badge = true;
   return {};
@@ -354,6 +356,18 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     return plan;
   }
 
+  // A certified document (DocMDP) allows at most form filling, page
+  // templates, signing and annotations (/P 3); metadata and an attached file
+  // are none of these, so a stamp would invalidate the certification.
+  auto certified = certification_permissions(reader);
+  if (!certified) return std::unexpected(certified.error());
+  if (*certified) {
+    return fail(ErrorKind::usage, reader.name(),
+                "the PDF is certified by a signature (DocMDP /P " + std::to_string(**certified) + ": its certifier allows " +
+                    certification_allows(**certified) + "); a stamp adds metadata and an attached file, which would "
+                    "invalidate the certification. Stamp the PDF before it is certified");
+  }
+
   plan.original_length = reader.bytes().size();
   plan.original_sha256 = options.original_sha256 ? *options.original_sha256 : sha256_hex(reader.bytes());
 
@@ -370,7 +384,18 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
     props.page_text_sha256 = options.page_text_sha256;
-    auto packet = merge_pith_xmp(metadata.xmp_packet.value_or(""), props);
+    // A packet that is not well-formed XMP (readers ignore it: pdf.js's
+    // bug854315.pdf) is replaced by one holding the pith properties; the old
+    // one stays in the file's earlier revision. One too large or too deep to
+    // parse safely is refused by the merge.
+    std::string_view existing = metadata.xmp_packet ? std::string_view(*metadata.xmp_packet) : std::string_view();
+    if (!existing.empty() && extraction.xmp && !extraction.xmp->parsed) {
+      plan.notes.push_back("warning: the PDF's XMP packet " + extraction.xmp->parse_error +
+                           ": replaced by one holding the pith properties (the old packet stays in the file's "
+                           "earlier revision)");
+      existing = {};
+    }
+    auto packet = merge_pith_xmp(existing, props);
     if (!packet) return std::unexpected(packet.error().within(reader.name()));
     PdfDictionary metadata_stream;
     metadata_stream.AddKey(PdfName("Type"), PdfName("Metadata"));
@@ -410,7 +435,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     if (!update) return std::unexpected(update.error());
     plan.update = std::move(*update);
   } catch (const PoDoFo::PdfError& e) {
-    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + describe_podofo_error(e));
   } catch (const std::exception& e) {
     return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + e.what());
   }

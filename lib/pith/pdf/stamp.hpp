@@ -22,6 +22,7 @@
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/registry/verify.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,6 +62,9 @@ struct StampPlan {
   std::string original_sha256;                 // of the bytes before the update (hex)
   std::uint64_t original_length = 0;
   std::vector<std::string> notes;              // human-readable remarks (badge skipped, ...)
+  // The badge's /Rect on page 1 when one was added: the one place where
+  // page 1 may look different after the update (stamp/examine.hpp).
+  std::optional<std::array<double, 4>> badge_rect;
   bool adds_badge = false;                     // the update changes page 1's annotations (--badge)
 };
 

@@ -66,6 +66,112 @@ std::string serialize_object(const UpdateObject& object) {
   return out;
 }
 
+namespace {
+
+using Offsets = std::vector<std::pair<ObjectId, std::uint64_t>>;
+
+// Runs of consecutive object numbers in `offsets` (sorted): [first, end) indexes.
+std::vector<std::pair<std::size_t, std::size_t>> subsections(const Offsets& offsets) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t i = 0; i < offsets.size();) {
+    std::size_t j = i + 1;
+    while (j < offsets.size() && offsets[j].first.number == offsets[j - 1].first.number + 1) ++j;
+    out.emplace_back(i, j);
+    i = j;
+  }
+  return out;
+}
+
+// The trailer keys of an update: /Size, /Root, /Info, /ID (the original
+// first id, the second derived from `body`, what changed), /Prev.
+PdfDictionary update_trailer(const Reader& base, std::uint32_t size, const UpdateTrailer& trailer, std::string_view body) {
+  const std::string first = base.file_id() ? base.file_id()->first : sha256_16("pith-id0", body);
+  const std::string second = sha256_16(first, body);
+  PdfDictionary t;
+  t.AddKey(PdfName("Size"), PdfObject(static_cast<PoDoFo::pdf_int64>(size)));
+  t.AddKey(PdfName("Root"), reference(trailer.root));
+  if (trailer.info) t.AddKey(PdfName("Info"), reference(*trailer.info));
+  PdfArray id;
+  id.push_back(hex_string(first));
+  id.push_back(hex_string(second));
+  t.AddKey(PdfName("ID"), PdfObject(id));
+  t.AddKey(PdfName("Prev"), PdfObject(static_cast<PoDoFo::pdf_int64>(base.startxref())));
+  return t;
+}
+
+// A classic section (`xref`, 20-byte entries) and its trailer.
+Result<void> append_classic_section(const Reader& base, const Offsets& offsets, std::uint32_t size,
+                                    const UpdateTrailer& trailer, std::string& out) {
+  const std::uint64_t xref_offset = base.bytes().size() + out.size() - base.offset_base();
+  // A classic entry has ten digits for the offset.
+  constexpr std::uint64_t classic_offset_limit = 10'000'000'000ull;
+  if (xref_offset >= classic_offset_limit) {
+    return fail(ErrorKind::usage, base.name(),
+                "the file is larger than a classic cross-reference table can address (10^10 bytes); not supported");
+  }
+  out += "xref\n";
+  char line[40];
+  for (const auto& [i, j] : subsections(offsets)) {
+    out += std::to_string(offsets[i].first.number) + " " + std::to_string(j - i) + "\n";
+    for (std::size_t k = i; k < j; ++k) {
+      std::snprintf(line, sizeof line, "%010llu %05u n\r\n", static_cast<unsigned long long>(offsets[k].second),
+                    static_cast<unsigned>(offsets[k].first.generation));
+      out += line;
+    }
+  }
+  const PdfDictionary t = update_trailer(base, size, trailer, out);
+  try {
+    out += "trailer\n" + write_variant(PdfObject(t)) + "\nstartxref\n" + std::to_string(xref_offset) + "\n%%EOF\n";
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the trailer: ") + describe_podofo_error(e));
+  }
+  return {};
+}
+
+// A cross-reference stream (ISO 32000-2 7.5.8), after a file whose newest
+// section is one: readers that met an xref stream expect the next one to
+// be the same (poppler rebuilt pdf-lib's flatten_form.pdf from a classic
+// section after its stream, and lost a checkbox). Rows of /W [1 n 2],
+// uncompressed; the stream lists itself, under the next free number.
+Result<void> append_xref_stream(const Reader& base, Offsets offsets, std::uint32_t size, const UpdateTrailer& trailer,
+                                std::string& out) {
+  const ObjectId self{size, 0};
+  const std::uint64_t xref_offset = base.bytes().size() + out.size() - base.offset_base();
+  offsets.emplace_back(self, xref_offset);  // the largest number: `offsets` stays sorted
+  int offset_width = 1;
+  while (offset_width < 8 && (xref_offset >> (8 * offset_width)) != 0) ++offset_width;
+  std::string rows;
+  PdfArray index;
+  for (const auto& [i, j] : subsections(offsets)) {
+    index.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(offsets[i].first.number)));
+    index.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(j - i)));
+    for (std::size_t k = i; k < j; ++k) {
+      rows += '\1';
+      for (int b = offset_width - 1; b >= 0; --b) rows += static_cast<char>((offsets[k].second >> (8 * b)) & 0xff);
+      rows += static_cast<char>(offsets[k].first.generation >> 8);
+      rows += static_cast<char>(offsets[k].first.generation & 0xff);
+    }
+  }
+  std::string body = out;
+  body += rows;
+  PdfDictionary dict = update_trailer(base, size + 1, trailer, body);
+  dict.AddKey(PdfName("Type"), PdfName("XRef"));
+  PdfArray widths;
+  for (const int w : {1, offset_width, 2}) widths.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(w)));
+  dict.AddKey(PdfName("W"), widths);
+  dict.AddKey(PdfName("Index"), index);
+  try {
+    out += serialize_object(UpdateObject{self, PdfObject(dict), std::move(rows)});
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the cross-reference stream: ") +
+                                                      describe_podofo_error(e));
+  }
+  out += "startxref\n" + std::to_string(xref_offset) + "\n%%EOF\n";
+  return {};
+}
+
+}  // namespace
+
 Result<std::string> build_incremental_update(const Reader& base, const std::vector<UpdateObject>& objects,
                                              const UpdateTrailer& trailer) {
   if (objects.empty()) return fail(ErrorKind::internal, base.name(), "internal: an incremental update needs at least one object");
@@ -94,50 +200,12 @@ Result<std::string> build_incremental_update(const Reader& base, const std::vect
       size = std::max(size, o.id.number + 1);
     }
   } catch (const PoDoFo::PdfError& e) {
-    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the update: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
+    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the update: ") + describe_podofo_error(e));
   }
   std::sort(offsets.begin(), offsets.end());
-
-  const std::uint64_t xref_offset = original.size() + out.size() - origin;
-  // A classic entry has ten digits for the offset.
-  constexpr std::uint64_t classic_offset_limit = 10'000'000'000ull;
-  if (xref_offset >= classic_offset_limit) {
-    return fail(ErrorKind::usage, base.name(),
-                "the file is larger than a classic cross-reference table can address (10^10 bytes); not supported");
-  }
-  out += "xref\n";
-  char line[40];
-  for (std::size_t i = 0; i < offsets.size();) {
-    std::size_t j = i + 1;
-    while (j < offsets.size() && offsets[j].first.number == offsets[j - 1].first.number + 1) ++j;
-    out += std::to_string(offsets[i].first.number) + " " + std::to_string(j - i) + "\n";
-    for (std::size_t k = i; k < j; ++k) {
-      std::snprintf(line, sizeof line, "%010llu %05u n\r\n", static_cast<unsigned long long>(offsets[k].second),
-                    static_cast<unsigned>(offsets[k].first.generation));
-      out += line;
-    }
-    i = j;
-  }
-
-  // /ID: keep the first (the document's permanent identity), derive the second
-  // from what changed so the same update always gets the same id.
-  const std::string body(out.data(), out.size());
-  const std::string first = base.file_id() ? base.file_id()->first : sha256_16("pith-id0", body);
-  const std::string second = sha256_16(first, body);
-  PdfDictionary t;
-  t.AddKey(PdfName("Size"), PdfObject(static_cast<PoDoFo::pdf_int64>(size)));
-  t.AddKey(PdfName("Root"), reference(trailer.root));
-  if (trailer.info) t.AddKey(PdfName("Info"), reference(*trailer.info));
-  PdfArray id;
-  id.push_back(hex_string(first));
-  id.push_back(hex_string(second));
-  t.AddKey(PdfName("ID"), PdfObject(id));
-  t.AddKey(PdfName("Prev"), PdfObject(static_cast<PoDoFo::pdf_int64>(base.startxref())));
-  try {
-    out += "trailer\n" + write_variant(PdfObject(t)) + "\nstartxref\n" + std::to_string(xref_offset) + "\n%%EOF\n";
-  } catch (const PoDoFo::PdfError& e) {
-    return fail(ErrorKind::internal, base.name(), std::string("cannot serialize the trailer: ") + PoDoFo::PdfError::ErrorName(e.GetError()));
-  }
+  auto section = base.newest_section_is_stream() ? append_xref_stream(base, offsets, size, trailer, out)
+                                                 : append_classic_section(base, offsets, size, trailer, out);
+  if (!section) return std::unexpected(section.error());
   return out;
 }
 
@@ -179,6 +247,62 @@ Result<void> check_section_entries(std::string_view bytes, const std::string& na
   }
 }
 
+// The same for an update written as a cross-reference stream: the object
+// at `section` is an xref stream in our form (/W [1 n 2], no filter) and
+// every type-1 row names an object that starts exactly at its offset.
+Result<void> check_stream_section_entries(const Reader& reader, const std::string& name, std::uint64_t section) {
+  auto bad = [&](const std::string& what) { return fail(ErrorKind::internal, name, "the written update is wrong: " + what); };
+  const std::string_view bytes = reader.bytes();
+  std::istringstream head(std::string(bytes.substr(static_cast<std::size_t>(section), 64)));
+  std::uint32_t number = 0;
+  unsigned generation = 0;
+  std::string obj;
+  if (!(head >> number >> generation >> obj) || obj != "obj" || generation > 65535)
+    return bad("startxref does not point at its cross-reference stream");
+  auto stream = reader.stream(ObjectId{number, static_cast<std::uint16_t>(generation)});
+  if (!stream) return bad("its cross-reference stream does not read: " + stream.error().message);
+  const PdfDictionary& d = stream->dictionary;
+  const PdfObject* w = d.GetKey(PdfName("W"));
+  const PdfObject* index = d.GetKey(PdfName("Index"));
+  if (d.GetKey(PdfName("Filter")) || !w || !w->IsArray() || w->GetArray().size() != 3 || !index || !index->IsArray() ||
+      index->GetArray().size() % 2 != 0)
+    return bad("its cross-reference stream is not in the form pith writes");
+  std::size_t widths[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    const PdfObject& v = w->GetArray()[i];
+    if (!v.IsNumber() || v.GetNumber() < 0 || v.GetNumber() > 8) return bad("its cross-reference stream has a bad /W");
+    widths[i] = static_cast<std::size_t>(v.GetNumber());
+  }
+  const std::size_t row = widths[0] + widths[1] + widths[2];
+  const std::string& data = stream->data;
+  const auto field = [&](std::size_t at, std::size_t width) {
+    std::uint64_t v = 0;
+    for (std::size_t b = 0; b < width; ++b) v = (v << 8) | static_cast<unsigned char>(data[at + b]);
+    return v;
+  };
+  std::size_t at = 0;
+  const PdfArray& ranges = index->GetArray();
+  for (std::size_t r = 0; r < ranges.size(); r += 2) {
+    if (!ranges[r].IsNumber() || !ranges[r + 1].IsNumber() || ranges[r].GetNumber() < 0 || ranges[r + 1].GetNumber() < 0)
+      return bad("its cross-reference stream has a bad /Index");
+    const auto first = static_cast<std::uint64_t>(ranges[r].GetNumber());
+    const auto count = static_cast<std::uint64_t>(ranges[r + 1].GetNumber());
+    if (row == 0 || count > (data.size() - at) / row) return bad("its cross-reference stream is shorter than its /Index");
+    for (std::uint64_t i = 0; i < count; ++i, at += row) {
+      if (widths[0] != 1 || field(at, 1) != 1) return bad("its cross-reference stream lists an entry pith does not write");
+      const std::uint64_t offset = field(at + widths[0], widths[1]);
+      const std::uint64_t gen = field(at + widths[0] + widths[1], widths[2]);
+      const std::string header = std::to_string(first + i) + " " + std::to_string(gen) + " obj";
+      const std::uint64_t origin = reader.offset_base();
+      if (offset > bytes.size() || origin > bytes.size() - offset ||
+          !bytes.substr(static_cast<std::size_t>(origin + offset)).starts_with(header))
+        return bad("object " + std::to_string(first + i) + " is not at the offset its entry gives");
+    }
+  }
+  if (at != data.size()) return bad("its cross-reference stream has rows its /Index does not list");
+  return {};
+}
+
 }  // namespace
 
 Result<void> check_written_update(std::string_view written, const std::string& name, std::uint64_t original_length,
@@ -188,7 +312,11 @@ Result<void> check_written_update(std::string_view written, const std::string& n
   const auto& sections = reader->section_offsets();
   if (sections.empty() || sections.front() < original_length)
     return fail(ErrorKind::internal, name, "the written file does not start its newest cross-reference section after the original");
-  if (auto ok = check_section_entries(written, name, sections.front(), reader->offset_base()); !ok) return ok;
+  const bool stream_section = reader->newest_section_is_stream();
+  if (auto ok = stream_section ? check_stream_section_entries(*reader, name, sections.front())
+                               : check_section_entries(written, name, sections.front(), reader->offset_base());
+      !ok)
+    return ok;
   if (auto catalog = reader->catalog(); !catalog)
     return fail(ErrorKind::internal, name, "the written file's /Root does not resolve: " + catalog.error().message);
   if (expected_pages) {

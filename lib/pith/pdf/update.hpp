@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One incremental update (ISO 32000-1 7.5.6) appended after a PDF's bytes:
-// the new or changed objects, a classic cross-reference section listing only
-// them, and a trailer whose /Prev names the previous section. The original
-// bytes stay an exact prefix, so existing signatures stay valid. A classic
-// section after an xref-stream file is allowed and accepted by qpdf, poppler,
-// mupdf and exiftool (measured). Output is a pure function of the inputs.
+// the new or changed objects, a cross-reference section listing only them,
+// and a trailer whose /Prev names the previous section. The section has the
+// form of the file's newest one: a classic table and trailer after a classic
+// table (or a hybrid file's), a cross-reference stream after a stream. (A
+// classic section after a stream is allowed, and qpdf, mupdf and exiftool
+// accept it, but poppler rebuilt pdf-lib's flatten_form.pdf from it and
+// lost a checkbox's appearance.) The original bytes stay an exact prefix, so
+// existing signatures stay valid. Output is a pure function of the inputs.
 #include "pith/base/error.hpp"
 #include "pith/pdf/reader.hpp"
 

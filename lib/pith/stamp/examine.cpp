@@ -12,6 +12,7 @@
 #include "pith/tex/source.hpp"
 
 #include <filesystem>
+#include <sstream>
 
 namespace pith::stamp {
 namespace {
@@ -146,6 +147,7 @@ nlohmann::json first_line(const ExaminedPdf& examined) {
   nlohmann::json wire{{"from", examined.from}, {"titles", titles}};
   if (examined.number) wire["number"] = *examined.number;
   if (examined.plan) wire["outcome"] = static_cast<int>(examined.plan->outcome);
+  if (examined.plan && examined.plan->badge_rect) wire["badge_rect"] = *examined.plan->badge_rect;
   return wire;
 }
 
@@ -157,13 +159,19 @@ nlohmann::json second_line(const ExaminedPdf& examined) {
                       {"page_lines", examined.page_lines}};
   if (plan.previous_number) wire["previous_number"] = *plan.previous_number;
   if (examined.pages) wire["pages"] = *examined.pages;
+  if (plan.badge_rect) wire["badge_rect"] = *plan.badge_rect;
+  if (examined.page_one) {
+    wire["page_one"] = {{"width", examined.page_one->width},
+                        {"height", examined.page_one->height},
+                        {"sha256", examined.page_one->sha256}};
+  }
   return wire;
 }
 
 // In the child. Sends the first line early when there is a plan: the
 // parent may start copying while the original is hashed here.
 std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
-                             pdf::StampOptions options, const EarlySend& send_early) {
+                             pdf::StampOptions options, const EarlySend& send_early, bool draw_page_one) {
   const auto mapped = MappedFile::map(file);
   if (!mapped) return to_wire(error_to_wire(mapped.error())) + "\n";
   auto readout = read_pdf(opt.input, mapped->bytes());
@@ -198,6 +206,8 @@ std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, c
     examined.plan = std::move(*hashed);
     if (page_text_needed(examined.titles, *record))
       examined.page_lines = pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
+    if (draw_page_one)
+      examined.page_one = pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
   }
   if (auto pages = readout->reader.page_count()) examined.pages = *pages;
   return to_wire(second_line(examined)) + "\n" + examined.plan->update;
@@ -241,6 +251,12 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
     plan.notes = second->at("notes").get<std::vector<std::string>>();
     if (second->contains("previous_number")) plan.previous_number = second->at("previous_number").get<std::string>();
     if (second->contains("pages")) examined.pages = second->at("pages").get<std::uint64_t>();
+    if (second->contains("badge_rect")) plan.badge_rect = second->at("badge_rect").get<std::array<double, 4>>();
+    if (second->contains("page_one")) {
+      const auto& p = second->at("page_one");
+      examined.page_one = pdf::PageFingerprint{p.at("width").get<int>(), p.at("height").get<int>(),
+                                               p.at("sha256").get<std::string>()};
+    }
     examined.page_lines = second->at("page_lines").get<std::vector<std::string>>();
     plan.update = std::string(sent.substr(at));
     examined.plan = std::move(plan);
@@ -250,13 +266,78 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
   return examined;
 }
 
-// The outcome in the early first line, once it has arrived whole.
-std::optional<pdf::StampOutcome> early_outcome(std::string_view received) {
+// What the early first line says, once it has arrived whole: the plan's
+// outcome and the badge's rectangle.
+struct EarlyPlan {
+  pdf::StampOutcome outcome = pdf::StampOutcome::stamped;
+  std::optional<pdf::PdfRect> badge_rect;
+};
+
+std::optional<EarlyPlan> early_plan(std::string_view received) {
   const std::size_t newline = received.find('\n');
   if (newline == std::string_view::npos) return std::nullopt;
   const auto wire = nlohmann::json::parse(received.substr(0, newline), nullptr, /*allow_exceptions=*/false);
   if (!wire.is_object() || !wire.contains("outcome") || !wire["outcome"].is_number_integer()) return std::nullopt;
-  return static_cast<pdf::StampOutcome>(wire["outcome"].get<int>());
+  EarlyPlan early{static_cast<pdf::StampOutcome>(wire["outcome"].get<int>()), std::nullopt};
+  try {
+    if (wire.contains("badge_rect")) early.badge_rect = wire["badge_rect"].get<pdf::PdfRect>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+  return early;
+}
+
+// Page 1 of the original drawn in a child of its own, started when the plan
+// is known to stamp: it runs beside the planning child's hashing and the
+// parent's copy instead of after them.
+std::string fingerprint_to_wire(const std::optional<pdf::PageFingerprint>& f) {
+  return f ? std::to_string(f->width) + " " + std::to_string(f->height) + " " + f->sha256 : std::string();
+}
+
+std::optional<pdf::PageFingerprint> fingerprint_from_wire(const std::string& sent) {
+  std::istringstream in(sent);
+  pdf::PageFingerprint f;
+  if (!(in >> f.width >> f.height >> f.sha256) || f.width <= 0 || f.height <= 0 || f.sha256.size() != 64) return std::nullopt;
+  return f;
+}
+
+ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRect>& badge_rect) {
+  return ChildProcess::start(
+      "drawing page 1",
+      [&file, badge_rect]() -> std::string {
+        const auto mapped = MappedFile::map(file);  // in the child, as the planning child maps it
+        if (!mapped) return {};                     // nothing drawn: no picture to keep
+        return fingerprint_to_wire(pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect));
+      },
+      child_limits(file.size(), &file));
+}
+
+// A drawing that failed (poppler crashed or hit a limit) draws nothing: as
+// for a page 1 poppler cannot draw, there is no picture to keep.
+std::optional<pdf::PageFingerprint> finish_drawing(ChildProcess& drawing) {
+  read_until_done_or_deadline(drawing);
+  auto sent = drawing.finish();
+  return sent ? fingerprint_from_wire(*sent) : std::nullopt;
+}
+
+// Page 1 of the stamped bytes against the original's, in the checking
+// child: the same picture apart from the badge, or nothing is kept.
+Result<void> check_page_one(std::string_view stamped, const std::string& name, const ExaminedPdf& examined) {
+  if (!examined.page_one) return {};  // poppler could not draw the original's page 1: nothing to keep
+  const auto after = pdf::page_one_fingerprint(stamped, pdf::page_check_dpi, examined.plan->badge_rect);
+  if (after == examined.page_one) return {};
+  return fail(ErrorKind::internal, name,
+              std::string("the stamped file's page 1 ") +
+                  (after ? "would look different from the original's" : "could not be drawn, though the original's could") +
+                  " (poppler, " + std::to_string(static_cast<int>(pdf::page_check_dpi)) +
+                  " dpi" + (examined.plan->badge_rect ? ", outside the badge" : "") +
+                  "); pith-stamp keeps only updates that change no page. Please report it to pith's authors with the file");
+}
+
+Result<void> check_written(std::string_view written, const std::string& name, const ExaminedPdf& examined) {
+  const pdf::StampPlan& plan = *examined.plan;
+  if (auto ok = pdf::check_written_update(written, name, plan.original_length, examined.pages); !ok) return ok;
+  return check_page_one(written, name, examined);
 }
 
 }  // namespace
@@ -264,19 +345,29 @@ std::optional<pdf::StampOutcome> early_outcome(std::string_view received) {
 Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
                                 const pdf::StampOptions& options, const OnStamping& on_stamping) {
   const std::string subject = record ? "reading the PDF and planning the update" : "reading the PDF";
+  // With a parent that acts on the early line, page 1 is drawn in a child of
+  // its own; otherwise the planning child draws it at the end.
+  const bool parent_draws = static_cast<bool>(on_stamping);
   ChildProcess child = ChildProcess::start(
-      subject, [&](const EarlySend& send_early) { return examine_in_child(opt, file, record, options, send_early); },
+      subject,
+      [&](const EarlySend& send_early) {
+        return examine_in_child(opt, file, record, options, send_early, /*draw_page_one=*/!parent_draws);
+      },
       child_limits(file.size(), &file));
+  std::optional<ChildProcess> drawing;
   if (on_stamping) {
     read_until_or_deadline(child, [&] { return child.received().find('\n') != std::string_view::npos; });
-    if (early_outcome(child.received()) == pdf::StampOutcome::stamped) {
-      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the child is killed
+    if (const auto early = early_plan(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
+      drawing.emplace(start_drawing(file, early->badge_rect));
+      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
     }
   }
   read_until_done_or_deadline(child);
   auto sent = child.finish();
   if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
-  return examined_from_wire(*sent, opt.input);
+  auto examined = examined_from_wire(*sent, opt.input);
+  if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+  return examined;
 }
 
 WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined) {
@@ -285,7 +376,7 @@ WrittenCheck written_check(const std::string& target, const ExaminedPdf& examine
     auto wire = run_reading_child("checking the written file", target, plan.original_length, [&]() -> nlohmann::json {
       auto written = MappedFile::open(written_path);
       if (!written) return error_to_wire(written.error());
-      auto ok = pdf::check_written_update(written->bytes(), target, plan.original_length, examined.pages);
+      auto ok = check_written(written->bytes(), target, examined);
       return ok ? nlohmann::json::object() : error_to_wire(ok.error());
     });
     if (!wire) return std::unexpected(wire.error());
@@ -299,7 +390,7 @@ Result<void> check_in_memory(const std::string& input, const OpenFile& file, con
                                 [&]() -> nlohmann::json {
                                   auto whole = MappedFile::map(file, plan.update);
                                   if (!whole) return error_to_wire(whole.error());
-                                  auto ok = pdf::check_written_update(whole->bytes(), input, plan.original_length, examined.pages);
+                                  auto ok = check_written(whole->bytes(), input, examined);
                                   return ok ? nlohmann::json::object() : error_to_wire(ok.error());
                                 }, &file);
   if (!wire) return std::unexpected(wire.error());

@@ -16,6 +16,7 @@
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/error.hpp"
 #include "pith/base/mapped_file.hpp"
+#include "pith/pdf/page_image.hpp"
 #include "pith/pdf/stamp.hpp"
 #include "pith/registry/title.hpp"
 #include "pith/registry/verify.hpp"
@@ -36,6 +37,12 @@ struct ExaminedPdf {
   std::vector<std::string> page_lines;           // page 1's text, when it was needed (see above)
   std::optional<pdf::StampPlan> plan;            // with a record: the update (original_sha256 filled in)
   std::optional<std::uint64_t> pages;            // with a plan: the original's page count
+  // With a plan that stamps: page 1 of the original as poppler draws it (the
+  // badge's rectangle blanked), drawn in a child of its own beside the
+  // planning child's hashing and the parent's copy (by the planning child
+  // when nothing is copied: --append, -o -); nullopt when poppler cannot
+  // draw it (then there is nothing to keep).
+  std::optional<pdf::PageFingerprint> page_one;
 };
 
 // Called in the parent when the child has decided that the plan stamps, while
@@ -53,7 +60,8 @@ using OnStamping = std::function<Result<void>()>;
 
 // The check before anything written is kept: the result, re-read from disk
 // in a child, has the update as its newest section, resolves /Root and has
-// the original's page count (pdf::check_written_update).
+// the original's page count (pdf::check_written_update), and its page 1 is
+// the same picture as the original's, apart from the badge (page_one).
 [[nodiscard]] WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined);
 
 // `-o -`: the same check on the original followed by the update, one mapped
