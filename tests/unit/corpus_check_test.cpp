@@ -43,14 +43,26 @@ struct Emitted {
   std::vector<Report> reports;
 };
 
-Emitted run(std::size_t count, unsigned jobs, const std::function<Report(std::size_t)>& child,
+// Each child sends the detail of its input's report; the parent judges it
+// (a failed child: the report's error), as pith-check's children only read.
+Emitted run(std::size_t count, unsigned jobs, const std::function<std::string(std::size_t)>& child,
             const std::function<std::optional<Report>(std::size_t)>& parent = {},
             const check::IsolationLimits& limits = tight()) {
   Emitted out;
   check::CorpusTasks tasks;
   tasks.count = count;
-  tasks.check_in_child = child;
-  if (parent) tasks.in_parent = parent;
+  tasks.read_in_child = child;
+  tasks.judge_in_parent = [](std::size_t i, const Result<std::string>& sent) -> check::FileCheck {
+    if (sent) return named(i, *sent);
+    Report r;
+    r.input = "file" + std::to_string(i);
+    r.error = sent.error().message;
+    return r;
+  };
+  if (parent) tasks.in_parent = [parent](std::size_t i) -> std::optional<check::FileCheck> {
+    if (auto answer = parent(i)) return check::FileCheck(*answer);
+    return std::nullopt;
+  };
   tasks.name = [](std::size_t i) { return "file" + std::to_string(i); };
   tasks.emit = [&](std::size_t i, check::FileCheck r) {
     out.order.push_back(i);
@@ -75,7 +87,7 @@ TEST_CASE("reports come back in input order, though later inputs finish first", 
   // Input 0 is the slowest: with 3 workers, 1 and 2 finish before it.
   const auto out = run(6, 3, [](std::size_t i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(i == 0 ? 400 : 10));
-    return named(i, "child " + std::to_string(i));
+    return "child " + std::to_string(i);
   });
   CHECK(out.order == iota(6));
   for (std::size_t i = 0; i < 6; ++i) {
@@ -85,12 +97,12 @@ TEST_CASE("reports come back in input order, though later inputs finish first", 
 }
 
 TEST_CASE("a crash and a hang are each that file's error; the others are checked", "[corpus]") {
-  const auto out = run(6, 2, [](std::size_t i) -> Report {
+  const auto out = run(6, 2, [](std::size_t i) -> std::string {
     if (i == 1) std::raise(SIGSEGV);
     if (i == 3) {
       for (;;) std::this_thread::sleep_for(1s);
     }
-    return named(i, "fine");
+    return "fine";
   });
   REQUIRE(out.order == iota(6));
   for (const std::size_t i : {0u, 2u, 4u, 5u}) CHECK(out.reports[i].verdict() == Verdict::verified);
@@ -111,12 +123,12 @@ TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
   limits.wall_seconds = 120;
   const auto out = run(
       3, 2,
-      [](std::size_t i) -> Report {
+      [](std::size_t i) -> std::string {
         if (i == 1) {
           volatile unsigned long spin = 0;
           for (;;) spin = spin + 1;
         }
-        return named(i, "fine");
+        return "fine";
       },
       {}, limits);
   REQUIRE(out.order == iota(3));
@@ -130,7 +142,7 @@ TEST_CASE("answers the parent already has are used without a child", "[corpus]")
   const pid_t parent = ::getpid();
   const auto out = run(
       4, 2,
-      [](std::size_t i) { return named(i, "child " + std::to_string(::getpid())); },
+      [](std::size_t) { return "child " + std::to_string(::getpid()); },
       [parent](std::size_t i) -> std::optional<Report> {
         if (i % 2 == 1) return named(i, "parent " + std::to_string(parent));
         return std::nullopt;
@@ -149,12 +161,12 @@ TEST_CASE("never more children at once than jobs", "[corpus]") {
   void* shared = ::mmap(nullptr, sizeof(std::atomic<int>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   REQUIRE(shared != MAP_FAILED);
   auto* running = new (shared) std::atomic<int>(0);
-  const auto out = run(8, 2, [running](std::size_t i) {
+  const auto out = run(8, 2, [running](std::size_t) {
     const int now = ++*running;
     std::this_thread::sleep_for(100ms);
     const int seen = std::max(now, running->load());
     --*running;
-    return named(i, std::to_string(seen));
+    return std::to_string(seen);
   });
   ::munmap(shared, sizeof(std::atomic<int>));
   REQUIRE(out.order == iota(8));
@@ -165,17 +177,17 @@ TEST_CASE("never more children at once than jobs", "[corpus]") {
 }
 
 TEST_CASE("no inputs: nothing emitted, no child", "[corpus]") {
-  const auto out = run(0, 4, [](std::size_t i) { return named(i, "never"); });
+  const auto out = run(0, 4, [](std::size_t) { return std::string("never"); });
   CHECK(out.order.empty());
 }
 
 TEST_CASE("a child that closes its report pipe and hangs is still stopped at the deadline", "[corpus]") {
-  const auto out = run(2, 2, [](std::size_t i) -> Report {
+  const auto out = run(2, 2, [](std::size_t i) -> std::string {
     if (i == 0) {
       for (int fd = 3; fd < 64; ++fd) ::close(fd);  // the report pipe among them
       for (;;) std::this_thread::sleep_for(1s);
     }
-    return named(i, "fine");
+    return "fine";
   });
   REQUIRE(out.order == iota(2));
   REQUIRE(out.reports[0].error);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The child that parses PDFs runs confined (base/sandbox.hpp, entered by
-// check/isolation.cpp): a forbidden system call kills it and is reported,
+// check/isolation.hpp): a forbidden system call kills it and is reported,
 // descriptors it inherited are closed, and what a check needs still works.
 #include "pith/base/sandbox.hpp"
 #include "pith/check/isolation.hpp"
@@ -23,10 +23,22 @@ namespace check = pith::check;
 
 namespace {
 
-Report passing(const std::string& detail) {
-  Report r;
-  r.trust_anchor("test.ran", detail);
-  return r;
+// Runs `work` in an isolated child; the parent's judgement is the child's
+// failure as the report's error, else a passing check whose detail is what
+// the child sent.
+Report isolated(const std::string& name, const std::function<std::string()>& work) {
+  auto child = check::IsolatedChild::start_judged(name, work, [name](const pith::Result<std::string>& sent) {
+    Report r;
+    r.input = name;
+    if (!sent) {
+      r.error = sent.error().message;
+      return check::FileCheck(r);
+    }
+    r.trust_anchor("test.ran", *sent);
+    return check::FileCheck(r);
+  });
+  pith::read_until_done_or_deadline(child);
+  return child.finish().report;
 }
 
 }  // namespace
@@ -46,10 +58,10 @@ TEST_CASE("a forbidden system call in the sandbox kills the child and is reporte
   };
   for (const auto& attempt : attempts) {
     DYNAMIC_SECTION(attempt.name) {
-      const Report r = check::run_isolated("exploit.pdf", [&]() -> check::FileCheck {
+      const Report r = isolated("exploit.pdf", [&]() -> std::string {
         attempt.act();
-        return passing("the forbidden call returned");
-      }).report;
+        return "the forbidden call returned";
+      });
       REQUIRE(r.error);
       CHECK(r.error->find("stopped by the sandbox") != std::string::npos);
       CHECK(r.verdict() == Verdict::error);
@@ -64,15 +76,15 @@ TEST_CASE("in the sandbox opening a file to write, or making a directory, fails 
   // cache when it finds one, and that must not make a PDF an "exploit".
   const auto dir = pith::test::fresh_temp_dir("sandbox-write");
   const std::string written = (dir / "written-by-child").string();
-  const Report r = check::run_isolated("input.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("input.pdf", [&]() -> std::string {
     std::string results;
     for (const int flags : {O_WRONLY | O_CREAT, O_RDWR, O_WRONLY | O_APPEND, O_TMPFILE | O_WRONLY}) {
       const int fd = ::open((flags & O_TMPFILE) == O_TMPFILE ? dir.c_str() : written.c_str(), flags, 0600);
       results += fd == -1 && errno == EACCES ? "refused " : "OPENED ";
     }
     results += ::mkdir((dir / "made-by-child").c_str(), 0700) == -1 && errno == EACCES ? "refused" : "MADE";
-    return passing(results);
-  }).report;
+    return results;
+  });
   INFO(r.to_text());
   REQUIRE_FALSE(r.error);
   REQUIRE(r.find("test.ran"));
@@ -85,11 +97,11 @@ TEST_CASE("in the sandbox a check reads files, allocates and reports", "[sandbox
   const auto dir = pith::test::fresh_temp_dir("sandbox-allowed");
   pith::test::write_file(dir / "input.pdf", "%PDF-1.7\nhello\n");
   const std::string path = (dir / "input.pdf").string();
-  const Report r = check::run_isolated("input.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("input.pdf", [&]() -> std::string {
     std::string text = pith::test::read_file(path);
     std::vector<char> big(std::size_t{32} << 20, 'x');  // mmap-sized allocation
-    return passing(text.substr(0, 8) + std::to_string(big.size()));
-  }).report;
+    return text.substr(0, 8) + std::to_string(big.size());
+  });
   INFO(r.to_text());
   REQUIRE_FALSE(r.error);
   CHECK(r.verdict() == Verdict::verified);
@@ -100,11 +112,11 @@ TEST_CASE("in the sandbox a check reads files, allocates and reports", "[sandbox
 TEST_CASE("in the sandbox a directory can be listed (poppler lists its data directories)", "[sandbox]") {
   const auto dir = pith::test::fresh_temp_dir("sandbox-list");
   pith::test::write_file(dir / "entry", "x");
-  const Report r = check::run_isolated("x.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("x.pdf", [&]() -> std::string {
     std::size_t entries = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().filename() == "entry" ? 1 : 0;
-    return passing(std::to_string(entries));
-  }).report;
+    return std::to_string(entries);
+  });
   REQUIRE_FALSE(r.error);
   CHECK(r.find("test.ran")->detail == "1");
 }
@@ -112,9 +124,9 @@ TEST_CASE("in the sandbox a directory can be listed (poppler lists its data dire
 TEST_CASE("the child does not keep descriptors it inherited", "[sandbox]") {
   const int inherited = ::open("/dev/null", O_RDONLY);  // no O_CLOEXEC, and fork() keeps it anyway
   REQUIRE(inherited > 2);
-  const Report r = check::run_isolated("x.pdf", [&]() -> check::FileCheck {
-    return passing(::fcntl(inherited, F_GETFD) == -1 ? "closed" : "open");
-  }).report;
+  const Report r = isolated("x.pdf", [&]() -> std::string {
+    return ::fcntl(inherited, F_GETFD) == -1 ? "closed" : "open";
+  });
   ::close(inherited);
   REQUIRE_FALSE(r.error);
   CHECK(r.find("test.ran")->detail == "closed");

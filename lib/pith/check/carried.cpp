@@ -26,60 +26,13 @@ CarriedCopy CarriedCopy::of(const registry::DocumentContent& record, const Repor
   copy.event_ids = applied_event_ids(record);
   if (const json& at = member(record.document, "built_at"); at.is_string()) copy.built_at = at.get<std::string>();
   if (const json& c = member(report.extra, "completeness"); c.is_object()) copy.completeness = c;
-  Evidence evidence;
-  if (!record.document_bytes.empty()) {
-    evidence.document_bytes = record.document_bytes;
-  } else if (!record.canonical_json.empty()) {
-    evidence.canonical_json = record.canonical_json;
-    evidence.pith_number = record.pith_number;
-    if (!record.receipt_signature_b64.empty()) {
-      evidence.receipt = registry::ReceiptParts{record.key_id, record.key_fingerprint, record.receipt_signature_b64};
-    }
-  }
-  if (!evidence.document_bytes.empty() || !evidence.canonical_json.empty()) copy.evidence = std::move(evidence);
   return copy;
 }
-
-namespace {
-
-json evidence_to_json(const CarriedCopy::Evidence& e) {
-  json out = json::object();
-  if (!e.document_bytes.empty()) out["document"] = e.document_bytes;
-  if (!e.canonical_json.empty()) out["canonical_record"] = e.canonical_json;
-  if (!e.pith_number.empty()) out["pith_number"] = e.pith_number;
-  if (e.receipt) {
-    out["receipt"] = {{"key_id", e.receipt->key_id},
-                      {"key_fingerprint", e.receipt->key_fingerprint},
-                      {"signature_b64", e.receipt->signature_b64}};
-  }
-  return out;
-}
-
-std::optional<CarriedCopy::Evidence> evidence_from_json(const json& j) {
-  if (!j.is_object()) return std::nullopt;
-  CarriedCopy::Evidence e;
-  e.document_bytes = registry::string_member(j, "document");
-  e.canonical_json = registry::string_member(j, "canonical_record");
-  e.pith_number = registry::string_member(j, "pith_number");
-  if (const json& r = member(j, "receipt"); r.is_object()) {
-    e.receipt = registry::ReceiptParts{registry::string_member(r, "key_id"), registry::string_member(r, "key_fingerprint"),
-                                       registry::string_member(r, "signature_b64")};
-  }
-  return e;
-}
-
-}  // namespace
 
 json CarriedCopy::to_json() const {
   json out = {{"kind", registry::to_string(kind)}, {"event_ids", event_ids}};
   if (built_at) out["built_at"] = *built_at;
   if (completeness) out["completeness"] = *completeness;
-  return out;
-}
-
-json CarriedCopy::to_wire() const {
-  json out = to_json();
-  if (evidence) out["evidence"] = evidence_to_json(*evidence);
   return out;
 }
 
@@ -101,11 +54,6 @@ Result<CarriedCopy> CarriedCopy::from_json(const json& j) {
   if (const json& c = member(j, "completeness"); !c.is_null()) {
     if (!c.is_object()) return malformed();
     copy.completeness = c;
-  }
-  if (const json& e = member(j, "evidence"); !e.is_null()) {
-    auto evidence = evidence_from_json(e);
-    if (!evidence) return malformed();
-    copy.evidence = std::move(*evidence);
   }
   return copy;
 }

@@ -114,18 +114,12 @@ void check_corpus(const CorpusTasks& tasks, const CorpusOptions& options) {
         }
       }
       const auto started = std::chrono::steady_clock::now();
-      if (tasks.read_in_child) {
-        running.push_back(Running{
-            i,
-            IsolatedChild::start_judged(
-                tasks.name(i), [&tasks, i] { return tasks.read_in_child(i); },
-                [&tasks, i](const Result<std::string>& sent) { return tasks.judge_in_parent(i, sent); }, options.limits),
-            started});
-        continue;
-      }
-      running.push_back(Running{i, IsolatedChild::start(tasks.name(i), [&tasks, i] { return tasks.check_in_child(i); },
-                                                        options.limits),
-                                started});
+      running.push_back(Running{
+          i,
+          IsolatedChild::start_judged(
+              tasks.name(i), [&tasks, i] { return tasks.read_in_child(i); },
+              [&tasks, i](const Result<std::string>& sent) { return tasks.judge_in_parent(i, sent); }, options.limits),
+          started});
     }
     if (running.empty()) continue;
 

@@ -28,18 +28,16 @@ struct CorpusOptions {
 };
 
 // Input `i` of `count`: `in_parent(i)` may answer directly (e.g. a number
-// already resolved from the registry); otherwise `check_in_child(i)` runs in a
-// child process. `emit(i, checked)` is called exactly once per input, in
-// input order, as soon as every earlier input has been emitted.
+// already resolved from the registry); otherwise `read_in_child(i)` runs in a
+// child process, which only reads, and `judge_in_parent(i, sent)` makes the
+// FileCheck of what it sent here (check/file.hpp: read_input_in_child,
+// judge_input_from_child). `emit(i, checked)` is called exactly once per
+// input, in input order, as soon as every earlier input has been emitted.
 struct CorpusTasks {
   std::size_t count = 0;
   // Inputs that arrive as the run goes (members streamed from a tar): when
   // set, input i exists iff has(i), asked in increasing i; `count` is unused.
   std::function<bool(std::size_t)> has;
-  std::function<FileCheck(std::size_t)> check_in_child;
-  // Instead of check_in_child, when set: the child only reads (`read_in_child`
-  // returns what it sends back) and `judge_in_parent` makes the FileCheck of
-  // that here (check/file.hpp: read_file_in_child, judge_file_from_child).
   std::function<std::string(std::size_t)> read_in_child;
   std::function<FileCheck(std::size_t, const Result<std::string>&)> judge_in_parent;
   std::function<std::optional<FileCheck>(std::size_t)> in_parent;  // may be empty

@@ -9,22 +9,12 @@
 namespace pith::check {
 namespace {
 
-Report error_report(std::string_view input_name, std::string message) {
-  Report r;
-  r.input = std::string(input_name);
-  r.error = std::move(message);
-  return r;
-}
-
 std::optional<CheckStatus> status_from(const std::string& s) {
   for (const auto status : {CheckStatus::pass, CheckStatus::fail, CheckStatus::warn, CheckStatus::skip}) {
     if (s == to_string(status)) return status;
   }
   return std::nullopt;
 }
-
-// Hostile PDFs put invalid UTF-8 into details: replace it rather than throw.
-std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 }  // namespace
 
@@ -79,7 +69,7 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
 
 nlohmann::json file_check_to_wire(const FileCheck& checked) {
   nlohmann::json wire = report_to_wire(checked.report);
-  wire["carried"] = checked.carried ? checked.carried->to_wire() : nlohmann::json(nullptr);
+  wire["carried"] = checked.carried ? checked.carried->to_json() : nlohmann::json(nullptr);
   if (checked.evidence) wire["evidence"] = checked.evidence->to_json();
   return wire;
 }
@@ -102,40 +92,12 @@ Result<FileCheck> file_check_from_wire(const nlohmann::json& wire) {
   return checked;
 }
 
-std::string file_check_wire_text(const FileCheck& checked) { return dump(file_check_to_wire(checked)); }
-
-IsolatedChild IsolatedChild::start(std::string input_name, const std::function<FileCheck()>& check,
-                                   const IsolationLimits& limits) {
-  ChildProcess child = ChildProcess::start(
-      "the check", [&check] { return file_check_wire_text(check()); }, limits.child_limits());
-  return IsolatedChild(std::move(input_name), std::move(child));
-}
-
 IsolatedChild IsolatedChild::start_judged(std::string input_name, const std::function<std::string()>& work, Judge judge,
                                           const IsolationLimits& limits) {
-  ChildProcess child = ChildProcess::start("the check", work, limits.child_limits());
-  return IsolatedChild(std::move(input_name), std::move(child), std::move(judge));
+  (void)input_name;
+  return IsolatedChild(ChildProcess::start("the check", work, limits.child_limits()), std::move(judge));
 }
 
-FileCheck IsolatedChild::finish() {
-  if (judge_) return judge_(child_.finish());
-  return file_check_from_child(input_name_, child_.finish());
-}
-
-FileCheck file_check_from_child(std::string_view input_name, Result<std::string> sent) {
-  if (!sent) return error_report(input_name, sent.error().message);
-  const auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return error_report(input_name, "the check sent back no complete report");
-  auto checked = file_check_from_wire(wire);
-  if (!checked) return error_report(input_name, checked.error().describe());
-  return std::move(*checked);
-}
-
-FileCheck run_isolated(std::string_view input_name, const std::function<FileCheck()>& check,
-                       const IsolationLimits& limits) {
-  IsolatedChild child = IsolatedChild::start(std::string(input_name), check, limits);
-  read_until_done_or_deadline(child);
-  return child.finish();
-}
+FileCheck IsolatedChild::finish() { return judge_(child_.finish()); }
 
 }  // namespace pith::check

@@ -5,7 +5,6 @@
 
 #include "pith/base/fd_io.hpp"
 
-#include "pith/check/child_report.hpp"
 #include "pith/check/evidence.hpp"
 #include "pith/check/file.hpp"
 

@@ -5,8 +5,9 @@
 // thread, and a lock another thread held (malloc's, a library's) stays held
 // in the child forever; the HTTP side has a thread pool. So the broker is
 // forked at start-up, before any thread exists, stays single-threaded, and
-// runs each check exactly as pith-check does (check_bytes in an IsolatedChild
-// with limits and the seccomp sandbox, then judged_in_parent).
+// runs each check exactly as pith-check does (the upload read in an
+// IsolatedChild with limits and the seccomp sandbox, what it read judged in
+// the broker: check/file.hpp read_input_in_child, judge_input_from_child).
 //
 // The HTTP side hands it an upload without copying it through a pipe: the
 // bytes go into a memfd, sent with a reply socket over a SOCK_SEQPACKET
@@ -33,7 +34,7 @@ struct BrokerOptions {
 };
 
 struct BrokerAnswer {
-  check::FileCheck checked;   // judged in the broker (child_report.hpp)
+  check::FileCheck checked;   // judged in the broker (check/pdf_facts.hpp)
   bool child_failed = false;  // the child crashed, hit a limit or sent no report
 };
 
