@@ -2,7 +2,7 @@
 // Many inputs, each checked in its own child process, a bounded number at a
 // time: every input gets exactly one report, in input order, whatever the
 // children do (crash, hang, spin) and whichever finishes first.
-#include "pith/check/corpus.hpp"
+#include "pith/runner/corpus.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,6 +23,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
+std::size_t index_of(std::string_view name) { return std::stoul(std::string(name.substr(4))); }
+
 Report named(std::size_t i, const std::string& detail) {
   Report r;
   r.input = "file" + std::to_string(i);
@@ -30,8 +32,8 @@ Report named(std::size_t i, const std::string& detail) {
   return r;
 }
 
-check::IsolationLimits tight() {
-  check::IsolationLimits l;
+runner::IsolationLimits tight() {
+  runner::IsolationLimits l;
   l.cpu_seconds = 1;
   l.wall_seconds = 3;
   l.memory_bytes = std::uint64_t{512} << 20;
@@ -45,33 +47,49 @@ struct Emitted {
 
 // Each child sends the detail of its input's report; the parent judges it
 // (a failed child: the report's error), as pith-check's children only read.
+class TestJudge final : public runner::Judge {
+ public:
+  TestJudge(std::function<std::string(std::size_t)> child, Emitted& out) : child_(std::move(child)), out_(out) {}
+  [[nodiscard]] std::string read(const runner::InputRequest& input) const override {
+    return child_(index_of(input.name));
+  }
+  void judge(runner::CorpusInput input, std::optional<Result<std::string>> sent) override {
+    const std::size_t i = index_of(input.name);
+    Report r;
+    if (!sent) {
+      r = *input.ready;
+    } else if (*sent) {
+      r = named(i, **sent);
+    } else {
+      r.input = input.name;
+      r.error = sent->error().message;
+    }
+    out_.order.push_back(i);
+    out_.reports.push_back(std::move(r));
+  }
+
+ private:
+  std::function<std::string(std::size_t)> child_;
+  Emitted& out_;
+};
+
+// Inputs file0 … file<count-1>; `parent(i)` may have answered input i already.
 Emitted run(std::size_t count, unsigned jobs, const std::function<std::string(std::size_t)>& child,
             const std::function<std::optional<Report>(std::size_t)>& parent = {},
-            const check::IsolationLimits& limits = tight()) {
+            const runner::IsolationLimits& limits = tight(), std::size_t inputs_per_worker = 0) {
   Emitted out;
-  check::CorpusTasks tasks;
-  tasks.count = count;
-  tasks.read_in_child = child;
-  tasks.judge_in_parent = [](std::size_t i, const Result<std::string>& sent) -> check::FileCheck {
-    if (sent) return named(i, *sent);
-    Report r;
-    r.input = "file" + std::to_string(i);
-    r.error = sent.error().message;
-    return r;
-  };
-  if (parent) tasks.in_parent = [parent](std::size_t i) -> std::optional<check::FileCheck> {
-    if (auto answer = parent(i)) return check::FileCheck(*answer);
-    return std::nullopt;
-  };
-  tasks.name = [](std::size_t i) { return "file" + std::to_string(i); };
-  tasks.emit = [&](std::size_t i, check::FileCheck r) {
-    out.order.push_back(i);
-    out.reports.push_back(std::move(r.report));
-  };
-  check::CorpusOptions options;
+  runner::InputList given;
+  for (std::size_t i = 0; i < count; ++i) {
+    given.names.push_back("file" + std::to_string(i));
+    given.ready.push_back(parent ? parent(i) : std::nullopt);
+  }
+  runner::InputSource inputs(given, runner::Shard{}, nullptr, 0, [](const std::string&) {});
+  TestJudge judge(child, out);
+  runner::CorpusOptions options;
   options.jobs = jobs;
   options.limits = limits;
-  check::check_corpus(tasks, options);
+  options.inputs_per_worker = inputs_per_worker;  // 0: a child forked per input
+  runner::run_corpus(inputs, judge, options);
   return out;
 }
 
@@ -93,6 +111,25 @@ TEST_CASE("reports come back in input order, though later inputs finish first", 
   for (std::size_t i = 0; i < 6; ++i) {
     CHECK(out.reports[i].input == "file" + std::to_string(i));
     CHECK(out.reports[i].verdict() == Verdict::verified);
+  }
+}
+
+TEST_CASE("with long-lived workers too, reports come back in input order", "[corpus]") {
+  const auto out = run(
+      6, 3,
+      [](std::size_t i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(i == 0 ? 400 : 10));
+        return "worker " + std::to_string(i);
+      },
+      [](std::size_t i) -> std::optional<Report> {
+        if (i == 4) return named(i, "parent");
+        return std::nullopt;
+      },
+      tight(), 2);
+  CHECK(out.order == iota(6));
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(out.reports[i].input == "file" + std::to_string(i));
+    CHECK(out.reports[i].checks().front().detail == (i == 4 ? "parent" : "worker " + std::to_string(i)));
   }
 }
 
@@ -119,7 +156,7 @@ TEST_CASE("a crash and a hang are each that file's error; the others are checked
 TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
   // A generous wall clock: on a loaded machine the CPU limit must still be
   // what stops the loop, whatever share of a core the child gets.
-  check::IsolationLimits limits = tight();
+  runner::IsolationLimits limits = tight();
   limits.wall_seconds = 120;
   const auto out = run(
       3, 2,

@@ -3,7 +3,8 @@
 // judges what it sent; a crash, a runaway loop, a hang or a memory blow-up
 // becomes an `error` verdict. And the FileCheck's wire form (pith-serve's
 // broker to its HTTP side) keeps everything the verdict is made of.
-#include "pith/check/isolation.hpp"
+#include "pith/check/carried.hpp"
+#include "pith/runner/isolation.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -32,19 +33,19 @@ Report sample_report() {
 // Small limits for the failure cases. Each case lets only the limit it is
 // about bite: a loaded machine may take long to burn 1 s of CPU, so the other
 // limits stay generous.
-check::IsolationLimits only_cpu_limit() {
-  check::IsolationLimits l;
+runner::IsolationLimits only_cpu_limit() {
+  runner::IsolationLimits l;
   l.cpu_seconds = 1;
   l.wall_seconds = 600;
   return l;
 }
-check::IsolationLimits only_wall_limit() {
-  check::IsolationLimits l;
+runner::IsolationLimits only_wall_limit() {
+  runner::IsolationLimits l;
   l.wall_seconds = 2;
   return l;
 }
-check::IsolationLimits only_memory_limit() {
-  check::IsolationLimits l;
+runner::IsolationLimits only_memory_limit() {
+  runner::IsolationLimits l;
   l.memory_bytes = std::uint64_t{512} << 20;
   l.wall_seconds = 600;
   return l;
@@ -54,22 +55,16 @@ check::IsolationLimits only_memory_limit() {
 // does: the child's failure is the report's error; else a passing check
 // whose detail is what the child sent.
 Report isolated(const std::string& name, const std::function<std::string()>& work,
-                const check::IsolationLimits& limits = {}) {
-  auto child = check::IsolatedChild::start_judged(
-      name, work,
-      [name](const Result<std::string>& sent) -> check::FileCheck {
-        Report r;
-        r.input = name;
-        if (!sent) {
-          r.error = sent.error().message;
-          return r;
-        }
-        r.trust_anchor("test.ran", *sent);
-        return r;
-      },
-      limits);
-  read_until_done_or_deadline(child);
-  return child.finish().report;
+                const runner::IsolationLimits& limits = {}) {
+  const Result<std::string> sent = runner::run_isolated(work, limits);
+  Report r;
+  r.input = name;
+  if (!sent) {
+    r.error = sent.error().message;
+    return r;
+  }
+  r.trust_anchor("test.ran", *sent);
+  return r;
 }
 
 // Through the broker's reply: the wire form, as text and back.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The child that parses PDFs runs confined (base/sandbox.hpp, entered by
-// check/isolation.hpp): a forbidden system call kills it and is reported,
+// runner/isolation.hpp): a forbidden system call kills it and is reported,
 // descriptors it inherited are closed, and what a check needs still works.
 #include "pith/base/sandbox.hpp"
-#include "pith/check/isolation.hpp"
+#include "pith/base/report.hpp"
+#include "pith/runner/isolation.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,7 +20,6 @@
 
 using pith::Report;
 using pith::Verdict;
-namespace check = pith::check;
 
 namespace {
 
@@ -27,18 +27,15 @@ namespace {
 // failure as the report's error, else a passing check whose detail is what
 // the child sent.
 Report isolated(const std::string& name, const std::function<std::string()>& work) {
-  auto child = check::IsolatedChild::start_judged(name, work, [name](const pith::Result<std::string>& sent) {
-    Report r;
-    r.input = name;
-    if (!sent) {
-      r.error = sent.error().message;
-      return check::FileCheck(r);
-    }
-    r.trust_anchor("test.ran", *sent);
-    return check::FileCheck(r);
-  });
-  pith::read_until_done_or_deadline(child);
-  return child.finish().report;
+  const pith::Result<std::string> sent = pith::runner::run_isolated(work);
+  Report r;
+  r.input = name;
+  if (!sent) {
+    r.error = sent.error().message;
+    return r;
+  }
+  r.trust_anchor("test.ran", *sent);
+  return r;
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // the registry document the file carried (the bundle, state or record inside
 // a PDF, or a registry file itself), so the online check can say what the
 // registry changed since. It travels beside the Report, typed, through the
-// corpus runner (corpus.hpp) and pith-serve's broker (file_check_to_wire);
+// corpus runner (runner/corpus.hpp) and pith-serve's broker (file_check_to_wire);
 // pith-check --json prints it as details.carried.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
@@ -72,5 +72,14 @@ struct FileCheck {
   // report.to_json() with details.carried (docs/pith-check-json.md).
   [[nodiscard]] nlohmann::json to_json() const;
 };
+
+// The lossless form of a FileCheck that pith-serve's broker sends its HTTP
+// side (Report::to_json is for people and drops what the verdict is computed
+// from): the report, the carried copy and the PDF evidence. Decoding checks
+// every field's form.
+[[nodiscard]] nlohmann::json report_to_wire(const Report& report);
+[[nodiscard]] Result<Report> report_from_wire(const nlohmann::json& wire);
+[[nodiscard]] nlohmann::json file_check_to_wire(const FileCheck& checked);
+[[nodiscard]] Result<FileCheck> file_check_from_wire(const nlohmann::json& wire);
 
 }  // namespace pith::check
