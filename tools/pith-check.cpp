@@ -13,7 +13,7 @@
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
-#include "pith/check/corpus_input.hpp"
+#include "pith/runner/corpus_input.hpp"
 #include "pith/check/lookup.hpp"
 #include "pith/check/run.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -79,7 +79,7 @@ int check_command(int argc, char** argv) {
   pith::check::CheckRunOptions run;
   std::string files_from;
   app.add_option("-j,--jobs", run.jobs, "check N files at once, each in its own process (default 1)")
-      ->check(CLI::Range(1u, pith::check::max_corpus_jobs))
+      ->check(CLI::Range(1u, pith::runner::max_corpus_jobs))
       ->type_name("N");
   app.add_option("--files-from", files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
       ->type_name("FILE");
@@ -135,7 +135,7 @@ int check_command(int argc, char** argv) {
   if (file_memory_mb != 0) run.limits.memory_bytes = file_memory_mb << 20;
   run.limits.cpu_seconds = std::min(run.limits.cpu_seconds, run.limits.wall_seconds);
   if (!shard.empty()) {
-    const auto parsed = pith::check::Shard::parse(shard);
+    const auto parsed = pith::runner::Shard::parse(shard);
     if (!parsed) {
       std::cerr << "pith-check: " << pith::terminal_safe(parsed.error().describe()) << "\n";
       return pith::exit_code::usage_or_io;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/file.hpp"
+#include "pith/check/pdf.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "support/pdf_samples.hpp"
 #include "support/test_data.hpp"
@@ -57,8 +58,10 @@ TEST_CASE("check_bytes: the same dispatch for an input in memory, named as given
   REQUIRE(pdf.has_value());  // make test installs TeX Live and qpdf
   const std::string bytes = read_file(*pdf);
   const auto from_file = pith::check::check_file(*pdf, trust).report;
-  for (const auto isolation : {pith::check::Isolation::child_process, pith::check::Isolation::none}) {
-    const auto in_memory = pith::check::check_bytes(bytes, "member.pdf", trust, isolation).report;
+  // Read in a child and judged here, and the whole check in this process.
+  const std::vector<pith::Report> in_memory_reports{pith::check::check_bytes(bytes, "member.pdf", trust).report,
+                                                    pith::check::check_pdf_bytes(bytes, trust, "member.pdf").report};
+  for (const auto& in_memory : in_memory_reports) {
     CHECK(in_memory.input == "member.pdf");
     CHECK(in_memory.verdict() == from_file.verdict());
     CHECK(in_memory.input_kind == from_file.input_kind);

@@ -2,7 +2,7 @@
 // Many inputs, each checked in its own child process, a bounded number at a
 // time: every input gets exactly one report, in input order, whatever the
 // children do (crash, hang, spin) and whichever finishes first.
-#include "pith/check/corpus.hpp"
+#include "pith/runner/corpus.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,6 +23,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
+std::size_t index_of(std::string_view name) { return std::stoul(std::string(name.substr(4))); }
+
 Report named(std::size_t i, const std::string& detail) {
   Report r;
   r.input = "file" + std::to_string(i);
@@ -30,8 +32,8 @@ Report named(std::size_t i, const std::string& detail) {
   return r;
 }
 
-check::IsolationLimits tight() {
-  check::IsolationLimits l;
+runner::IsolationLimits tight() {
+  runner::IsolationLimits l;
   l.cpu_seconds = 1;
   l.wall_seconds = 3;
   l.memory_bytes = std::uint64_t{512} << 20;
@@ -43,23 +45,51 @@ struct Emitted {
   std::vector<Report> reports;
 };
 
-Emitted run(std::size_t count, unsigned jobs, const std::function<Report(std::size_t)>& child,
+// Each child sends the detail of its input's report; the parent judges it
+// (a failed child: the report's error), as pith-check's children only read.
+class TestJudge final : public runner::Judge {
+ public:
+  TestJudge(std::function<std::string(std::size_t)> child, Emitted& out) : child_(std::move(child)), out_(out) {}
+  [[nodiscard]] std::string read(const runner::InputRequest& input) const override {
+    return child_(index_of(input.name));
+  }
+  void judge(runner::CorpusInput input, std::optional<Result<std::string>> sent) override {
+    const std::size_t i = index_of(input.name);
+    Report r;
+    if (!sent) {
+      r = *input.ready;
+    } else if (*sent) {
+      r = named(i, **sent);
+    } else {
+      r.input = input.name;
+      r.error = sent->error().message;
+    }
+    out_.order.push_back(i);
+    out_.reports.push_back(std::move(r));
+  }
+
+ private:
+  std::function<std::string(std::size_t)> child_;
+  Emitted& out_;
+};
+
+// Inputs file0 … file<count-1>; `parent(i)` may have answered input i already.
+Emitted run(std::size_t count, unsigned jobs, const std::function<std::string(std::size_t)>& child,
             const std::function<std::optional<Report>(std::size_t)>& parent = {},
-            const check::IsolationLimits& limits = tight()) {
+            const runner::IsolationLimits& limits = tight(), std::size_t inputs_per_worker = 0) {
   Emitted out;
-  check::CorpusTasks tasks;
-  tasks.count = count;
-  tasks.check_in_child = child;
-  if (parent) tasks.in_parent = parent;
-  tasks.name = [](std::size_t i) { return "file" + std::to_string(i); };
-  tasks.emit = [&](std::size_t i, check::FileCheck r) {
-    out.order.push_back(i);
-    out.reports.push_back(std::move(r.report));
-  };
-  check::CorpusOptions options;
+  runner::InputList given;
+  for (std::size_t i = 0; i < count; ++i) {
+    given.names.push_back("file" + std::to_string(i));
+    given.ready.push_back(parent ? parent(i) : std::nullopt);
+  }
+  runner::InputSource inputs(given, runner::Shard{}, nullptr, 0, [](const std::string&) {});
+  TestJudge judge(child, out);
+  runner::CorpusOptions options;
   options.jobs = jobs;
   options.limits = limits;
-  check::check_corpus(tasks, options);
+  options.inputs_per_worker = inputs_per_worker;  // 0: a child forked per input
+  runner::run_corpus(inputs, judge, options);
   return out;
 }
 
@@ -75,7 +105,7 @@ TEST_CASE("reports come back in input order, though later inputs finish first", 
   // Input 0 is the slowest: with 3 workers, 1 and 2 finish before it.
   const auto out = run(6, 3, [](std::size_t i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(i == 0 ? 400 : 10));
-    return named(i, "child " + std::to_string(i));
+    return "child " + std::to_string(i);
   });
   CHECK(out.order == iota(6));
   for (std::size_t i = 0; i < 6; ++i) {
@@ -84,13 +114,32 @@ TEST_CASE("reports come back in input order, though later inputs finish first", 
   }
 }
 
+TEST_CASE("with long-lived workers too, reports come back in input order", "[corpus]") {
+  const auto out = run(
+      6, 3,
+      [](std::size_t i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(i == 0 ? 400 : 10));
+        return "worker " + std::to_string(i);
+      },
+      [](std::size_t i) -> std::optional<Report> {
+        if (i == 4) return named(i, "parent");
+        return std::nullopt;
+      },
+      tight(), 2);
+  CHECK(out.order == iota(6));
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(out.reports[i].input == "file" + std::to_string(i));
+    CHECK(out.reports[i].checks().front().detail == (i == 4 ? "parent" : "worker " + std::to_string(i)));
+  }
+}
+
 TEST_CASE("a crash and a hang are each that file's error; the others are checked", "[corpus]") {
-  const auto out = run(6, 2, [](std::size_t i) -> Report {
+  const auto out = run(6, 2, [](std::size_t i) -> std::string {
     if (i == 1) std::raise(SIGSEGV);
     if (i == 3) {
       for (;;) std::this_thread::sleep_for(1s);
     }
-    return named(i, "fine");
+    return "fine";
   });
   REQUIRE(out.order == iota(6));
   for (const std::size_t i : {0u, 2u, 4u, 5u}) CHECK(out.reports[i].verdict() == Verdict::verified);
@@ -107,16 +156,16 @@ TEST_CASE("a crash and a hang are each that file's error; the others are checked
 TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
   // A generous wall clock: on a loaded machine the CPU limit must still be
   // what stops the loop, whatever share of a core the child gets.
-  check::IsolationLimits limits = tight();
+  runner::IsolationLimits limits = tight();
   limits.wall_seconds = 120;
   const auto out = run(
       3, 2,
-      [](std::size_t i) -> Report {
+      [](std::size_t i) -> std::string {
         if (i == 1) {
           volatile unsigned long spin = 0;
           for (;;) spin = spin + 1;
         }
-        return named(i, "fine");
+        return "fine";
       },
       {}, limits);
   REQUIRE(out.order == iota(3));
@@ -130,7 +179,7 @@ TEST_CASE("answers the parent already has are used without a child", "[corpus]")
   const pid_t parent = ::getpid();
   const auto out = run(
       4, 2,
-      [](std::size_t i) { return named(i, "child " + std::to_string(::getpid())); },
+      [](std::size_t) { return "child " + std::to_string(::getpid()); },
       [parent](std::size_t i) -> std::optional<Report> {
         if (i % 2 == 1) return named(i, "parent " + std::to_string(parent));
         return std::nullopt;
@@ -149,12 +198,12 @@ TEST_CASE("never more children at once than jobs", "[corpus]") {
   void* shared = ::mmap(nullptr, sizeof(std::atomic<int>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   REQUIRE(shared != MAP_FAILED);
   auto* running = new (shared) std::atomic<int>(0);
-  const auto out = run(8, 2, [running](std::size_t i) {
+  const auto out = run(8, 2, [running](std::size_t) {
     const int now = ++*running;
     std::this_thread::sleep_for(100ms);
     const int seen = std::max(now, running->load());
     --*running;
-    return named(i, std::to_string(seen));
+    return std::to_string(seen);
   });
   ::munmap(shared, sizeof(std::atomic<int>));
   REQUIRE(out.order == iota(8));
@@ -165,17 +214,17 @@ TEST_CASE("never more children at once than jobs", "[corpus]") {
 }
 
 TEST_CASE("no inputs: nothing emitted, no child", "[corpus]") {
-  const auto out = run(0, 4, [](std::size_t i) { return named(i, "never"); });
+  const auto out = run(0, 4, [](std::size_t) { return std::string("never"); });
   CHECK(out.order.empty());
 }
 
 TEST_CASE("a child that closes its report pipe and hangs is still stopped at the deadline", "[corpus]") {
-  const auto out = run(2, 2, [](std::size_t i) -> Report {
+  const auto out = run(2, 2, [](std::size_t i) -> std::string {
     if (i == 0) {
       for (int fd = 3; fd < 64; ++fd) ::close(fd);  // the report pipe among them
       for (;;) std::this_thread::sleep_for(1s);
     }
-    return named(i, "fine");
+    return "fine";
   });
   REQUIRE(out.order == iota(2));
   REQUIRE(out.reports[0].error);

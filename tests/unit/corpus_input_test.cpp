@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Corpus runs (check/corpus_input.hpp): --shard splits stably and completely,
+// Corpus runs (runner/corpus_input.hpp): --shard splits stably and completely,
 // a request to a worker carries the input back intact, and the joblog holds
 // what was recorded, across a reopen, ignoring a line cut short.
-#include "pith/check/corpus_input.hpp"
+#include "pith/runner/corpus_input.hpp"
 #include "pith/base/tar_reader.hpp"
-#include "pith/check/corpus_summary.hpp"
+#include "pith/runner/corpus_summary.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 using namespace pith;
-using namespace pith::check;
+using namespace pith::runner;
 
 namespace {
 
@@ -135,14 +135,14 @@ TEST_CASE("the HTML report names every input that needs attention first, whateve
   const std::size_t quiet_count = CorpusSummary::quiet_reports_kept + 50;
   for (std::size_t i = 0; i < quiet_count; ++i) {
     quiet.input = "quiet-" + std::to_string(i) + ".pdf";
-    summary.add(quiet.input, FileCheck(quiet), quiet.to_json(), 0.001);
+    summary.add(quiet.input, quiet, quiet.to_json(), 0.001);
   }
   Report forged;
   forged.input = "forged.pdf";
   forged.input_kind = "pdf";
   forged.pith_number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
   forged.fail("record.hash.mismatch", "the record was altered");
-  summary.add(forged.input, FileCheck(forged), forged.to_json(), 0.002);
+  summary.add(forged.input, forged, forged.to_json(), 0.002);
   const std::string html = summary.to_html();
   const auto forged_row = html.find(">forged.pdf</a>");
   REQUIRE(forged_row != std::string::npos);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A check run in a child process: its report comes back whole; a crash, a
-// runaway loop, a hang or a memory blow-up becomes an `error` verdict.
-#include "pith/check/isolation.hpp"
+// A check run in a child process: the child only reads and the parent
+// judges what it sent; a crash, a runaway loop, a hang or a memory blow-up
+// becomes an `error` verdict. And the FileCheck's wire form (pith-serve's
+// broker to its HTTP side) keeps everything the verdict is made of.
+#include "pith/check/carried.hpp"
+#include "pith/runner/isolation.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -30,29 +33,54 @@ Report sample_report() {
 // Small limits for the failure cases. Each case lets only the limit it is
 // about bite: a loaded machine may take long to burn 1 s of CPU, so the other
 // limits stay generous.
-check::IsolationLimits only_cpu_limit() {
-  check::IsolationLimits l;
+runner::IsolationLimits only_cpu_limit() {
+  runner::IsolationLimits l;
   l.cpu_seconds = 1;
   l.wall_seconds = 600;
   return l;
 }
-check::IsolationLimits only_wall_limit() {
-  check::IsolationLimits l;
+runner::IsolationLimits only_wall_limit() {
+  runner::IsolationLimits l;
   l.wall_seconds = 2;
   return l;
 }
-check::IsolationLimits only_memory_limit() {
-  check::IsolationLimits l;
+runner::IsolationLimits only_memory_limit() {
+  runner::IsolationLimits l;
   l.memory_bytes = std::uint64_t{512} << 20;
   l.wall_seconds = 600;
   return l;
 }
 
+// Runs `work` in an isolated child and judges what it sent as a check
+// does: the child's failure is the report's error; else a passing check
+// whose detail is what the child sent.
+Report isolated(const std::string& name, const std::function<std::string()>& work,
+                const runner::IsolationLimits& limits = {}) {
+  const Result<std::string> sent = runner::run_isolated(work, limits);
+  Report r;
+  r.input = name;
+  if (!sent) {
+    r.error = sent.error().message;
+    return r;
+  }
+  r.trust_anchor("test.ran", *sent);
+  return r;
+}
+
+// Through the broker's reply: the wire form, as text and back.
+check::FileCheck through_wire(const check::FileCheck& sent) {
+  const std::string text =
+      check::file_check_to_wire(sent).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  auto back = check::file_check_from_wire(nlohmann::json::parse(text));
+  REQUIRE(back);
+  return std::move(*back);
+}
+
 }  // namespace
 
-TEST_CASE("the child's report comes back whole, verdict included", "[isolation]") {
+TEST_CASE("a FileCheck comes back whole through its wire form, verdict included", "[isolation]") {
   const Report expected = sample_report();
-  const Report got = check::run_isolated("paper.pdf", [&] { return expected; }).report;
+  const Report got = through_wire(expected).report;
   CHECK_FALSE(got.error);
   CHECK(got.input == expected.input);
   CHECK(got.input_kind == "pdf");
@@ -66,11 +94,11 @@ TEST_CASE("the child's report comes back whole, verdict included", "[isolation]"
   Report not_found;
   not_found.number_found = false;
   not_found.skip("pdf.number.found", "none");
-  CHECK(check::run_isolated("x.pdf", [&] { return not_found; }).report.verdict() == Verdict::not_found);
+  CHECK(through_wire(not_found).report.verdict() == Verdict::not_found);
 
   Report errored;
   errored.error = "damaged";
-  const auto e = check::run_isolated("x.pdf", [&] { return errored; });
+  const auto e = through_wire(errored);
   CHECK(e.report.error == "damaged");
   CHECK_FALSE(e.carried);
 }
@@ -81,7 +109,7 @@ TEST_CASE("the carried copy comes back typed beside the report", "[isolation]") 
   carried.event_ids = {"sha256:aa", "sha256:bb"};
   carried.built_at = "2026-01-02T03:04:05Z";
   carried.completeness = nlohmann::json{{"corrections", 1}, {"timestamp_proofs", 0}};
-  const auto got = check::run_isolated("paper.pdf", [&] { return check::FileCheck{sample_report(), carried}; });
+  const auto got = through_wire(check::FileCheck{sample_report(), carried});
   REQUIRE(got.carried);
   CHECK(*got.carried == carried);
   CHECK(got.report.verdict() == Verdict::verified);
@@ -91,6 +119,15 @@ TEST_CASE("the carried copy comes back typed beside the report", "[isolation]") 
   CHECK(json["details"]["carried"]["event_ids"].size() == 2);
   CHECK(json["details"]["carried"]["built_at"] == "2026-01-02T03:04:05Z");
   CHECK(json["details"]["carried"]["completeness"]["corrections"] == 1);
+}
+
+TEST_CASE("what the child sends comes back to the judge unchanged", "[isolation]") {
+  const std::string bytes("facts\0\xff\n", 8);
+  const Report r = isolated("paper.pdf", [&] { return bytes; });
+  CHECK_FALSE(r.error);
+  REQUIRE(r.find("test.ran"));
+  CHECK(r.find("test.ran")->detail == bytes);
+  CHECK(r.input == "paper.pdf");
 }
 
 TEST_CASE("the wire form is checked on the way back", "[isolation]") {
@@ -116,10 +153,10 @@ TEST_CASE("the wire form is checked on the way back", "[isolation]") {
 }
 
 TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
-  const Report r = check::run_isolated("crash.pdf", []() -> check::FileCheck {
+  const Report r = isolated("crash.pdf", []() -> std::string {
     std::raise(SIGSEGV);
     return {};
-  }).report;
+  });
   REQUIRE(r.error);
   CHECK(r.error->find("crashed (signal 11") != std::string::npos);
   CHECK(r.input == "crash.pdf");
@@ -127,27 +164,27 @@ TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
 }
 
 TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
-  const Report r = check::run_isolated("loop.pdf", []() -> Report {
+  const Report r = isolated("loop.pdf", []() -> std::string {
     volatile unsigned long spin = 0;
     for (;;) spin = spin + 1;
-  }, only_cpu_limit()).report;
+  }, only_cpu_limit());
   REQUIRE(r.error);
   CHECK(r.error->find("CPU-time limit") != std::string::npos);
 }
 
 TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
-  const Report r = check::run_isolated("hang.pdf", []() -> Report {
+  const Report r = isolated("hang.pdf", []() -> std::string {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-  }, only_wall_limit()).report;
+  }, only_wall_limit());
   REQUIRE(r.error);
   CHECK(r.error->find("wall-clock limit") != std::string::npos);
 }
 
 TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
-  const Report r = check::run_isolated("big.pdf", []() -> Report {
+  const Report r = isolated("big.pdf", []() -> std::string {
     std::vector<std::vector<char>> hog;
     for (;;) hog.emplace_back(std::size_t{64} << 20, 'x');
-  }, only_memory_limit()).report;
+  }, only_memory_limit());
   REQUIRE(r.error);
   CHECK(r.error->find("memory limit") != std::string::npos);
 }
@@ -161,7 +198,7 @@ TEST_CASE("the caller's buffered output is not duplicated by the child", "[isola
     FILE* out = ::fdopen(fds[1], "w");
     REQUIRE(out != nullptr);
     std::fputs("once\n", out);  // buffered, not yet written
-    (void)check::run_isolated("x.pdf", [] { return Report{}; });
+    (void)isolated("x.pdf", [] { return std::string(); });
     std::fclose(out);
     char buffer[64];
     ssize_t n = 0;

@@ -4,6 +4,7 @@
 // that lies about what the file holds cannot make it verify; the wire keeps
 // every byte a PDF string holds.
 #include "pith/check/file.hpp"
+#include "pith/check/pdf.hpp"
 #include "pith/check/pdf_facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "support/test_data.hpp"
@@ -129,7 +130,7 @@ TEST_CASE("a real PDF carrying a signed bundle verifies through the child, as in
     INFO("filter " << filter);
     const Built pdf = build_pdf("(" + title + ")", number, filter.empty() ? bundle : deflate(bundle), filter);
     const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", trust());
-    const auto in_process = check::check_bytes(pdf.bytes, "paper.pdf", trust(), check::Isolation::none);
+    const auto in_process = check::check_pdf_bytes(pdf.bytes, trust(), "paper.pdf");
     CHECK(isolated.report.verdict() == Verdict::verified);
     REQUIRE(isolated.report.find("isolation.parent.verified"));
     CHECK(without_isolation_note(isolated) == in_process.to_json());
@@ -226,7 +227,7 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   const std::string url = "https://pith.science/pith/" + number.substr(10) + "?\x1b[2J\x1b[32mverified\x1b[0m";
   const Built pdf = build_pdf("(" + title + ")", number, bundle, "", "/PithURL " + utf16_hex(url));
   const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", trust());
-  const auto in_process = check::check_bytes(pdf.bytes, "paper.pdf", trust(), check::Isolation::none);
+  const auto in_process = check::check_pdf_bytes(pdf.bytes, trust(), "paper.pdf");
   CHECK(without_isolation_note(isolated) == in_process.to_json());
   const auto sources = isolated.to_json()["details"]["pith_sources"];
   CHECK(std::any_of(sources.begin(), sources.end(), [&](const json& s) { return s.value("url", "") == url; }));

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The child that parses PDFs runs confined (base/sandbox.hpp, entered by
-// check/isolation.cpp): a forbidden system call kills it and is reported,
+// runner/isolation.hpp): a forbidden system call kills it and is reported,
 // descriptors it inherited are closed, and what a check needs still works.
 #include "pith/base/sandbox.hpp"
-#include "pith/check/isolation.hpp"
+#include "pith/base/report.hpp"
+#include "pith/runner/isolation.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,13 +21,21 @@
 
 using pith::Report;
 using pith::Verdict;
-namespace check = pith::check;
 
 namespace {
 
-Report passing(const std::string& detail) {
+// Runs `work` in an isolated child; the parent's judgement is the child's
+// failure as the report's error, else a passing check whose detail is what
+// the child sent.
+Report isolated(const std::string& name, const std::function<std::string()>& work) {
+  const pith::Result<std::string> sent = pith::runner::run_isolated(work);
   Report r;
-  r.trust_anchor("test.ran", detail);
+  r.input = name;
+  if (!sent) {
+    r.error = sent.error().message;
+    return r;
+  }
+  r.trust_anchor("test.ran", *sent);
   return r;
 }
 
@@ -47,10 +56,10 @@ TEST_CASE("a forbidden system call in the sandbox kills the child and is reporte
   };
   for (const auto& attempt : attempts) {
     DYNAMIC_SECTION(attempt.name) {
-      const Report r = check::run_isolated("exploit.pdf", [&]() -> check::FileCheck {
+      const Report r = isolated("exploit.pdf", [&]() -> std::string {
         attempt.act();
-        return passing("the forbidden call returned");
-      }).report;
+        return "the forbidden call returned";
+      });
       REQUIRE(r.error);
       CHECK(r.error->find("stopped by the sandbox") != std::string::npos);
       CHECK(r.error->find("exploit") == std::string::npos);  // a user's file is never called an attack
@@ -66,15 +75,15 @@ TEST_CASE("in the sandbox opening a file to write, or making a directory, fails 
   // cache when it finds one, and that must not make a PDF an "exploit".
   const auto dir = pith::test::fresh_temp_dir("sandbox-write");
   const std::string written = (dir / "written-by-child").string();
-  const Report r = check::run_isolated("input.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("input.pdf", [&]() -> std::string {
     std::string results;
     for (const int flags : {O_WRONLY | O_CREAT, O_RDWR, O_WRONLY | O_APPEND, O_TMPFILE | O_WRONLY}) {
       const int fd = ::open((flags & O_TMPFILE) == O_TMPFILE ? dir.c_str() : written.c_str(), flags, 0600);
       results += fd == -1 && errno == EACCES ? "refused " : "OPENED ";
     }
     results += ::mkdir((dir / "made-by-child").c_str(), 0700) == -1 && errno == EACCES ? "refused" : "MADE";
-    return passing(results);
-  }).report;
+    return results;
+  });
   INFO(r.to_text());
   REQUIRE_FALSE(r.error);
   REQUIRE(r.find("test.ran"));
@@ -87,11 +96,11 @@ TEST_CASE("in the sandbox a check reads files, allocates and reports", "[sandbox
   const auto dir = pith::test::fresh_temp_dir("sandbox-allowed");
   pith::test::write_file(dir / "input.pdf", "%PDF-1.7\nhello\n");
   const std::string path = (dir / "input.pdf").string();
-  const Report r = check::run_isolated("input.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("input.pdf", [&]() -> std::string {
     std::string text = pith::test::read_file(path);
     std::vector<char> big(std::size_t{32} << 20, 'x');  // mmap-sized allocation
-    return passing(text.substr(0, 8) + std::to_string(big.size()));
-  }).report;
+    return text.substr(0, 8) + std::to_string(big.size());
+  });
   INFO(r.to_text());
   REQUIRE_FALSE(r.error);
   CHECK(r.verdict() == Verdict::verified);
@@ -102,11 +111,11 @@ TEST_CASE("in the sandbox a check reads files, allocates and reports", "[sandbox
 TEST_CASE("in the sandbox a directory can be listed (poppler lists its data directories)", "[sandbox]") {
   const auto dir = pith::test::fresh_temp_dir("sandbox-list");
   pith::test::write_file(dir / "entry", "x");
-  const Report r = check::run_isolated("x.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("x.pdf", [&]() -> std::string {
     std::size_t entries = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().filename() == "entry" ? 1 : 0;
-    return passing(std::to_string(entries));
-  }).report;
+    return std::to_string(entries);
+  });
   REQUIRE_FALSE(r.error);
   CHECK(r.find("test.ran")->detail == "1");
 }
@@ -116,14 +125,14 @@ TEST_CASE("in the sandbox fontconfig's look at a font directory works (fstatfs, 
   // poppler start fontconfig, which checks each font directory's file system
   // (qpdf's button-set-broken.pdf): the child was killed, the file called an exploit.
   const auto dir = pith::test::fresh_temp_dir("sandbox-statfs");
-  const Report r = check::run_isolated("form.pdf", [&]() -> check::FileCheck {
+  const Report r = isolated("form.pdf", [&]() -> std::string {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct statfs by_descriptor {};
     struct statfs by_path {};
     const bool ok = fd >= 0 && ::fstatfs(fd, &by_descriptor) == 0 && ::statfs(dir.c_str(), &by_path) == 0;
     if (fd >= 0) ::close(fd);
-    return passing(ok ? "both" : "failed");
-  }).report;
+    return ok ? "both" : "failed";
+  });
   INFO(r.to_text());
   REQUIRE_FALSE(r.error);
   CHECK(r.find("test.ran")->detail == "both");
@@ -132,9 +141,9 @@ TEST_CASE("in the sandbox fontconfig's look at a font directory works (fstatfs, 
 TEST_CASE("the child does not keep descriptors it inherited", "[sandbox]") {
   const int inherited = ::open("/dev/null", O_RDONLY);  // no O_CLOEXEC, and fork() keeps it anyway
   REQUIRE(inherited > 2);
-  const Report r = check::run_isolated("x.pdf", [&]() -> check::FileCheck {
-    return passing(::fcntl(inherited, F_GETFD) == -1 ? "closed" : "open");
-  }).report;
+  const Report r = isolated("x.pdf", [&]() -> std::string {
+    return ::fcntl(inherited, F_GETFD) == -1 ? "closed" : "open";
+  });
   ::close(inherited);
   REQUIRE_FALSE(r.error);
   CHECK(r.find("test.ran")->detail == "closed");

@@ -4,7 +4,8 @@
 // PageText wire form, the unbound verdict, and a rewrite told from tampering.
 #include "pith/base/crypto.hpp"
 #include "pith/base/report.hpp"
-#include "pith/check/isolation.hpp"
+#include "pith/check/carried.hpp"
+#include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/page_text.hpp"
@@ -291,7 +292,7 @@ TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible
 TEST_CASE("an unresolved number-only PDF stays unverifiable and says how to retry", "[visible]") {
   check::FileCheck checked;
   checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}};
-  check::bind_resolved_record(checked, std::unexpected(Error{ErrorKind::network, "registry", "unreachable"}));
+  check::apply_lookup(checked, std::unexpected(Error{ErrorKind::network, "registry", "unreachable"}));
   CHECK(checked.report.find("online.unavailable")->status == CheckStatus::warn);
   CHECK(checked.report.find("pdf.record.resolved")->detail.find("file://MIRROR") != std::string::npos);
   CHECK(checked.report.verdict() == Verdict::unverifiable);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Long-lived workers (base/worker_pool.hpp): answers come back for their
+// Long-lived workers (runner/worker_pool.hpp): answers come back for their
 // tickets; a worker that crashes, spins past its CPU limit, hangs past its
 // deadline or answers too much is that request's error, worded as a forked
 // child's would be, and the pool goes on with a fresh worker; workers are
 // replaced after their quota; the sandbox holds in a worker.
-#include "pith/base/worker_pool.hpp"
+#include "pith/runner/worker_pool.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 using namespace pith;
+using namespace pith::runner;
 
 namespace {
 

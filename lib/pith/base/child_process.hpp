@@ -5,7 +5,7 @@
 // (PoDoFo 0.9.x has a long CVE list and no fuzzing) becomes an Error of the
 // caller, never a crash or a hang of the tool. The child sends back bytes
 // (the caller chooses their format); the parent keeps every write to the
-// user's files. Used by pith-check (check/isolation.hpp, per file) and
+// user's files. Used by pith-check and pith-serve (runner/isolation.hpp) and
 // pith-stamp (reading and planning the update, checking the written file).
 //
 // fork() without exec: call this from a single-threaded process.
@@ -95,12 +95,12 @@ class ChildProcess {
                                                const ChildLimits& limits = {});
 
 // The parts of a child's life that other runners of hostile work share
-// (base/worker_pool.hpp: long-lived workers under the same rules).
+// (runner/worker_pool.hpp: long-lived workers under the same rules).
 // In the child, before touching the input: stdout/stderr to /dev/null,
 // default crash signals, RLIMIT_CPU/AS/CORE from `limits`, then the sandbox
 // keeping only `keep_fd`. An Error: the child must not go on.
 // `cpu_limit_per_request`: the hard RLIMIT_CPU stays open, for a worker
-// (worker_pool.hpp) that sets its soft limit before each request.
+// (runner/worker_pool.hpp) that sets its soft limit before each request.
 [[nodiscard]] Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limit_per_request = false);
 // In the child: runs `work` and returns the tagged payload to send back
 // (child_result_tag + result, or child_error_tag + why: an exception, memory).
@@ -133,7 +133,7 @@ void read_until_or_deadline(Child& child, const Enough& enough) {
 
 // Reads what one child sends until it is complete or its deadline has passed
 // (its finish() then kills it: the wall-clock limit). For ChildProcess and the
-// classes that wrap it (check::IsolatedChild).
+// classes that wrap it.
 template <class Child>
 void read_until_done_or_deadline(Child& child) {
   read_until_or_deadline(child, [] { return false; });

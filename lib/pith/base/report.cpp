@@ -51,10 +51,6 @@ void Report::content_binding(std::string code, std::string detail) {
   add(std::move(code), CheckStatus::pass, std::move(detail), false, true);
 }
 
-void Report::drop_trust_anchors() {
-  for (Check& c : checks_) c.anchors_trust = false;
-}
-
 void Report::merge(const Report& other) {
   checks_.insert(checks_.end(), other.checks_.begin(), other.checks_.end());
 }

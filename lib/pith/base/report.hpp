@@ -64,9 +64,6 @@ class Report {
   }
   // A passing check that binds the record to the document's content.
   void content_binding(std::string code, std::string detail = {});
-  // Clears anchors_trust on every check: the report of a less trusted
-  // process, whose anchors must be earned again (check/child_report).
-  void drop_trust_anchors();
   // Appends another report's checks (e.g. a nested bundle's), codes unchanged.
   void merge(const Report& other);
 

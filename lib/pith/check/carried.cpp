@@ -26,60 +26,13 @@ CarriedCopy CarriedCopy::of(const registry::DocumentContent& record, const Repor
   copy.event_ids = applied_event_ids(record);
   if (const json& at = member(record.document, "built_at"); at.is_string()) copy.built_at = at.get<std::string>();
   if (const json& c = member(report.extra, "completeness"); c.is_object()) copy.completeness = c;
-  Evidence evidence;
-  if (!record.document_bytes.empty()) {
-    evidence.document_bytes = record.document_bytes;
-  } else if (!record.canonical_json.empty()) {
-    evidence.canonical_json = record.canonical_json;
-    evidence.pith_number = record.pith_number;
-    if (!record.receipt_signature_b64.empty()) {
-      evidence.receipt = registry::ReceiptParts{record.key_id, record.key_fingerprint, record.receipt_signature_b64};
-    }
-  }
-  if (!evidence.document_bytes.empty() || !evidence.canonical_json.empty()) copy.evidence = std::move(evidence);
   return copy;
 }
-
-namespace {
-
-json evidence_to_json(const CarriedCopy::Evidence& e) {
-  json out = json::object();
-  if (!e.document_bytes.empty()) out["document"] = e.document_bytes;
-  if (!e.canonical_json.empty()) out["canonical_record"] = e.canonical_json;
-  if (!e.pith_number.empty()) out["pith_number"] = e.pith_number;
-  if (e.receipt) {
-    out["receipt"] = {{"key_id", e.receipt->key_id},
-                      {"key_fingerprint", e.receipt->key_fingerprint},
-                      {"signature_b64", e.receipt->signature_b64}};
-  }
-  return out;
-}
-
-std::optional<CarriedCopy::Evidence> evidence_from_json(const json& j) {
-  if (!j.is_object()) return std::nullopt;
-  CarriedCopy::Evidence e;
-  e.document_bytes = registry::string_member(j, "document");
-  e.canonical_json = registry::string_member(j, "canonical_record");
-  e.pith_number = registry::string_member(j, "pith_number");
-  if (const json& r = member(j, "receipt"); r.is_object()) {
-    e.receipt = registry::ReceiptParts{registry::string_member(r, "key_id"), registry::string_member(r, "key_fingerprint"),
-                                       registry::string_member(r, "signature_b64")};
-  }
-  return e;
-}
-
-}  // namespace
 
 json CarriedCopy::to_json() const {
   json out = {{"kind", registry::to_string(kind)}, {"event_ids", event_ids}};
   if (built_at) out["built_at"] = *built_at;
   if (completeness) out["completeness"] = *completeness;
-  return out;
-}
-
-json CarriedCopy::to_wire() const {
-  json out = to_json();
-  if (evidence) out["evidence"] = evidence_to_json(*evidence);
   return out;
 }
 
@@ -101,11 +54,6 @@ Result<CarriedCopy> CarriedCopy::from_json(const json& j) {
   if (const json& c = member(j, "completeness"); !c.is_null()) {
     if (!c.is_object()) return malformed();
     copy.completeness = c;
-  }
-  if (const json& e = member(j, "evidence"); !e.is_null()) {
-    auto evidence = evidence_from_json(e);
-    if (!evidence) return malformed();
-    copy.evidence = std::move(*evidence);
   }
   return copy;
 }
@@ -136,6 +84,93 @@ json FileCheck::to_json() const {
   out["schema_version"] = json_schema_version;
   if (carried) out["details"]["carried"] = carried->to_json();
   return out;
+}
+
+// --- The wire form pith-serve's broker sends its HTTP side -----------------
+
+namespace {
+
+std::optional<CheckStatus> status_from(const std::string& s) {
+  for (const auto status : {CheckStatus::pass, CheckStatus::fail, CheckStatus::warn, CheckStatus::skip}) {
+    if (s == to_string(status)) return status;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+nlohmann::json report_to_wire(const Report& report) {
+  auto checks = nlohmann::json::array();
+  for (const auto& c : report.checks()) {
+    checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}, {"anchors", c.anchors_trust},
+                      {"binds", c.binds_content}});
+  }
+  return {{"input", report.input},
+          {"pith_number", report.pith_number},
+          {"input_kind", report.input_kind},
+          {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json(nullptr)},
+          {"number_found", report.number_found},
+          {"requires_content_binding", report.requires_content_binding},
+          {"extra", report.extra},
+          {"checks", std::move(checks)}};
+}
+
+Result<Report> report_from_wire(const nlohmann::json& wire) {
+  const auto string_at = [&](const char* key) -> const nlohmann::json* {
+    const auto it = wire.find(key);
+    return it != wire.end() && it->is_string() ? &*it : nullptr;
+  };
+  if (!wire.is_object() || !string_at("input") || !string_at("pith_number") || !string_at("input_kind") ||
+      !wire.contains("number_found") || !wire["number_found"].is_boolean() || !wire.contains("checks") ||
+      !wire["checks"].is_array() || !wire.contains("error")) {
+    return fail(ErrorKind::internal, "isolated check", "malformed report from the child process");
+  }
+  Report r;
+  r.input = wire["input"].get<std::string>();
+  r.pith_number = wire["pith_number"].get<std::string>();
+  r.input_kind = wire["input_kind"].get<std::string>();
+  r.number_found = wire["number_found"].get<bool>();
+  if (const auto it = wire.find("requires_content_binding"); it != wire.end() && it->is_boolean())
+    r.requires_content_binding = it->get<bool>();
+  if (wire["error"].is_string()) r.error = wire["error"].get<std::string>();
+  if (wire.contains("extra") && wire["extra"].is_object()) r.extra = wire["extra"];
+  for (const auto& c : wire["checks"]) {
+    if (!c.is_object() || !c.contains("code") || !c["code"].is_string() || !c.contains("status") ||
+        !c["status"].is_string() || !c.contains("detail") || !c["detail"].is_string() || !c.contains("anchors") ||
+        !c["anchors"].is_boolean()) {
+      return fail(ErrorKind::internal, "isolated check", "malformed check in the child's report");
+    }
+    const auto status = status_from(c["status"].get<std::string>());
+    if (!status) return fail(ErrorKind::internal, "isolated check", "unknown check status in the child's report");
+    const bool binds = c.contains("binds") && c["binds"].is_boolean() && c["binds"].get<bool>();
+    r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>(), binds);
+  }
+  return r;
+}
+
+nlohmann::json file_check_to_wire(const FileCheck& checked) {
+  nlohmann::json wire = report_to_wire(checked.report);
+  wire["carried"] = checked.carried ? checked.carried->to_json() : nlohmann::json(nullptr);
+  if (checked.evidence) wire["evidence"] = checked.evidence->to_json();
+  return wire;
+}
+
+Result<FileCheck> file_check_from_wire(const nlohmann::json& wire) {
+  auto report = report_from_wire(wire);
+  if (!report) return std::unexpected(report.error());
+  if (!wire.contains("carried")) return fail(ErrorKind::malformed, "isolated check", "malformed report from the child process");
+  FileCheck checked(std::move(*report));
+  if (!wire["carried"].is_null()) {
+    auto carried = CarriedCopy::from_json(wire["carried"]);
+    if (!carried) return fail(ErrorKind::malformed, "isolated check", "malformed carried copy in the child's report");
+    checked.carried = std::move(*carried);
+  }
+  if (const auto it = wire.find("evidence"); it != wire.end()) {
+    auto evidence = PdfEvidence::from_json(*it);
+    if (!evidence) return fail(ErrorKind::malformed, "isolated check", "malformed PDF evidence in the child's report");
+    checked.evidence = std::move(*evidence);
+  }
+  return checked;
 }
 
 }  // namespace pith::check

@@ -4,7 +4,7 @@
 // the registry document the file carried (the bundle, state or record inside
 // a PDF, or a registry file itself), so the online check can say what the
 // registry changed since. It travels beside the Report, typed, through the
-// child process's pipe (isolation.hpp) and the corpus runner (corpus.hpp);
+// corpus runner (runner/corpus.hpp) and pith-serve's broker (file_check_to_wire);
 // pith-check --json prints it as details.carried.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
@@ -27,28 +27,11 @@ struct CarriedCopy {
   // counts, as report.extra["completeness"]), when the document has one.
   std::optional<nlohmann::json> completeness;
 
-  // What the parent verifies again (child_report.hpp), so that a child that
-  // parsed a hostile PDF cannot vouch for a record itself: the registry
-  // document as carried, or, for a record carried without one (XMP), the
-  // record in canonical form, its number and receipt parts. Travels through
-  // the child's pipe; not part of details.carried.
-  struct Evidence {
-    std::string document_bytes;  // a bundle or state, exactly as carried
-    std::string canonical_json;  // else: canon(canonical_record)
-    std::string pith_number;
-    std::optional<registry::ReceiptParts> receipt;
-
-    friend bool operator==(const Evidence&, const Evidence&) = default;
-  };
-  std::optional<Evidence> evidence;
-
   // What a verified document carries.
   [[nodiscard]] static CarriedCopy of(const registry::DocumentContent& record, const Report& report);
-  // {"kind", "event_ids", "built_at"?, "completeness"?}: details.carried.
+  // {"kind", "event_ids", "built_at"?, "completeness"?}: details.carried,
+  // and what pith-serve's broker sends its HTTP side (file_check_to_wire).
   [[nodiscard]] nlohmann::json to_json() const;
-  // to_json() and "evidence": what the child's pipe carries (isolation.hpp).
-  // from_json() reads both.
-  [[nodiscard]] nlohmann::json to_wire() const;
   [[nodiscard]] static Result<CarriedCopy> from_json(const nlohmann::json& json);
 
   friend bool operator==(const CarriedCopy&, const CarriedCopy&) = default;
@@ -89,5 +72,14 @@ struct FileCheck {
   // report.to_json() with details.carried (docs/pith-check-json.md).
   [[nodiscard]] nlohmann::json to_json() const;
 };
+
+// The lossless form of a FileCheck that pith-serve's broker sends its HTTP
+// side (Report::to_json is for people and drops what the verdict is computed
+// from): the report, the carried copy and the PDF evidence. Decoding checks
+// every field's form.
+[[nodiscard]] nlohmann::json report_to_wire(const Report& report);
+[[nodiscard]] Result<Report> report_from_wire(const nlohmann::json& wire);
+[[nodiscard]] nlohmann::json file_check_to_wire(const FileCheck& checked);
+[[nodiscard]] Result<FileCheck> file_check_from_wire(const nlohmann::json& wire);
 
 }  // namespace pith::check

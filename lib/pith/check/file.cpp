@@ -58,14 +58,13 @@ FileCheck check_registry_file(const std::filesystem::path& path, const registry:
   return check_registry_bytes(*bytes, trust, name);
 }
 
-FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust, Isolation isolation) {
+FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust) {
   // The parent reads only this much, without blocking; the rest is the child's.
   auto head = read_input_head(path, 1024);
   if (!head) return error_report(path.string(), head.error().message);
   // PDFs are parsed in a child process with limits that only reads them;
   // this process judges what it read against the same bytes (pdf_facts.hpp).
   if (looks_like_pdf(*head)) {
-    if (isolation == Isolation::none) return check_pdf_file(path.string(), trust);
     auto file = MappedFile::open(path.string());
     if (!file) return judge_pdf_message({}, std::unexpected(file.error()), trust, path.string());
     return check_pdf_isolated(file->bytes(), path.string(), trust);
@@ -73,8 +72,7 @@ FileCheck check_file(const std::filesystem::path& path, const registry::TrustSto
   return check_registry_file(path, trust);
 }
 
-FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
-                      Isolation isolation) {
+FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust) {
   if (!looks_like_pdf(bytes.substr(0, 1024))) {
     if (bytes.size() > max_registry_file_bytes) {
       return error_report(std::string(name), "larger than " + std::to_string(max_registry_file_bytes) +
@@ -82,9 +80,10 @@ FileCheck check_bytes(std::string_view bytes, std::string_view name, const regis
     }
     return check_registry_bytes(bytes, trust, name);
   }
-  if (isolation == Isolation::none) return check_pdf_bytes(bytes, trust, name);
   return check_pdf_isolated(bytes, name, trust);
 }
+
+namespace {
 
 std::string read_file_in_child(const std::filesystem::path& path) {
   auto file = MappedFile::open(path.string());
@@ -102,6 +101,8 @@ FileCheck judge_file_from_child(const std::filesystem::path& path, const Result<
   return judge_pdf_message(file->bytes(), sent, trust, path.string());
 }
 
+}  // namespace
+
 std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes) {
   if (!bytes) return read_file_in_child(std::filesystem::path(name));
   if (!looks_like_pdf(bytes->substr(0, 1024))) return {};
@@ -112,7 +113,7 @@ FileCheck judge_input_from_child(std::string_view name, std::optional<std::strin
                                  const Result<std::string>& sent, const registry::TrustStore& trust) {
   if (!bytes) return judge_file_from_child(std::filesystem::path(name), sent, trust);
   // Not a PDF: a registry document, judged here alone (the child read nothing).
-  if (!looks_like_pdf(bytes->substr(0, 1024))) return check_bytes(*bytes, name, trust, Isolation::none);
+  if (!looks_like_pdf(bytes->substr(0, 1024))) return check_bytes(*bytes, name, trust);
   return judge_pdf_message(*bytes, sent, trust, name);
 }
 

@@ -23,34 +23,27 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // A verified document is its own carried copy (the online check compares it).
 [[nodiscard]] FileCheck check_registry_file(const std::filesystem::path& path, const registry::TrustStore& trust);
 
-// Any file pith-check is given: a PDF (`%PDF-` in its first 1024 bytes) is
-// checked by check_pdf_file (pdf_check.hpp) in a child process with limits
-// (run_isolated), anything else as a registry file.
-// Isolation::none checks a PDF in this process: for a caller that is already
-// the isolated child (pith-check's corpus mode, corpus_check.hpp).
-enum class Isolation { child_process, none };
-[[nodiscard]] FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust,
-                                   Isolation isolation = Isolation::child_process);
 [[nodiscard]] FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
 
-// The same dispatch for an input already in memory (a tar member, an upload):
-// `name` is what reports call it. A PDF is checked in a child process unless
-// `isolation` is none; the bytes are shared with the child by fork, not copied.
-[[nodiscard]] FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
-                                    Isolation isolation = Isolation::child_process);
+// Any file pith-check is given: a PDF (`%PDF-` in its first 1024 bytes) is
+// read in a child process with limits (check_pdf_isolated, pdf_facts.hpp)
+// and judged here, anything else checked as a registry file. (The whole PDF
+// check in this process, for a caller that needs no isolation: check_pdf_file.)
+[[nodiscard]] FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust);
 
-// check_file in two halves, for a caller that runs the isolated child itself
-// (pith-check's worker pool; base/child_process.hpp ChildProcess runs it):
-// the child's half reads a PDF and returns the facts to send back (an empty
-// message for anything else: registry files are judged by the parent alone);
-// the parent's half judges what arrived (or the child's failure) against the
-// file's bytes, mapped here, and checks a non-PDF itself. Nothing the child
-// sends is a verdict (pdf_facts.hpp).
-[[nodiscard]] std::string read_file_in_child(const std::filesystem::path& path);
-[[nodiscard]] FileCheck judge_file_from_child(const std::filesystem::path& path, const Result<std::string>& sent,
-                                              const registry::TrustStore& trust);
-// The same halves for an input that may be in memory (a tar member): with
-// `bytes`, those bytes named `name`; without, the file at path `name`.
+// The same dispatch for an input already in memory (a tar member, an upload):
+// `name` is what reports call it. The bytes are shared with the child by
+// fork, not copied.
+[[nodiscard]] FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust);
+
+// The same check in two halves, for a caller that runs the isolated child
+// itself (pith-check's corpus runs, pith-serve's broker): the child's half
+// reads a PDF and returns the facts to send back (an empty message for
+// anything else: registry files are judged by the parent alone); the
+// parent's half judges what arrived (or the child's failure) against the
+// input's bytes and checks a non-PDF itself. Nothing the child sends is a
+// verdict (pdf_facts.hpp). With `bytes`, those bytes named `name`; without,
+// the file at path `name` (mapped by each half).
 [[nodiscard]] std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes);
 [[nodiscard]] FileCheck judge_input_from_child(std::string_view name, std::optional<std::string_view> bytes,
                                                const Result<std::string>& sent, const registry::TrustStore& trust);

@@ -251,11 +251,13 @@ const std::string& number_to_look_up(const FileCheck& checked) {
 }
 
 void apply_lookup(FileCheck& checked, const Result<resolver::Resolution>& answer) {
-  if (checked.evidence) {
-    bind_resolved_record(checked, answer);
-  } else {
-    add_online_checks(checked, answer);
-  }
+  if (!checked.evidence) return add_online_checks(checked, answer);
+  // A PDF that carries only a number: the resolved record bound to it, then
+  // compared as any carried copy is; nothing resolved: why (online.*) first,
+  // then how to retry (pdf.record.resolved).
+  if (!answer) add_online_checks(checked, answer);
+  bind_resolved_record(checked, answer);
+  if (answer) add_online_checks(checked, answer);
 }
 
 }  // namespace pith::check

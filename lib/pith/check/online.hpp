@@ -44,8 +44,10 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
 
 // What the registry answered for number_to_look_up(checked): a PDF that
 // carries only a number gets the record bound to it (check/pdf.hpp:
-// bind_resolved_record); anything else gets the online checks above. The one
-// step after the lookup, for pith-check's batches and pith-serve's requests.
+// bind_resolved_record), then, as anything else, the online checks above.
+// The one step after the lookup, for pith-check's batches and pith-serve's
+// requests. (online -> pdf, never back: the PDF verdict does not depend on
+// what the registry says now.)
 void apply_lookup(FileCheck& checked, const Result<resolver::Resolution>& answer);
 
 // The record-completeness panel as text lines for the human output

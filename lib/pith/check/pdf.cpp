@@ -2,7 +2,6 @@
 #include "pith/check/pdf.hpp"
 
 #include "pith/base/crypto.hpp"
-#include "pith/check/online.hpp"
 #include "pith/check/rewritten_text.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/vocabulary.hpp"
@@ -616,7 +615,6 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   Report& report = checked.report;
   const PdfEvidence& evidence = *checked.evidence;
   if (!resolved) {
-    add_online_checks(checked, resolved);
     report.skip("pdf.record.resolved",
                 "the PDF carries no record and " + evidence.number +
                     " could not be resolved: check again online, or with --resolver file://MIRROR or the --cache-dir "
@@ -646,7 +644,6 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
   report.merge(visible);
   report.extra["bindings"] = std::move(bindings);
-  add_online_checks(checked, resolved);
 }
 
 std::string bindings_text(const Report& report) {

@@ -185,9 +185,10 @@ struct PdfProbes {
 // record resolved for that number (resolver, mirrors, cache; offline: cache
 // and file:// only), this verifies it like a carried one and binds it to the
 // evidence: pdf.record.resolved (pass), the record's checks, the number
-// check, the title bindings, then the online checks. When nothing could be
-// resolved: the online.* finding (online.unavailable, …) with how to retry;
-// the verdict stays unverifiable.
+// check, the title bindings. When nothing could be resolved:
+// pdf.record.resolved (skip) with how to retry; the verdict stays
+// unverifiable. The online checks are the caller's (check/online.hpp
+// apply_lookup: this PDF verdict never asks what the registry says now).
 void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved);
 
 // The whole check of a PDF in memory / on disk: opens it with the lazy reader

@@ -651,12 +651,9 @@ FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& s
 }
 
 FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
-                             const IsolationLimits& limits) {
-  IsolatedChild child = IsolatedChild::start_judged(
-      std::string(name), [&] { return pdf_facts_message(bytes, name); },
-      [&](const Result<std::string>& sent) { return judge_pdf_message(bytes, sent, trust, name); }, limits);
-  read_until_done_or_deadline(child);
-  return child.finish();
+                             const runner::IsolationLimits& limits) {
+  return judge_pdf_message(bytes, runner::run_isolated([&] { return pdf_facts_message(bytes, name); }, limits), trust,
+                           name);
 }
 
 // --- The whole check in one process ----------------------------------------

@@ -2,7 +2,7 @@
 #pragma once
 // The parse/judge split of a PDF check (issue 13, "the child only extracts").
 //
-// The isolated child (isolation.hpp) opens the hostile PDF with PoDoFo and
+// The isolated child (runner/isolation.hpp) opens the hostile PDF with PoDoFo and
 // poppler and sends back only what it read: PdfFacts, raw bytes and strings
 // (read_pdf_facts). The checking process judges them (judge_pdf_facts):
 // strict parsing of the XMP packet and of the embedded bundle, every
@@ -30,7 +30,7 @@
 // bytes do not carry, signed by a trusted key.
 #include "pith/base/error.hpp"
 #include "pith/check/carried.hpp"
-#include "pith/check/isolation.hpp"
+#include "pith/runner/isolation.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
@@ -101,6 +101,6 @@ struct PdfFacts {
 
 // Both halves: read_pdf_facts in a child process under `limits`, judged here.
 [[nodiscard]] FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name,
-                                           const registry::TrustStore& trust, const IsolationLimits& limits = {});
+                                           const registry::TrustStore& trust, const runner::IsolationLimits& limits = {});
 
 }  // namespace pith::check

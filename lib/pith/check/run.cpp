@@ -3,13 +3,12 @@
 
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
-#include "pith/check/corpus.hpp"
-#include "pith/check/corpus_input.hpp"
-#include "pith/check/corpus_summary.hpp"
+#include "pith/runner/corpus.hpp"
+#include "pith/runner/corpus_input.hpp"
+#include "pith/runner/corpus_summary.hpp"
 #include "pith/check/evidence.hpp"
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/mapped_file.hpp"
-#include "pith/base/tar_reader.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
@@ -32,10 +31,14 @@ namespace pith::check {
 
 namespace {
 
+using runner::CorpusInput;
+using runner::JobLog;
+using runner::put_exact_name;
+
 // An archive member's line also names the archive and the member exactly
 // (`file` is "ARCHIVE:MEMBER", for people: docs/pith-check-json.md).
 // A name that is not UTF-8 also goes as base64 beside its display form
-// (corpus_input.hpp: put_exact_name).
+// (runner/corpus_input.hpp: put_exact_name).
 nlohmann::json json_report(const CorpusInput& input, const FileCheck& checked) {
   nlohmann::json j = checked.to_json();
   if (j.value("file", std::string()) == input.name) put_exact_name(j, "file", input.name);
@@ -109,7 +112,7 @@ class Writer {
     const SignalsHeld held(joblog_ != nullptr);
     const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty();
     const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
-    summary_.add(input.name, checked, json, input.seconds);
+    summary_.add(input.name, checked.report, json, input.seconds);
     if (!options_.quiet) {
       clear_progress();
       if (options_.json) {
@@ -219,7 +222,7 @@ class Writer {
   std::ostream& out_;
   std::ostream& err_;
   Tally tally_;
-  CorpusSummary summary_{!options_.html_file.empty()};
+  runner::CorpusSummary summary_{!options_.html_file.empty()};
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   int worst_ = exit_code::ok;
   bool progress_shown_ = false;
@@ -276,110 +279,36 @@ class OnlineBatch {
 };
 
 
-// The run's inputs in order: the names given, then each archive's regular
-// members, read one at a time as the run reaches them (a tar from stdin is
-// never held whole). Inputs outside the shard or already in the joblog are
-// passed over here; the rest are numbered 0, 1, ... as check_corpus sees
-// them. An input's bytes are dropped once it is reported.
-class InputStream {
+// pith-check's Judge (runner/corpus.hpp): the child only reads the input
+// (check/file.hpp read_input_in_child), this process judges what it read
+// (check/pdf_facts.hpp), then the resolver hosts and the online lookup.
+class InputJudge final : public runner::Judge {
  public:
-  InputStream(const CheckRunInputs& given, const CheckRunOptions& options, const JobLog* joblog, Writer& writer)
-      : given_(given), options_(options), shard_{options.shard_index, options.shard_count}, joblog_(joblog),
-        writer_(writer) {}
+  InputJudge(const registry::TrustStore& trust, const CheckRunOptions& options, OnlineBatch& online)
+      : trust_(trust), options_(options), online_(online) {}
 
-  // Known only when there are no archives (for the progress line).
-  [[nodiscard]] std::optional<std::size_t> total() const {
-    if (!given_.archives.empty() || joblog_ || shard_.count > 1) return std::nullopt;
-    return given_.names.size();
+  [[nodiscard]] std::string read(const runner::InputRequest& input) const override {
+    return read_input_in_child(input.name, input.bytes);
   }
 
-  // Is there an input `i`? Reads on until there is, or nothing is left.
-  bool has(std::size_t i) {
-    while (i >= first_ + held_.size()) {
-      auto input = pull();
-      if (!input) return false;
-      held_.push_back(std::move(*input));
-    }
-    return true;
-  }
-  [[nodiscard]] CorpusInput& at(std::size_t i) { return held_[i - first_]; }
-
-  // Input `i` is reported (in order): what is left of it is its label.
-  CorpusInput release(std::size_t i) {
-    CorpusInput label = std::move(at(i));
-    if (options_.evidence_dir.empty()) label.bytes.reset();  // --evidence renders a member's page 1 from them
-    while (!held_.empty() && first_ <= i) {
-      held_.pop_front();
-      ++first_;
-    }
-    return label;
+  void judge(CorpusInput input, std::optional<Result<std::string>> sent) override {
+    // Resolved identifiers are the registry's answer already: no second lookup.
+    const bool ready = !sent.has_value();
+    FileCheck checked = ready ? FileCheck(*input.ready) : judge_input_from_child(input.name, bytes_of(input), *sent, trust_);
+    input.ready.reset();
+    if (options_.evidence_dir.empty()) input.bytes.reset();  // --evidence renders a member's page 1 from them
+    if (!options_.resolver_bases.empty()) check_resolver_hosts(checked.report, options_.resolver_bases);
+    online_.add(std::move(input), std::move(checked), !ready);
   }
 
  private:
-  std::optional<CorpusInput> pull() {
-    for (;;) {
-      auto input = next_unfiltered();
-      if (!input) return std::nullopt;
-      if (shard_.count > 1 && !shard_.holds(*input)) continue;
-      if (joblog_ && joblog_->holds(*input)) continue;
-      return input;
-    }
-  }
-
-  std::optional<CorpusInput> next_unfiltered() {
-    if (name_ < given_.names.size()) {
-      CorpusInput input;
-      input.name = given_.names[name_];
-      if (name_ < given_.ready.size()) input.ready = given_.ready[name_];
-      ++name_;
-      return input;
-    }
-    while (archive_ < given_.archives.size()) {
-      const std::string& path = given_.archives[archive_];
-      if (!reader_) {
-        auto opened = TarReader::open(path, options_.max_member_bytes);
-        if (!opened) {
-          writer_.run_error("--tar " + opened.error().describe() + " (skipped)");
-          ++archive_;
-          continue;
-        }
-        reader_.emplace(std::move(*opened));
-      }
-      auto member = reader_->next();
-      if (!member || !*member) {
-        // A damaged archive: what was read stays reported; the rest cannot be found.
-        if (!member) writer_.run_error("--tar " + member.error().describe() + " (the rest of this archive is not checked)");
-        reader_.reset();
-        ++archive_;
-        continue;
-      }
-      CorpusInput input;
-      input.archive = path;
-      input.member = std::move((*member)->name);
-      input.name = path + ":" + input.member;
-      if ((*member)->error) {
-        Report r;
-        r.input = input.name;
-        r.error = *(*member)->error;
-        input.ready = std::move(r);
-      } else {
-        input.bytes = std::move((*member)->bytes);
-      }
-      return input;
-    }
+  static std::optional<std::string_view> bytes_of(const CorpusInput& input) {
+    if (input.bytes) return std::string_view(*input.bytes);
     return std::nullopt;
   }
-
-  const CheckRunInputs& given_;
+  const registry::TrustStore& trust_;
   const CheckRunOptions& options_;
-  Shard shard_;
-  const JobLog* joblog_;
-  Writer& writer_;
-  std::size_t name_ = 0;
-  std::size_t archive_ = 0;
-  std::optional<TarReader> reader_;
-  std::deque<CorpusInput> held_;
-  std::size_t first_ = 0;  // the index of held_.front()
+  OnlineBatch& online_;
 };
 
 }  // namespace
@@ -396,48 +325,18 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
     joblog.emplace(std::move(*opened));
   }
   Writer writer(options, std::nullopt, joblog ? &*joblog : nullptr, out, err);
-  InputStream stream(inputs, options, joblog ? &*joblog : nullptr, writer);
-  writer.set_total(stream.total());
+  runner::InputSource inputs_in_order(inputs, runner::Shard{options.shard_index, options.shard_count},
+                                      joblog ? &*joblog : nullptr, options.max_member_bytes,
+                                      [&writer](const std::string& problem) { writer.run_error(problem); });
+  writer.set_total(inputs_in_order.total());
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
+  InputJudge judge(trust, options, online);
 
-  CorpusTasks tasks;
-  tasks.has = [&](std::size_t i) { return stream.has(i); };
-  tasks.name = [&](std::size_t i) { return stream.at(i).name; };
-  // The child only reads the input; this process judges what it read (check/pdf_facts.hpp).
-  const auto bytes_of = [](const CorpusInput& input) -> std::optional<std::string_view> {
-    if (input.bytes) return std::string_view(*input.bytes);
-    return std::nullopt;
-  };
-  tasks.read_in_child = [&](std::size_t i) { return read_input_in_child(stream.at(i).name, bytes_of(stream.at(i))); };
-  tasks.judge_in_parent = [&](std::size_t i, const Result<std::string>& sent) {
-    return judge_input_from_child(stream.at(i).name, bytes_of(stream.at(i)), sent, trust);
-  };
-  // The worker pool's requests: the same reading, the input sent to a worker.
-  tasks.request = [&](std::size_t i) { return to_request(stream.at(i)); };
-  tasks.read_request = [&](std::string_view request) {
-    const auto input = from_request(request);
-    if (!input) throw std::runtime_error("malformed request");
-    return read_input_in_child(input->name, input->bytes);
-  };
-  tasks.took = [&](std::size_t i, double seconds) { stream.at(i).seconds = seconds; };
-  tasks.in_parent = [&](std::size_t i) -> std::optional<FileCheck> {
-    if (const auto& ready = stream.at(i).ready) return FileCheck(*ready);
-    return std::nullopt;
-  };
-  // Resolved identifiers are the registry's answer already: no second lookup.
-  tasks.emit = [&](std::size_t i, FileCheck checked) {
-    const bool ready = stream.at(i).ready.has_value();
-    CorpusInput label = stream.release(i);
-    label.ready.reset();
-    if (!options.resolver_bases.empty()) check_resolver_hosts(checked.report, options.resolver_bases);
-    online.add(std::move(label), std::move(checked), !ready);
-  };
-
-  CorpusOptions corpus;
+  runner::CorpusOptions corpus;
   corpus.jobs = options.jobs;
   corpus.limits = options.limits;
   corpus.inputs_per_worker = options.fork_per_file ? 0 : options.inputs_per_worker;
-  check_corpus(tasks, corpus);
+  runner::run_corpus(inputs_in_order, judge, corpus);
   online.flush();
   writer.finish();
   return writer.exit_code();

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One pith-check run over many inputs, as a library call so the CLI stays a
-// thin front end: files are checked in child processes (corpus_check.hpp, at
-// most `jobs` at a time), the numbers found are looked up in the registry in
-// batches (online_check.hpp) unless offline, and each report is written as
+// thin front end: files are read in child processes and judged here
+// (runner/corpus.hpp, at most `jobs` at a time), the numbers found are looked
+// up in the registry in batches (check/online.hpp) unless offline, and each report is written as
 // it completes, in input order: JSON Lines with `json`, else the human text
 // with the completeness panel. Returns the exit code: the worst wins.
-#include "pith/check/corpus.hpp"
+#include "pith/runner/corpus.hpp"
 #include "pith/base/report.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -29,7 +29,7 @@ struct CheckRunOptions {
   // The configured resolver and mirrors: a PDF's resolver link to another host
   // (and not the public registry) is a warning (resolver_host.hpp). Empty: no such check.
   std::vector<std::string> resolver_bases;
-  IsolationLimits limits;
+  runner::IsolationLimits limits;
   // Offline (run_checks' resolver is nullptr): a resolver in offline mode
   // (cache and file:// mirrors only) for the numbers of PDFs that carry no
   // record, so they can still be verified and bound. nullptr: not resolved.
@@ -38,10 +38,10 @@ struct CheckRunOptions {
   // written once its report is out; with `resume`, inputs it holds are skipped.
   std::string joblog;
   bool resume = false;
-  // --shard K/N: only the inputs whose name hashes to K-1 modulo N (corpus_input.hpp).
+  // --shard K/N: only the inputs whose name hashes to K-1 modulo N (runner/corpus_input.hpp).
   unsigned shard_index = 1;
   unsigned shard_count = 1;
-  // Long-lived workers, replaced after this many inputs (check/corpus.hpp);
+  // Long-lived workers, replaced after this many inputs (runner/corpus.hpp);
   // `fork_per_file`: a child forked per input instead (--workers=fork).
   std::size_t inputs_per_worker = 500;
   bool fork_per_file = false;
@@ -49,18 +49,16 @@ struct CheckRunOptions {
   // page 1 where the binding was seen (check/evidence.hpp), named in the
   // report (details.evidence). Created when missing.
   std::string evidence_dir;
-  // --summary FILE (JSON) and --html FILE: written at the end (corpus_summary.hpp).
+  // --summary FILE (JSON) and --html FILE: written at the end (runner/corpus_summary.hpp).
   std::string summary_file;
   std::string html_file;
   // --tar: a member larger than this is that member's `error`, unread.
   std::size_t max_member_bytes = std::size_t{256} << 20;
 };
 
-struct CheckRunInputs {
-  std::vector<std::string> names;            // as given: file paths or identifiers
-  std::vector<std::optional<Report>> ready;  // reports already made (resolved identifiers); same size or empty
-  std::vector<std::string> archives;         // --tar: archives whose regular members are checked, after `names`
-};
+// names (file paths or identifiers, as given), the reports already made for
+// them (resolved identifiers), and --tar archives.
+using CheckRunInputs = runner::InputList;
 
 // `resolver`: nullptr when offline (the online checks are then skipped and
 // the report says so in extra.online, without a check line). A PDF that

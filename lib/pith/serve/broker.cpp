@@ -5,9 +5,9 @@
 
 #include "pith/base/fd_io.hpp"
 
-#include "pith/check/child_report.hpp"
 #include "pith/check/evidence.hpp"
 #include "pith/check/file.hpp"
+#include "pith/runner/child_scheduler.hpp"
 
 #include <array>
 #include <cerrno>
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -136,28 +137,33 @@ class MappedUpload {
   std::size_t size_;
 };
 
+// An upload being checked: where its answer goes, and its bytes until judged.
 struct Running {
-  check::IsolatedChild child;
   std::string name;
   int reply_fd = -1;
   std::unique_ptr<MappedUpload> upload;
 };
 
+// The broker's loop: uploads arrive on the control socket and wait in a
+// queue; at most `jobs` are read in children at once (runner/child_scheduler:
+// the same poll loop and deadlines as pith-check's fork per input), and each
+// is judged here as its child finishes.
 class BrokerLoop {
  public:
   BrokerLoop(int control_fd, const registry::TrustStore& trust, const BrokerOptions& options)
-      : control_fd_(control_fd), trust_(trust), options_(options) {}
+      : control_fd_(control_fd), trust_(trust), children_(std::max(options.jobs, 1u), options.limits) {}
 
   void run() {
     while (open_) {
       start_waiting();
-      wait_for_events();
-      finish_completed();
+      auto woken = children_.wait(control_fd_);
+      for (auto& done : woken.done) finish(done);
+      if (woken.also_readable) receive();
     }
     // The HTTP side has gone: drop the queue; running children are killed
-    // and reaped by their destructors.
+    // and reaped by the scheduler's destructor.
     for (const Job& job : waiting_) close_job(job);
-    for (const Running& r : running_) ::close(r.reply_fd);
+    for (const auto& [ticket, r] : running_) ::close(r.reply_fd);
     running_.clear();
   }
 
@@ -168,7 +174,7 @@ class BrokerLoop {
   }
 
   void start_waiting() {
-    while (running_.size() < std::max(options_.jobs, 1u) && !waiting_.empty()) {
+    while (children_.has_idle() && !waiting_.empty()) {
       Job job = std::move(waiting_.front());
       waiting_.pop_front();
       start(std::move(job));
@@ -193,25 +199,9 @@ class BrokerLoop {
     const std::string_view bytes = upload->bytes();
     // As pith-check does (check/file.hpp): the child only reads the upload,
     // this process judges what it sent (check/pdf_facts.hpp).
-    auto child = check::IsolatedChild::start_judged(
-        job.name, [&] { return check::read_input_in_child(job.name, bytes); },
-        [this, name = job.name, bytes](const Result<std::string>& sent) {
-          return check::judge_input_from_child(name, bytes, sent, trust_);
-        },
-        options_.limits);
-    running_.push_back(Running{std::move(child), std::move(job.name), job.reply_fd, std::move(upload)});
-  }
-
-  void wait_for_events() {
-    std::vector<pollfd> fds;
-    fds.push_back(pollfd{control_fd_, POLLIN, 0});
-    for (const Running& r : running_) fds.push_back(pollfd{r.child.fd(), POLLIN, 0});
-    const int ready = ::poll(fds.data(), fds.size(), timeout_ms());
-    if (ready <= 0) return;  // a deadline passed, or a signal
-    for (std::size_t i = 0; i < running_.size(); ++i) {
-      if (fds[i + 1].revents != 0) running_[i].child.read_available();
-    }
-    if (fds[0].revents != 0) receive();
+    const std::uint64_t ticket = next_ticket_++;
+    children_.start(ticket, [&] { return check::read_input_in_child(job.name, bytes); });
+    running_.emplace(ticket, Running{std::move(job.name), job.reply_fd, std::move(upload)});
   }
 
   void receive() {
@@ -223,37 +213,24 @@ class BrokerLoop {
     }
   }
 
-  // Until the earliest deadline of a running child; forever when none runs.
-  [[nodiscard]] int timeout_ms() const {
-    if (running_.empty()) return -1;
-    auto earliest = running_.front().child.deadline();
-    for (const Running& r : running_) earliest = std::min(earliest, r.child.deadline());
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(earliest - std::chrono::steady_clock::now());
-    return static_cast<int>(std::clamp<std::int64_t>(left.count() + 1, 0, 60'000));
-  }
-
-  void finish_completed() {
-    const auto now = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < running_.size();) {
-      Running& r = running_[i];
-      if (r.child.fd() >= 0 && now < r.child.deadline()) {
-        ++i;
-        continue;
-      }
-      // Judged here from what the child read (start_judged above).
-      check::FileCheck checked = r.child.finish();
-      // Where the record's title (or arXiv id) was seen, for the page (issue 22).
-      check::embed_evidence(checked.report, r.upload->bytes());
-      reply(r.reply_fd, checked);
-      running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+  void finish(const runner::ChildDone& done) {
+    const auto it = running_.find(done.ticket);
+    if (it == running_.end()) return;
+    Running& r = it->second;
+    // Judged here from what the child read.
+    check::FileCheck checked = check::judge_input_from_child(r.name, r.upload->bytes(), done.answer, trust_);
+    // Where the record's title (or arXiv id) was seen, for the page (issue 22).
+    check::embed_evidence(checked.report, r.upload->bytes());
+    reply(r.reply_fd, checked);
+    running_.erase(it);
   }
 
   int control_fd_;
   const registry::TrustStore& trust_;
-  const BrokerOptions& options_;
+  runner::ChildScheduler children_;
   std::deque<Job> waiting_;
-  std::vector<Running> running_;
+  std::map<std::uint64_t, Running> running_;
+  std::uint64_t next_ticket_ = 0;
   bool open_ = true;
 };
 

@@ -5,8 +5,10 @@
 // thread, and a lock another thread held (malloc's, a library's) stays held
 // in the child forever; the HTTP side has a thread pool. So the broker is
 // forked at start-up, before any thread exists, stays single-threaded, and
-// runs each check exactly as pith-check does (check_bytes in an IsolatedChild
-// with limits and the seccomp sandbox, then judged_in_parent).
+// runs each check exactly as pith-check does (the upload read in a child
+// with limits and the seccomp sandbox, runner/child_scheduler.hpp; what it
+// read judged in the broker: check/file.hpp read_input_in_child,
+// judge_input_from_child).
 //
 // The HTTP side hands it an upload without copying it through a pipe: the
 // bytes go into a memfd, sent with a reply socket over a SOCK_SEQPACKET
@@ -16,7 +18,7 @@
 // the broker's queue, which the caller bounds (it admits at most jobs + queue).
 #include "pith/base/error.hpp"
 #include "pith/check/carried.hpp"
-#include "pith/check/isolation.hpp"
+#include "pith/runner/isolation.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <atomic>
@@ -29,11 +31,11 @@ namespace pith::serve {
 
 struct BrokerOptions {
   unsigned jobs = 1;              // checks running at once
-  check::IsolationLimits limits;  // per check, as pith-check's
+  runner::IsolationLimits limits;  // per check, as pith-check's
 };
 
 struct BrokerAnswer {
-  check::FileCheck checked;   // judged in the broker (child_report.hpp)
+  check::FileCheck checked;   // judged in the broker (check/pdf_facts.hpp)
   bool child_failed = false;  // the child crashed, hit a limit or sent no report
 };
 

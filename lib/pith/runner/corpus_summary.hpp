@@ -10,7 +10,6 @@
 // from an input (names, details) is hostile: the page escapes all of them,
 // and the page loads nothing from anywhere (inline SVG, CSS and script).
 #include "pith/base/report.hpp"
-#include "pith/check/carried.hpp"
 
 #include <array>
 #include <cstddef>
@@ -20,14 +19,15 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::check {
+namespace pith::runner {
 
 class CorpusSummary {
  public:
   // `keep_reports`: hold the report of each input that is not verified (for the HTML page).
   // Every input that needs attention is held; not_found ones up to quiet_reports_kept.
   explicit CorpusSummary(bool keep_reports) : keep_reports_(keep_reports) {}
-  void add(const std::string& name, const FileCheck& checked, const nlohmann::json& report, double seconds);
+  // One input's report, and its JSON line (for the HTML page; may be null when not kept).
+  void add(const std::string& name, const Report& checked, const nlohmann::json& report, double seconds);
   void set_elapsed(double seconds) { elapsed_ = seconds; }
 
   [[nodiscard]] nlohmann::json to_json() const;   // --summary FILE
@@ -61,4 +61,4 @@ class CorpusSummary {
 };
 
 
-}  // namespace pith::check
+}  // namespace pith::runner

@@ -11,10 +11,12 @@
 // request's Error, worded as ChildProcess::finish words it, and is replaced;
 // a worker is also replaced after `requests_per_worker` requests, so what a
 // parser leaks or leaves behind stays bounded. The pool does not look inside
-// requests or answers.
+// requests or answers. Its interface is ChildScheduler's (child_scheduler.hpp:
+// a fork per piece of work), so a corpus run uses either (corpus.hpp).
 //
 // fork() without exec: create and use it from a single-threaded process.
 #include "pith/base/child_process.hpp"
+#include "pith/runner/child_scheduler.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -25,7 +27,7 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace pith {
+namespace pith::runner {
 
 struct WorkerPoolOptions {
   unsigned workers = 1;
@@ -45,11 +47,7 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
   ~WorkerPool();  // ends every worker
 
-  struct Done {
-    std::uint64_t ticket = 0;
-    Result<std::string> answer;  // the handler's answer, or why there is none
-    double seconds = 0;          // wall-clock time of the request
-  };
+  using Done = ChildDone;  // the handler's answer, or why there is none
 
   // A request can be given now: a worker is free, or one at work can take the
   // next request behind its current one (see submit).
@@ -108,4 +106,4 @@ class WorkerPool {
   std::vector<Done> early_;    // requests that could not be given to a worker
 };
 
-}  // namespace pith
+}  // namespace pith::runner

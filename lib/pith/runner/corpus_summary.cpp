@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/check/corpus_summary.hpp"
+#include "pith/runner/corpus_summary.hpp"
 
 #include "pith/base/markup.hpp"
 
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace pith::check {
+namespace pith::runner {
 
 namespace {
 
@@ -24,9 +24,9 @@ std::string seconds_text(double s) {
   return buffer;
 }
 
-std::string first_failure(const FileCheck& checked) {
-  if (checked.report.error) return "error";
-  for (const auto& c : checked.report.checks()) {
+std::string first_failure(const Report& checked) {
+  if (checked.error) return "error";
+  for (const auto& c : checked.checks()) {
     if (c.status == CheckStatus::fail) return c.code;
   }
   return "";
@@ -34,11 +34,11 @@ std::string first_failure(const FileCheck& checked) {
 
 }  // namespace
 
-void CorpusSummary::add(const std::string& name, const FileCheck& checked, const nlohmann::json& report, double seconds) {
+void CorpusSummary::add(const std::string& name, const Report& checked, const nlohmann::json& report, double seconds) {
   ++inputs_;
-  const std::string verdict = to_string(checked.report.verdict());
+  const std::string verdict = to_string(checked.verdict());
   ++verdicts_[verdict];
-  for (const auto& c : checked.report.checks()) {
+  for (const auto& c : checked.checks()) {
     if (c.status == CheckStatus::fail) ++failing_checks_[c.code];
   }
   if (slowest_.size() < slowest_kept || seconds > slowest_.back().seconds) {
@@ -166,4 +166,4 @@ std::string CorpusSummary::to_html() const {
   return h;
 }
 
-}  // namespace pith::check
+}  // namespace pith::runner

@@ -7,18 +7,28 @@
 // - Shard: a stable subset by a hash of the input's name, so N machines split
 //   one list without talking to each other;
 // - JobLog: one line per finished input, appended once its report is out, so
-//   a killed run resumed skips exactly what was already reported.
+//   a killed run resumed skips exactly what was already reported;
+// - InputSource: the run's inputs in order, the shard and the joblog applied.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
-namespace pith::check {
+namespace pith {
+class TarReader;
+}
+
+namespace pith::runner {
 
 struct CorpusInput {
   std::string name;     // what reports call it: the path, or "ARCHIVE:MEMBER"
@@ -41,7 +51,7 @@ void put_exact_name(nlohmann::json& line, const std::string& field, const std::s
 // one, else `field`; nullopt when neither is a string (or the base64 is bad).
 [[nodiscard]] std::optional<std::string> get_exact_name(const nlohmann::json& line, const std::string& field);
 
-// An input as a request to a worker process (base/worker_pool.hpp): its
+// An input as a request to a worker process (worker_pool.hpp): its
 // name, and its content when it is in memory (a path is opened by the worker).
 [[nodiscard]] std::string to_request(const CorpusInput& input);
 struct InputRequest {
@@ -94,4 +104,50 @@ class JobLog {
   std::size_t unsynced_ = 0;
 };
 
-}  // namespace pith::check
+// What a run is given: names, then archives whose members follow them.
+struct InputList {
+  std::vector<std::string> names;            // file paths or identifiers, as given
+  std::vector<std::optional<Report>> ready;  // reports already made for names[i] (resolved identifiers); same size or empty
+  std::vector<std::string> archives;         // --tar: archives whose regular members are checked, after `names`
+};
+
+// The run's inputs in order: the names given, then each archive's regular
+// members, read one at a time as the run reaches them (a tar from stdin is
+// never held whole). Inputs outside the shard or already in the joblog are
+// passed over here; the rest are numbered 0, 1, ... as the run sees them.
+// A problem of the run, not of one input (an unreadable or damaged
+// archive), goes to `problem` as one line, and the run goes on.
+class InputSource {
+ public:
+  using Problem = std::function<void(const std::string& message)>;
+  // `given` and `joblog` (may be nullptr) must outlive the source.
+  InputSource(const InputList& given, Shard shard, const JobLog* joblog, std::size_t max_member_bytes, Problem problem);
+  InputSource(const InputSource&) = delete;
+  InputSource& operator=(const InputSource&) = delete;
+  ~InputSource();
+
+  // Known only when nothing is passed over and there are no archives (for a progress line).
+  [[nodiscard]] std::optional<std::size_t> total() const;
+  // Is there an input `i`? Reads on until there is, or nothing is left.
+  [[nodiscard]] bool has(std::size_t i);
+  [[nodiscard]] CorpusInput& at(std::size_t i) { return held_[i - first_]; }
+  // Input `i` is done with (in order): it leaves the source, bytes and all.
+  [[nodiscard]] CorpusInput release(std::size_t i);
+
+ private:
+  std::optional<CorpusInput> pull();
+  std::optional<CorpusInput> next_unfiltered();
+
+  const InputList& given_;
+  Shard shard_;
+  const JobLog* joblog_;
+  std::size_t max_member_bytes_;
+  Problem problem_;
+  std::size_t name_ = 0;
+  std::size_t archive_ = 0;
+  std::unique_ptr<TarReader> reader_;
+  std::deque<CorpusInput> held_;
+  std::size_t first_ = 0;  // the index of held_.front()
+};
+
+}  // namespace pith::runner

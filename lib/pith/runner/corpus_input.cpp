@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/check/corpus_input.hpp"
+#include "pith/runner/corpus_input.hpp"
 
 #include "pith/base/crypto.hpp"
+#include "pith/base/tar_reader.hpp"
 #include "pith/base/utf8.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-namespace pith::check {
+namespace pith::runner {
 
 namespace {
 
@@ -198,4 +199,87 @@ Result<void> JobLog::sync() {
   return {};
 }
 
-}  // namespace pith::check
+InputSource::InputSource(const InputList& given, Shard shard, const JobLog* joblog, std::size_t max_member_bytes,
+                         Problem problem)
+    : given_(given), shard_(shard), joblog_(joblog), max_member_bytes_(max_member_bytes), problem_(std::move(problem)) {}
+
+InputSource::~InputSource() = default;
+
+std::optional<std::size_t> InputSource::total() const {
+  if (!given_.archives.empty() || joblog_ || shard_.count > 1) return std::nullopt;
+  return given_.names.size();
+}
+
+bool InputSource::has(std::size_t i) {
+  while (i >= first_ + held_.size()) {
+    auto input = pull();
+    if (!input) return false;
+    held_.push_back(std::move(*input));
+  }
+  return true;
+}
+
+CorpusInput InputSource::release(std::size_t i) {
+  CorpusInput done = std::move(at(i));
+  while (!held_.empty() && first_ <= i) {
+    held_.pop_front();
+    ++first_;
+  }
+  return done;
+}
+
+std::optional<CorpusInput> InputSource::pull() {
+  for (;;) {
+    auto input = next_unfiltered();
+    if (!input) return std::nullopt;
+    if (shard_.count > 1 && !shard_.holds(*input)) continue;
+    if (joblog_ && joblog_->holds(*input)) continue;
+    return input;
+  }
+}
+
+std::optional<CorpusInput> InputSource::next_unfiltered() {
+  if (name_ < given_.names.size()) {
+    CorpusInput input;
+    input.name = given_.names[name_];
+    if (name_ < given_.ready.size()) input.ready = given_.ready[name_];
+    ++name_;
+    return input;
+  }
+  while (archive_ < given_.archives.size()) {
+    const std::string& path = given_.archives[archive_];
+    if (!reader_) {
+      auto opened = TarReader::open(path, max_member_bytes_);
+      if (!opened) {
+        problem_("--tar " + opened.error().describe() + " (skipped)");
+        ++archive_;
+        continue;
+      }
+      reader_ = std::make_unique<TarReader>(std::move(*opened));
+    }
+    auto member = reader_->next();
+    if (!member || !*member) {
+      // A damaged archive: what was read stays reported; the rest cannot be found.
+      if (!member) problem_("--tar " + member.error().describe() + " (the rest of this archive is not checked)");
+      reader_.reset();
+      ++archive_;
+      continue;
+    }
+    CorpusInput input;
+    input.archive = path;
+    input.member = std::move((*member)->name);
+    input.name = path + ":" + input.member;
+    if ((*member)->error) {
+      Report r;
+      r.input = input.name;
+      r.error = *(*member)->error;
+      input.ready = std::move(r);
+    } else {
+      input.bytes = std::move((*member)->bytes);
+    }
+    return input;
+  }
+  return std::nullopt;
+}
+
+}  // namespace pith::runner

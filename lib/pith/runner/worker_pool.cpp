@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/base/worker_pool.hpp"
+#include "pith/runner/worker_pool.hpp"
 
 #include "pith/base/fd_io.hpp"
 
@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace pith {
+namespace pith::runner {
 
 namespace {
 
@@ -306,4 +306,4 @@ std::vector<WorkerPool::Done> WorkerPool::wait() {
   return done;
 }
 
-}  // namespace pith
+}  // namespace pith::runner

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Reading hostile input in a child process. PDFs are parsed with PoDoFo,
+// whose 0.9.x parsers have a long CVE list and no fuzzing: every input is
+// read in a forked child with CPU-time, memory and wall-clock limits and the
+// seccomp sandbox (base/child_process.hpp, base/sandbox.hpp), so a crash, a
+// hang or a limit becomes an Error naming the reason (the caller makes it
+// that input's verdict `error`), never a crash or a hang of the tool. The
+// child only reads and sends bytes back; the parent judges them
+// (check/pdf_facts.hpp): nothing a child sends is a verdict. Many children
+// at once: child_scheduler.hpp (a fork each) and worker_pool.hpp (long-lived
+// workers).
+//
+// fork() without exec: call this from a single-threaded process (pith-check
+// is; pith-serve forks its broker before any thread exists).
+#include "pith/base/child_process.hpp"
+#include "pith/base/error.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace pith::runner {
+
+struct IsolationLimits {
+  std::uint32_t cpu_seconds = 30;                        // RLIMIT_CPU (SIGXCPU)
+  std::uint64_t memory_bytes = std::uint64_t{3} << 30;  // RLIMIT_AS: the mapped file counts too
+  std::uint32_t wall_seconds = 60;                       // then SIGKILL
+  std::size_t max_report_bytes = std::size_t{64} << 20;  // what the child may send back
+
+  [[nodiscard]] ChildLimits child_limits() const { return {cpu_seconds, memory_bytes, wall_seconds, max_report_bytes}; }
+};
+
+// What the child's work is called in messages ("the check crashed (signal 11 …)").
+inline constexpr const char* isolated_subject = "the check";
+
+// Runs `read` in a child process under `limits` and returns what it sent
+// back, or why nothing came: an Error of kind malformed naming the crash or
+// the limit, or of kind io when no child could be started. The child's
+// stdout and stderr go to /dev/null (libraries such as Exempi print parse
+// errors), and crash signals get their default action in it.
+[[nodiscard]] Result<std::string> run_isolated(const std::function<std::string()>& read,
+                                               const IsolationLimits& limits = {});
+
+}  // namespace pith::runner
