@@ -64,15 +64,13 @@ inline CLI::Option* add_trust_key_option(CLI::App& app, std::vector<std::string>
 // line saying why, when a --trust-key file cannot be used (exit 2).
 inline std::optional<registry::TrustStore> load_trust_store(const char* tool, const std::vector<std::string>& trust_keys) {
   std::vector<std::string> warnings;
-  registry::TrustStore trust = registry::TrustStore::with_defaults(&warnings);
+  auto trust = registry::TrustStore::load(trust_keys, &warnings);
   for (const auto& w : warnings) std::cerr << tool << ": warning: " << terminal_safe(w) << "\n";
-  for (const auto& file : trust_keys) {
-    if (auto added = trust.add_key_file(file); !added) {
-      std::cerr << tool << ": --trust-key " << terminal_safe(added.error().describe()) << "\n";
-      return std::nullopt;
-    }
+  if (!trust) {
+    std::cerr << tool << ": --trust-key " << terminal_safe(trust.error().describe()) << "\n";
+    return std::nullopt;
   }
-  return trust;
+  return std::move(*trust);
 }
 
 // Parses argv; nullopt when the tool goes on, else its exit code: 0 after
