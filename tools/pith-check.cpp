@@ -18,9 +18,8 @@
 #include "pith/check/run.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/resolver.hpp"
-#include "main_guard.hpp"
-#include "tool_cli.hpp"
-#include "resolver_cli.hpp"
+#include "pith/base/command_line.hpp"
+#include "pith/resolver/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

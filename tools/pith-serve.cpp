@@ -17,9 +17,8 @@
 #include "pith/serve/listener.hpp"
 #include "pith/serve/memory_budget.hpp"
 #include "pith/serve/service.hpp"
-#include "main_guard.hpp"
-#include "resolver_cli.hpp"
-#include "tool_cli.hpp"
+#include "pith/resolver/command_line.hpp"
+#include "pith/base/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// What every pith tool's command line has besides its own options: one
-// `--version` text, and the hidden `--list-options` that the build reads to
-// generate the shell completions (cmake/PithToolDocs.cmake), so they are made
-// from the CLI11 definitions themselves and cannot drift from them.
+// Private to libpith (the jobs' sources: base/job.hpp). What every pith
+// tool's command line has besides its own options: one `--version` text,
+// and the hidden `--list-options` that the build reads to generate the
+// shell completions (cmake/PithToolDocs.cmake), so they are made from the
+// CLI11 definitions themselves and cannot drift from them.
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/linked_libraries.hpp"
 #include "pith/base/terminal_text.hpp"
@@ -11,6 +12,7 @@
 #include "pith/registry/trust_store.hpp"
 
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -83,6 +85,20 @@ inline std::optional<registry::TrustStore> load_trust_store(const char* tool, co
     return rc == 0 ? 0 : exit_code::usage_or_io;
   }
   return std::nullopt;
+}
+
+// The catch-all around a tool's main that is not yet a Job (base/job.hpp
+// has the same): anything unexpected is one line naming the tool and exit 2.
+template <class Command>
+int run_guarded(const char* tool, Command&& command) {
+  try {
+    return command();
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": internal error: " << terminal_safe(e.what()) << "\n";
+  } catch (...) {
+    std::cerr << tool << ": internal error: unknown exception\n";
+  }
+  return exit_code::usage_or_io;
 }
 
 }  // namespace pith::cli
