@@ -7,12 +7,9 @@
 // CLI11 definitions themselves and cannot drift from them.
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/linked_libraries.hpp"
-#include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
-#include "pith/registry/trust_store.hpp"
 
 #include <CLI/CLI.hpp>
-#include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -61,20 +58,6 @@ inline CLI::Option* add_trust_key_option(CLI::App& app, std::vector<std::string>
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
-// The trust store of a checking tool: the pinned key and the user's keys
-// (their warnings printed), then each --trust-key FILE. nullopt, after one
-// line saying why, when a --trust-key file cannot be used (exit 2).
-inline std::optional<registry::TrustStore> load_trust_store(const char* tool, const std::vector<std::string>& trust_keys) {
-  std::vector<std::string> warnings;
-  auto trust = registry::TrustStore::load(trust_keys, &warnings);
-  for (const auto& w : warnings) std::cerr << tool << ": warning: " << terminal_safe(w) << "\n";
-  if (!trust) {
-    std::cerr << tool << ": --trust-key " << terminal_safe(trust.error().describe()) << "\n";
-    return std::nullopt;
-  }
-  return std::move(*trust);
-}
-
 // Parses argv; nullopt when the tool goes on, else its exit code: 0 after
 // --help/--version/--list-options, 2 after a usage error (CLI11 has printed it).
 [[nodiscard]] inline std::optional<int> parse_or_exit_code(CLI::App& app, int argc, char** argv) {
@@ -85,20 +68,6 @@ inline std::optional<registry::TrustStore> load_trust_store(const char* tool, co
     return rc == 0 ? 0 : exit_code::usage_or_io;
   }
   return std::nullopt;
-}
-
-// The catch-all around a tool's main that is not yet a Job (base/job.hpp
-// has the same): anything unexpected is one line naming the tool and exit 2.
-template <class Command>
-int run_guarded(const char* tool, Command&& command) {
-  try {
-    return command();
-  } catch (const std::exception& e) {
-    std::cerr << tool << ": internal error: " << terminal_safe(e.what()) << "\n";
-  } catch (...) {
-    std::cerr << tool << ": internal error: unknown exception\n";
-  }
-  return exit_code::usage_or_io;
 }
 
 }  // namespace pith::cli
