@@ -16,7 +16,9 @@
 // of CLI11's own is its message and exit 2; anything unexpected (an
 // exception, a bug) is one line "TOOL: internal error: ..." and exit 2.
 #include "pith/base/error.hpp"
+#include "pith/base/exit_codes.hpp"
 
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -24,6 +26,21 @@ class App;  // CLI11's parser: only the jobs' sources include CLI11
 }
 
 namespace pith {
+
+// How a job's run ended, what every job's outcome shares (stamp::StampRunOutcome,
+// stamp::ArxivOutcome derive from it): a status of the job's own, the kind of
+// failure that gives the exit code (none: 0), one sentence for people, and
+// the Pith Number it was about once known.
+template <class Status>
+struct JobOutcome {
+  Status status = Status::error;
+  std::optional<ErrorKind> failure;
+  std::string message;
+  std::string pith_number;
+
+  [[nodiscard]] bool succeeded() const { return !failure.has_value(); }
+  [[nodiscard]] int exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
+};
 
 class Job {
  public:

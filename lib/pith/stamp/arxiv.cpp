@@ -658,8 +658,6 @@ const char* to_string(ArxivStatus s) {
   return "error";
 }
 
-int ArxivOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
-
 nlohmann::json ArxivOutcome::to_json() const {
   nlohmann::json j{{"status", to_string(status)}, {"exit_code", exit_code()},   {"message", message},
                    {"compiler", to_string(compiler)}, {"files", files},        {"archive_bytes", archive_bytes},

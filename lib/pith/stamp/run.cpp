@@ -575,8 +575,6 @@ const char* to_string(StampRunStatus status) {
   return "error";
 }
 
-int StampRunOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
-
 nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   nlohmann::json j{{"input", input}, {"status", to_string(status)}, {"exit_code", exit_code()}};
   if (!message.empty()) j["message"] = message;
