@@ -2,7 +2,7 @@
 # pith_tool_docs(TARGET): the man page TARGET(1) and the bash and zsh
 # completions of a built tool, generated at build time from the tool itself
 # (help2man reads --help/--version; cmake/gen-completions.sh reads the hidden
-# --list-options of tools/tool_cli.hpp) plus man/TARGET.h2m and the sections
+# --list-options of lib/pith/base/command_line.hpp) plus man/TARGET.h2m and the sections
 # every tool shares (man/exit-status.h2m, man/common.h2m), and installed.
 # A new tool needs only man/<tool>.h2m and one call.
 find_program(HELP2MAN help2man)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # gen-completions.sh TOOL NAME OUTDIR: writes OUTDIR/bash/NAME and
-# OUTDIR/zsh/_NAME from `TOOL --list-options` (tools/tool_cli.hpp: names,
+# OUTDIR/zsh/_NAME from `TOOL --list-options` (lib/pith/base/command_line.hpp: names,
 # flag|value, type name, description; tab-separated), so the completions
 # are made from the CLI11 definitions at build time (cmake/PithToolDocs.cmake).
 set -euo pipefail

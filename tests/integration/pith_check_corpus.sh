@@ -192,6 +192,17 @@ line = json.loads(open(sys.argv[1], encoding="utf-8").readline())
 assert base64.b64decode(line["file_base64"]) == os.fsencode(sys.argv[2]), line.get("file_base64")
 PY
 
+# --- --summary / --html: written beside, then renamed (base/atomic_file) ---
+# A link at the output is replaced, never written through; a directory that
+# cannot be written is one line naming the option, and exit 2.
+echo "keep me" >"$work/elsewhere.json"
+ln -s "$work/elsewhere.json" "$work/linked.json"
+expect_exit 0 --offline --summary "$work/linked.json" "$c/paper.pdf"
+[[ $(cat "$work/elsewhere.json") == "keep me" ]] || fail "--summary wrote through a link"
+[[ ! -L "$work/linked.json" ]] && grep -q '"verdicts"' "$work/linked.json" || fail "--summary: the link not replaced by the summary"
+expect_exit 2 --offline --summary "$work/no-such-dir/s.json" "$c/paper.pdf"
+grep -q "^pith-check: --summary $work/no-such-dir/s.json: cannot write" "$work/err" || fail "--summary: no line naming it"
+
 if ((failures > 0)); then
   echo "pith_check_corpus: $failures failure(s)" >&2
   exit 1

@@ -119,3 +119,27 @@ TEST_CASE("the user trust directory and explicit key files", "[trust_store]") {
   CHECK(missing.error().where.find("missing.json") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("load: the one loader of a run's store, defaults then --trust-key files", "[trust_store]") {
+  const auto dir = fresh_temp_dir("trust-load");
+  json bad = other_signer().key_file();
+  bad["fingerprint_sha256_hex"] = "00";
+  write_file(dir / "pith" / "keys" / "bad.json", bad.dump());
+  ::setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+  std::vector<std::string> warnings;
+  const auto store = pith::registry::TrustStore::load({data_path("test-signing-key.json").string()}, &warnings);
+  REQUIRE(store.has_value());
+  CHECK(store->keys().size() == 2);  // pinned + the --trust-key file; the bad directory key skipped
+  CHECK(store->find("pith-test-2026", test_signer().fingerprint_hex()).trusted());
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("bad.json") != std::string::npos);
+
+  // An unusable --trust-key file: no store at all, the error names the file.
+  warnings.clear();
+  const auto refused = pith::registry::TrustStore::load({(dir / "missing.json").string()}, &warnings);
+  ::unsetenv("XDG_CONFIG_HOME");
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().where.find("missing.json") != std::string::npos);
+  CHECK(warnings.size() == 1);  // the directory's warnings still reach the caller
+  std::filesystem::remove_all(dir);
+}

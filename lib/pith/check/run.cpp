@@ -155,11 +155,11 @@ class Writer {
   void set_total(std::optional<std::size_t> total) { total_ = total; }
 
  private:
+  // --summary, --html: written beside, flushed and renamed (base/atomic_file),
+  // so a crash never leaves a report cut short where the last one was.
   void save(const char* option, const std::string& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << text;
-    file.close();
-    if (!file) run_error(std::string(option) + " " + path + ": cannot write");
+    if (auto written = write_file_atomically(path, text); !written)
+      run_error(std::string(option) + " " + path + ": cannot write (" + written.error().message + ")");
   }
   // --evidence: the crop of page 1 where the binding was seen, as
   // DIR/NAME.page1.png (NAME-2… when two inputs share a name), named in the

@@ -172,6 +172,14 @@ TrustStore TrustStore::with_defaults(std::vector<std::string>* warnings) {
   return s;
 }
 
+Result<TrustStore> TrustStore::load(const std::vector<std::string>& key_files, std::vector<std::string>* warnings) {
+  TrustStore s = with_defaults(warnings);
+  for (const auto& file : key_files) {
+    if (auto added = s.add_key_file(file); !added) return std::unexpected(added.error());
+  }
+  return s;
+}
+
 Result<void> TrustStore::add(TrustedKey key) {
   for (const TrustedKey& k : keys_) {
     if (k.key_id == key.key_id) {

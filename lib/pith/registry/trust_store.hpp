@@ -72,6 +72,12 @@ class TrustStore {
   // Pinned key + the user's trust directory. Bad files in the directory are
   // skipped and reported in `warnings` (skipping a key never adds trust).
   [[nodiscard]] static TrustStore with_defaults(std::vector<std::string>* warnings = nullptr);
+  // The trust store of a run, the one loader every tool and job uses: the
+  // defaults above (their warnings in `warnings`), then each `key_files`
+  // entry (--trust-key FILE) in order. A key file that cannot be used is an
+  // error (no store: a run never goes on trusting less than it was told to).
+  [[nodiscard]] static Result<TrustStore> load(const std::vector<std::string>& key_files,
+                                               std::vector<std::string>* warnings = nullptr);
 
   // Adds a key; fails if the same key_id is already present with other bytes.
   [[nodiscard]] Result<void> add(TrustedKey key);

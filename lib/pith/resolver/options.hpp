@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How the tools reach the registry: one value type shared by pith-check and
-// pith-stamp (the CLI flags are registered by tools/resolver_cli.hpp, so the
+// pith-stamp (the CLI flags are registered by resolver/command_line.hpp, so the
 // tools never duplicate them). Defaults come from the environment
 // (PITH_RESOLVER, PITH_MIRRORS, XDG_CACHE_HOME, HOME); flags override.
 #include "pith/base/version.hpp"
@@ -50,7 +50,7 @@ struct ResolverOptions {
 };
 
 // Appended to a failure to reach the registry: what a user without network
-// (or behind a firewall) can do instead; the flags are resolver_cli.hpp's.
+// (or behind a firewall) can do instead; the flags are resolver/command_line.hpp's.
 inline constexpr const char* network_hint =
     " (no network? use --offline for the cache and file:// bases only, a saved registry bundle (pith-check "
     "FILE, pith-stamp --bundle FILE), or --mirror URL for another base)";

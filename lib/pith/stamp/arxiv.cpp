@@ -3,6 +3,7 @@
 
 #include "pith/stamp/tree_watch.hpp"
 
+#include "pith/base/atomic_file.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/check/file.hpp"
 #include "pith/registry/number.hpp"
@@ -297,32 +298,46 @@ std::int64_t mtime_of(const fs::path& file) {
   return ::stat(file.c_str(), &st) == 0 ? static_cast<std::int64_t>(st.st_mtime) : 0;
 }
 
-// A gzip'd POSIX tar written beside its final name, then renamed over it.
+// libarchive's output goes into the staged file beside the archive's name
+// (base/atomic_file): the one atomic writer, so a crash leaves the old
+// archive or the new one, never a torn one.
+la_ssize_t append_to_staged(archive* a, void* staged, const void* buffer, size_t length) {
+  auto ok = static_cast<StagedFile*>(staged)->append(std::string_view(static_cast<const char*>(buffer), length));
+  if (!ok) {
+    archive_set_error(a, EIO, "%s", ok.error().message.c_str());
+    return -1;
+  }
+  return static_cast<la_ssize_t>(length);
+}
+
+// A gzip'd POSIX tar written beside its final name, flushed, then renamed
+// over it (write beside, fsync, rename, fsync the directory).
 Result<void> write_archive(const fs::path& path, const std::vector<Member>& members, std::optional<std::int64_t> epoch) {
-  const fs::path partial = path.string() + ".partial";
+  remove_stale_temporaries(path);
+  auto staged = StagedFile::beside(path);
+  if (!staged) return std::unexpected(staged.error());
   ArchivePtr a(archive_write_new(), archive_write_free);
   if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK || archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK)
     return archive_failed(a.get(), path);
   // No time in the gzip header: the same files give the same archive.
   (void)archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
-  if (archive_write_open_filename(a.get(), partial.c_str()) != ARCHIVE_OK) return archive_failed(a.get(), path);
+  // The last block unpadded, as libarchive writes a regular file it opens itself.
+  (void)archive_write_set_bytes_in_last_block(a.get(), 1);
+  if (archive_write_open2(a.get(), &*staged, nullptr, append_to_staged, nullptr, nullptr) != ARCHIVE_OK)
+    return archive_failed(a.get(), path);
   const std::int64_t newest = std::accumulate(members.begin(), members.end(), std::int64_t{0}, [](std::int64_t t, const Member& m) {
     return m.source.empty() ? t : std::max(t, mtime_of(m.source));
   });
   for (const auto& m : members) {
     // A written member (00README.json) gets the newest source's time.
     const std::int64_t mtime = epoch ? *epoch : (m.source.empty() ? newest : mtime_of(m.source));
-    if (auto ok = write_member(a.get(), m, mtime, path); !ok) {
-      std::error_code ec;
-      fs::remove(partial, ec);
-      return ok;
-    }
+    if (auto ok = write_member(a.get(), m, mtime, path); !ok) return ok;  // the staged file is removed
   }
   if (archive_write_close(a.get()) != ARCHIVE_OK) return archive_failed(a.get(), path);
-  std::error_code ec;
-  fs::rename(partial, path, ec);
-  if (ec) return fail(ErrorKind::io, path.string(), "cannot write: " + ec.message());
-  return {};
+  if (auto ok = staged->set_attributes(FileAttributes{0644}); !ok) return ok;
+  if (auto ok = staged->flush(); !ok) return ok;
+  if (auto ok = staged->commit(); !ok) return ok;
+  return sync_directory(path.has_parent_path() ? path.parent_path() : fs::path("."));
 }
 
 // A member name that stays inside the directory it is unpacked into.
@@ -569,12 +584,7 @@ void judge_pdf(const Paper& paper, const fs::path& pdf, const registry::TrustSto
   set_failure(o, Status::not_verified, kind, "what arXiv will build does not verify: " + why);
 }
 
-Result<registry::TrustStore> trust_store(const ArxivOptions& opt) {
-  registry::TrustStore trust = registry::TrustStore::with_defaults();
-  for (const auto& k : opt.trust_keys)
-    if (auto ok = trust.add_key_file(k); !ok) return std::unexpected(ok.error());
-  return trust;
-}
+Result<registry::TrustStore> trust_store(const ArxivOptions& opt) { return registry::TrustStore::load(opt.trust_keys); }
 
 // 1. the paper, its number, and a pith.sty whose record verifies for it.
 std::optional<Paper> paper_with_verified_sty(const ArxivOptions& opt, const registry::TrustStore& trust, Outcome& o) {
@@ -647,8 +657,6 @@ const char* to_string(ArxivStatus s) {
   }
   return "error";
 }
-
-int ArxivOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
 
 nlohmann::json ArxivOutcome::to_json() const {
   nlohmann::json j{{"status", to_string(status)}, {"exit_code", exit_code()},   {"message", message},

@@ -23,6 +23,7 @@
 // The outcome is one verdict: what arXiv will build verifies as pith:..., or
 // exactly what is missing.
 #include "pith/base/error.hpp"
+#include "pith/base/job.hpp"
 #include "pith/base/report.hpp"
 
 #include <chrono>
@@ -65,11 +66,9 @@ enum class ArxivStatus {
 };
 [[nodiscard]] const char* to_string(ArxivStatus status);
 
-struct ArxivOutcome {
-  ArxivStatus status = ArxivStatus::error;
-  std::optional<ErrorKind> failure;  // every status but verifies; gives the exit code
-  std::string message;               // the one verdict line
-  std::string pith_number;           // the paper's number (full form once the sty verified)
+// failure: every status but verifies; message: the one verdict line;
+// pith_number: the paper's number (full form once the sty verified).
+struct ArxivOutcome : JobOutcome<ArxivStatus> {
   ArxivCompiler compiler = ArxivCompiler::pdflatex;  // what the upload is built with
   std::optional<ArxivCompiler> instead_of;             // the paper's last build, when arXiv does not run it
   std::vector<std::string> notes;                      // said before the verdict (e.g. the engine chosen)
@@ -82,8 +81,6 @@ struct ArxivOutcome {
   double seconds = 0;                  // the whole job
   std::optional<Report> verification;  // the rebuilt PDF's offline check
 
-  [[nodiscard]] bool succeeded() const { return !failure.has_value(); }
-  [[nodiscard]] int exit_code() const;
   [[nodiscard]] nlohmann::json to_json() const;
 };
 

@@ -69,13 +69,7 @@ std::unexpected<Error> refuse_state(const StampRunOptions& opt, const std::strin
 // resolver (which hands out only verified records). Verification uses only
 // the tool's trust store: the pinned key, the user's key directory and
 // --trust-key files; never a key shipped in the data.
-Result<registry::TrustStore> trust_store(const StampRunOptions& opt) {
-  std::vector<std::string> warnings;
-  registry::TrustStore trust = registry::TrustStore::with_defaults(&warnings);
-  for (const auto& k : opt.trust_keys)
-    if (auto ok = trust.add_key_file(k); !ok) return std::unexpected(ok.error());
-  return trust;
-}
+Result<registry::TrustStore> trust_store(const StampRunOptions& opt) { return registry::TrustStore::load(opt.trust_keys); }
 
 Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
   auto trusted = trust_store(opt);
@@ -589,8 +583,6 @@ const char* to_string(StampRunStatus status) {
   }
   return "error";
 }
-
-int StampRunOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
 
 nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   nlohmann::json j{{"input", input}, {"status", to_string(status)}, {"exit_code", exit_code()}};

@@ -10,6 +10,7 @@
 // verified and is the paper's. The outcome is typed; printing it (human
 // text, --json) is here too.
 #include "pith/base/error.hpp"
+#include "pith/base/job.hpp"
 #include "pith/base/report.hpp"
 #include "pith/resolver/options.hpp"
 
@@ -48,13 +49,10 @@ enum class StampRunStatus {
 };
 [[nodiscard]] const char* to_string(StampRunStatus status);  // "stamped", "already_stamped", ...
 
-struct StampRunOutcome {
-  StampRunStatus status = StampRunStatus::error;
-  // Why the run failed (every status but stamped and already_stamped); its
-  // kind gives the exit code (exit_codes.hpp).
-  std::optional<ErrorKind> failure;
-  std::string message;      // one sentence for people: what happened, or why nothing was written
-  std::string pith_number;  // the record's full number, once known
+// failure: why the run failed (every status but stamped and already_stamped);
+// message: what happened, or why nothing was written; pith_number: the
+// record's full number, once known.
+struct StampRunOutcome : JobOutcome<StampRunStatus> {
   std::string output;       // the file written (or that would have been)
   std::optional<std::uint64_t> original_length;  // a stamped PDF: the bytes before the update
   std::string original_sha256;
@@ -68,8 +66,6 @@ struct StampRunOutcome {
   std::optional<Report> verification;  // the record's verification report
   std::optional<Report> file_check;    // not_verified: pith-check's report of the file (--offline)
 
-  [[nodiscard]] bool succeeded() const { return !failure.has_value(); }
-  [[nodiscard]] int exit_code() const;
   // {input, status, exit_code, message, pith_number, output, original_length,
   // original_sha256, update_bytes, notes, warnings, offline (kept offline),
   // record_source, verification, file_check}

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// What every pith tool's command line has besides its own options: one
-// `--version` text, and the hidden `--list-options` that the build reads to
-// generate the shell completions (cmake/PithToolDocs.cmake), so they are made
-// from the CLI11 definitions themselves and cannot drift from them.
+// Private to libpith (the jobs' sources: base/job.hpp). What every pith
+// tool's command line has besides its own options: one `--version` text,
+// and the hidden `--list-options` that the build reads to generate the
+// shell completions (cmake/PithToolDocs.cmake), so they are made from the
+// CLI11 definitions themselves and cannot drift from them.
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/linked_libraries.hpp"
-#include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
-#include "pith/registry/trust_store.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -57,22 +56,6 @@ inline CLI::Option* add_trust_key_option(CLI::App& app, std::vector<std::string>
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-}
-
-// The trust store of a checking tool: the pinned key and the user's keys
-// (their warnings printed), then each --trust-key FILE. nullopt, after one
-// line saying why, when a --trust-key file cannot be used (exit 2).
-inline std::optional<registry::TrustStore> load_trust_store(const char* tool, const std::vector<std::string>& trust_keys) {
-  std::vector<std::string> warnings;
-  registry::TrustStore trust = registry::TrustStore::with_defaults(&warnings);
-  for (const auto& w : warnings) std::cerr << tool << ": warning: " << terminal_safe(w) << "\n";
-  for (const auto& file : trust_keys) {
-    if (auto added = trust.add_key_file(file); !added) {
-      std::cerr << tool << ": --trust-key " << terminal_safe(added.error().describe()) << "\n";
-      return std::nullopt;
-    }
-  }
-  return trust;
 }
 
 // Parses argv; nullopt when the tool goes on, else its exit code: 0 after

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The registry options shared by pith-check and pith-stamp, registered once
-// here so the tools never duplicate them. Start from
+// Private to libpith (the jobs' sources: base/job.hpp). The registry
+// options shared by pith-check, pith-stamp and pith-serve, registered once
+// here so the jobs never duplicate them. Start from
 // pith::ResolverOptions::from_environment() (PITH_RESOLVER, PITH_MIRRORS);
 // flags given on the command line override it.
 #include "pith/resolver/options.hpp"

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// pith-check as a job (base/job.hpp): its command line, declared once, and
+// the wiring of a run: --files-from, --shard, --resume, the trust store,
+// identifiers looked up (check/lookup.hpp), an online or a local resolver,
+// colour and progress; then every input is checked and printed by
+// run_checks (check/run.hpp). The exit code is the worst verdict's, or 2
+// for a usage error.
+#include "pith/base/job.hpp"
+
+#include <memory>
+
+namespace pith::check {
+
+class CheckJob final : public Job {
+ public:
+  CheckJob();
+  ~CheckJob() override;
+
+ private:
+  void declare(CLI::App& app) override;
+  [[nodiscard]] Result<int> run() override;
+
+  struct Options;
+  std::unique_ptr<Options> options_;
+};
+
+}  // namespace pith::check

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pith/stamp/job.hpp"
+
+#include "pith/base/command_line.hpp"
+#include "pith/resolver/command_line.hpp"
+#include "pith/stamp/arxiv.hpp"
+#include "pith/stamp/run.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace pith::stamp {
+
+// One options declaration for both modes: --arxiv makes the same options
+// (the paper, -o, --trust-key) the upload's.
+struct StampJob::Options {
+  StampRunOptions run;
+  StampPrintOptions print;
+  bool arxiv = false;
+  std::string compiler;  // --arxiv --compiler
+};
+
+namespace {
+
+std::optional<std::int64_t> source_date_epoch() {
+  const char* v = std::getenv("SOURCE_DATE_EPOCH");
+  if (!v || !*v) return std::nullopt;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  if (*end != '\0' || n < 0) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
+StampJob::StampJob() : Job("pith-stamp"), options_(std::make_unique<Options>()) {
+  options_->run.registry = resolver::ResolverOptions::from_environment();  // + the shared registry flags
+}
+
+StampJob::~StampJob() = default;
+
+void StampJob::declare(CLI::App& app) {
+  StampRunOptions& opt = options_->run;
+  app.description(
+      "Write a verified, signed Pith record into a PDF (one incremental update) or a LaTeX paper's pith.sty.\n"
+      "Exit codes: 0 stamped, or already stamped and verified; 1 verification failed, conflicting\n"
+      "number, or already stamped but pith-check says failed; 2 usage or I/O error; 3 no Pith Number;\n"
+      "4 nothing trusted to verify with, or already stamped but pith-check says unbound.\n"
+      "--arxiv: 0 what arXiv will build verifies, 1 it does not verify, 2 something missing or\n"
+      "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).");
+  // Not ->required(): CLI11 checks that before unknown options, so `--bogus`
+  // alone would say "file is required" instead of naming --bogus.
+  app.add_option("file", opt.input, "the PDF (or .tex) to stamp");
+  app.add_option("--pith", opt.pith, "the Pith Number (default: from the PDF's metadata or the .tex beside it)");
+  app.add_option("--bundle", opt.bundle,
+                 "registry bundle or state file to stamp with, instead of asking the resolver (fully verified)")
+      ->type_name("FILE");
+  app.add_option("-o,--output", opt.output,
+                 "write a stamped copy here instead of updating FILE in place (- for standard output)")
+      ->type_name("FILE");
+  app.add_flag("--append", opt.append,
+               "append the update to FILE directly (cost independent of size; a crash can leave a partial "
+               "update after the intact original bytes)");
+  app.add_flag("--force", opt.force,
+               "replace a stamp for a different Pith Number; stamp although the title is not the record's, or "
+               "again although the PDF already carries the record but does not verify");
+  app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
+  app.add_flag("--arxiv", options_->arxiv,
+               "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
+               "rebuild it as arXiv does and check the PDF offline");
+  app.add_option("--compiler", options_->compiler,
+                 "with --arxiv: pdflatex, latex or xelatex, the engines arXiv runs (default: the paper's last build; "
+                 "after lualatex, xelatex); lualatex is refused")
+      ->check(CLI::IsMember({"pdflatex", "latex", "xelatex", "lualatex"}));
+  cli::add_trust_key_option(app, opt.trust_keys);
+  cli::add_resolver_options(app, opt.registry);
+  app.add_flag("-v,--verbose", options_->print.verbose, "say what was done");
+  app.add_flag("--json", options_->print.json, "print the outcome as JSON on stdout");
+}
+
+Result<int> StampJob::run() {
+  StampRunOptions& opt = options_->run;
+  const StampPrintOptions& print = options_->print;
+  if (opt.input.empty()) return usage_with_help("nothing to stamp (give a PDF or a .tex file)");
+  opt.source_date_epoch = source_date_epoch();
+  if (options_->arxiv) {
+    // The upload archive and the verdict on what arXiv will build.
+    ArxivOptions arxiv;
+    arxiv.tex = opt.input;
+    arxiv.archive = opt.output;
+    arxiv.compiler = arxiv_compiler_from_string(options_->compiler);
+    arxiv.trust_keys = opt.trust_keys;
+    arxiv.source_date_epoch = opt.source_date_epoch;
+    const ArxivOutcome outcome = prepare_arxiv_upload(arxiv);
+    print_arxiv_outcome(outcome, print.json, print.verbose, std::cout, std::cerr);
+    return outcome.exit_code();
+  }
+  if (opt.output == "-" && print.json)
+    return fail(ErrorKind::usage, "", "-o - writes the PDF to standard output; it cannot be combined with --json");
+  const StampRunOutcome outcome = run_stamp(opt);
+  print_stamp_outcome(opt.input, outcome, print, std::cout, std::cerr);
+  return outcome.exit_code();
+}
+
+}  // namespace pith::stamp
