@@ -85,6 +85,8 @@ std::string joined(const std::vector<std::string>& items) {
 
 void add_unique(std::vector<std::string>& list, const std::string& item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
 // The directory a file:// base names (file:///srv/m or file://localhost/srv/m,
 // %XX decoded as curl decodes it), or nullopt for another host.
 std::optional<std::filesystem::path> directory_of(std::string_view base) {
