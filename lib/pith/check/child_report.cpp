@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/child_report.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/registry/verify.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -54,11 +55,11 @@ FileCheck judged_in_parent(FileCheck from_child, const registry::TrustStore& tru
   const bool verified_here = here && here->record() && !claimed.pith_number.empty() &&
                              here->record()->pith_number == claimed.pith_number;
   if (verified_here) {
-    judged.trust_anchor("isolation.parent.verified",
+    judged.trust_anchor(check_code::isolation_parent_verified,
                         "the carried record " + claimed.pith_number + " verified again in the checking process (" +
                             signer_of(*here->record()) + "), not on the parsing child's word");
   } else if (claimed_anchor) {
-    judged.fail("isolation.child.rejected",
+    judged.fail(check_code::isolation_child_rejected,
                 "the parsing child reported a verified record that does not verify in the checking process: its "
                 "report is not trusted (a damaged or hostile file)");
   }

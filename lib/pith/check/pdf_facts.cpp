@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/pdf_facts.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/wire.hpp"
@@ -495,7 +496,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
   };
   FileCheck checked = check_pdf_metadata(bytes, m, trust, name, probes);
   for (const auto& what : not_in_file) {
-    checked.report.fail("isolation.child.rejected",
+    checked.report.fail(check_code::isolation_child_rejected,
                         "the parsing child reported " + what +
                             " that is not in the file's bytes: its report is not trusted (a damaged or hostile file)");
   }
@@ -513,9 +514,9 @@ FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& s
   if (!facts) return pdf_error_report(name, "the parsing child sent malformed facts: " + facts.error().message);
   FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
   const auto& checks = checked.report.checks();
-  if (!checked.report.find("isolation.child.rejected") &&
+  if (!checked.report.find(check_code::isolation_child_rejected) &&
       std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.anchors_trust; })) {
-    checked.report.pass("isolation.parent.verified",
+    checked.report.pass(check_code::isolation_parent_verified,
                         "the record was verified in the checking process, from the file's own bytes; the parsing "
                         "child only read them");
   }

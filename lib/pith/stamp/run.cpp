@@ -2,6 +2,7 @@
 #include "pith/stamp/run.hpp"
 
 #include "pith/base/atomic_file.hpp"
+#include "pith/base/check_codes.hpp"
 #include "pith/base/child_process.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/input_file.hpp"
@@ -406,20 +407,20 @@ std::string what_is_wrong(const Report& report) {
   return std::string("verdict ") + to_string(report.verdict());
 }
 
-bool failed_on(const Report& report, std::string_view prefix) {
+bool failed_on(const Report& report, std::string_view code) {
   const Check* why = first_failure(report);
-  return why && why->code.starts_with(prefix);
+  return why && why->code == code;
 }
 
 // What to do about a stamped PDF that does not verify.
 std::string how_to_fix(const StampRunOptions& opt, const Report& report) {
   const std::string again = "; or `pith-stamp --force " + opt.input + "` stamps it again as it is now";
-  if (failed_on(report, "pdf.title") || report.verdict() == Verdict::unbound) {
+  if (failed_on(report, check_code::pdf_title_mismatch) || report.verdict() == Verdict::unbound) {
     return "If the paper's title was edited after its pith.sty was generated, restore the record's title (or "
            "register the new one), then rebuild: `pith-stamp " + fs::path(opt.input).replace_extension(".tex").string() +
            "`, then LaTeX; if this PDF is another paper, give it its own number (--pith ID --force)" + again;
   }
-  if (failed_on(report, "pdf.arxiv")) return "Its arXiv watermark names another paper: rebuild it from the paper's sources" + again;
+  if (failed_on(report, check_code::pdf_arxiv_mismatch)) return "Its arXiv watermark names another paper: rebuild it from the paper's sources" + again;
   return "It was edited after stamping: rebuild the PDF and stamp it again" + again;
 }
 
