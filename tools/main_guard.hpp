@@ -20,7 +20,7 @@ int run_guarded(const char* tool, Command&& command) {
   } catch (...) {
     std::cerr << tool << ": internal error: unknown exception\n";
   }
-  return exit_code::usage_or_io;
+  return exit_code_for(ErrorKind::internal);
 }
 
 }  // namespace pith::cli

@@ -125,7 +125,7 @@ int check_command(int argc, char** argv) {
       list_file.open(files_from);
       if (!list_file) {
         std::cerr << "pith-check: --files-from " << pith::terminal_safe(files_from) << ": cannot read\n";
-        return pith::exit_code::usage_or_io;
+        return pith::exit_code_for(pith::ErrorKind::usage);
       }
     }
     for (auto& path : pith::check::read_path_list(files_from == "-" ? std::cin : list_file, null_separated ? '\0' : '\n'))
@@ -138,27 +138,27 @@ int check_command(int argc, char** argv) {
     const auto parsed = pith::check::Shard::parse(shard);
     if (!parsed) {
       std::cerr << "pith-check: " << pith::terminal_safe(parsed.error().describe()) << "\n";
-      return pith::exit_code::usage_or_io;
+      return pith::exit_code_for(parsed.error());
     }
     run.shard_index = parsed->index;
     run.shard_count = parsed->count;
   }
   if (run.resume && run.joblog.empty()) {
     std::cerr << "pith-check: --resume needs --joblog FILE (the log of the run to continue)\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
   if (std::count(archives.begin(), archives.end(), "-") + (files_from == "-" ? 1 : 0) > 1) {
     std::cerr << "pith-check: stdin ('-') can be read only once: one of --tar - and --files-from -\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
   if (files.empty() && archives.empty()) {
     std::cerr << "pith-check: nothing to check (give files, numbers, --files-from or --tar)\n"
               << "Run with --help for more information.\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
 
   auto loaded_trust = pith::cli::load_trust_store("pith-check", trust_keys);
-  if (!loaded_trust) return pith::exit_code::usage_or_io;
+  if (!loaded_trust) return pith::exit_code_for(pith::ErrorKind::usage);
   const pith::registry::TrustStore& trust = *loaded_trust;
 
   // Arguments that are not files but name a paper are resolved together

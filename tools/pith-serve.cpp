@@ -177,7 +177,7 @@ int serve_command(int argc, char** argv) {
   const auto address = pith::serve::ListenAddress::parse(listen);
   if (!address) {
     std::cerr << "pith-serve: --listen " << pith::terminal_safe(listen) << ": expected HOST:PORT, e.g. 127.0.0.1:8080\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
   options.resolver = resolver_options;
   if (!keep_dir.empty()) options.keep_dir = keep_dir;
@@ -191,7 +191,7 @@ int serve_command(int argc, char** argv) {
   limits.worker_threads = options.worker_threads();
 
   auto loaded_trust = pith::cli::load_trust_store("pith-serve", trust_keys);
-  if (!loaded_trust) return pith::exit_code::usage_or_io;
+  if (!loaded_trust) return pith::exit_code_for(pith::ErrorKind::usage);
   const pith::registry::TrustStore& trust = *loaded_trust;
 
   // Before any thread: the broker forks the check children (broker.hpp).
@@ -199,7 +199,7 @@ int serve_command(int argc, char** argv) {
   auto broker = pith::serve::Broker::start(trust, broker_options);
   if (!broker) {
     std::cerr << "pith-serve: " << pith::terminal_safe(broker.error().describe()) << "\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(broker.error());
   }
 
   // The budget: what is fixed (this process and the broker as measured now,
@@ -212,7 +212,7 @@ int serve_command(int argc, char** argv) {
     std::cerr << "pith-serve: " << *short_by << (memory_budget ? "" : " (no --memory-budget given: the default is at most "
                                                                     "three quarters of this host's memory)")
               << "\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
   if (const auto host = pith::serve::host_memory_limit(); host && budget_bytes > *host) {
     std::cerr << "pith-serve: warning: --memory-budget " << pith::serve::byte_size_text(budget_bytes)
@@ -228,7 +228,7 @@ int serve_command(int argc, char** argv) {
   const auto port = pith::serve::bind_server(server, *address);
   if (!port) {
     std::cerr << "pith-serve: " << pith::terminal_safe(port.error().describe()) << "\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(port.error());
   }
   std::cerr << "pith-serve " << pith::version_string << ": listening on http://"
             << pith::serve::ListenAddress{address->host, *port}.to_string() << " (jobs " << options.jobs << ", queue "

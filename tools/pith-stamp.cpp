@@ -102,13 +102,13 @@ int stamp_command(int argc, char** argv) {
   if (const auto done = pith::cli::parse_or_exit_code(app, argc, argv)) return *done;
   if (opt.input.empty()) {
     std::cerr << "pith-stamp: nothing to stamp (give a PDF or a .tex file)\nRun with --help for more information.\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
   opt.source_date_epoch = source_date_epoch();
   if (arxiv) return arxiv_command(opt, compiler, print);
   if (opt.output == "-" && print.json) {
     std::cerr << "pith-stamp: -o - writes the PDF to standard output; it cannot be combined with --json\n";
-    return pith::exit_code::usage_or_io;
+    return pith::exit_code_for(pith::ErrorKind::usage);
   }
 
   const pith::stamp::StampRunOutcome outcome = pith::stamp::run_stamp(opt);

@@ -82,7 +82,7 @@ inline std::optional<registry::TrustStore> load_trust_store(const char* tool, co
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
-    return rc == 0 ? 0 : exit_code::usage_or_io;
+    return rc == 0 ? exit_code::ok : exit_code_for(ErrorKind::usage);
   }
   return std::nullopt;
 }

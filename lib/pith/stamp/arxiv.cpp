@@ -648,7 +648,7 @@ const char* to_string(ArxivStatus s) {
   return "error";
 }
 
-int ArxivOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
+int ArxivOutcome::exit_code() const { return exit_code_for(failure); }
 
 nlohmann::json ArxivOutcome::to_json() const {
   nlohmann::json j{{"status", to_string(status)}, {"exit_code", exit_code()},   {"message", message},

@@ -582,7 +582,7 @@ const char* to_string(StampRunStatus status) {
   return "error";
 }
 
-int StampRunOutcome::exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }
+int StampRunOutcome::exit_code() const { return exit_code_for(failure); }
 
 nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   nlohmann::json j{{"input", input}, {"status", to_string(status)}, {"exit_code", exit_code()}};
