@@ -106,7 +106,7 @@ TEST_CASE("a genuine child report stays verified, anchored by the parent alone",
   SECTION("an error report passes unchanged") {
     pith::Report r;
     r.input = "x.pdf";
-    r.error = "the PDF parser crashed";
+    r.error = pith::Error{pith::ErrorKind::malformed, {}, "the PDF parser crashed"};
     CHECK(check::judged_in_parent(check::FileCheck{r}, trust()).report.error == r.error);
   }
 }

@@ -69,9 +69,10 @@ TEST_CASE("the child's report comes back whole, verdict included", "[isolation]"
   CHECK(check::run_isolated("x.pdf", [&] { return not_found; }).report.verdict() == Verdict::not_found);
 
   Report errored;
-  errored.error = "damaged";
+  errored.error = pith::Error{pith::ErrorKind::malformed, {}, "damaged"};
   const auto e = check::run_isolated("x.pdf", [&] { return errored; });
-  CHECK(e.report.error == "damaged");
+  CHECK(e.report.error->message == "damaged");
+  CHECK(e.report.error->kind == pith::ErrorKind::malformed);  // the kind crosses the wire by name
   CHECK_FALSE(e.carried);
 }
 
@@ -121,7 +122,7 @@ TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
     return {};
   }).report;
   REQUIRE(r.error);
-  CHECK(r.error->find("crashed (signal 11") != std::string::npos);
+  CHECK(r.error->message.find("crashed (signal 11") != std::string::npos);
   CHECK(r.input == "crash.pdf");
   CHECK(r.verdict() == Verdict::error);
 }
@@ -132,7 +133,7 @@ TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
     for (;;) spin = spin + 1;
   }, only_cpu_limit()).report;
   REQUIRE(r.error);
-  CHECK(r.error->find("CPU-time limit") != std::string::npos);
+  CHECK(r.error->message.find("CPU-time limit") != std::string::npos);
 }
 
 TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
@@ -140,7 +141,7 @@ TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }, only_wall_limit()).report;
   REQUIRE(r.error);
-  CHECK(r.error->find("wall-clock limit") != std::string::npos);
+  CHECK(r.error->message.find("wall-clock limit") != std::string::npos);
 }
 
 TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
@@ -149,7 +150,7 @@ TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
     for (;;) hog.emplace_back(std::size_t{64} << 20, 'x');
   }, only_memory_limit()).report;
   REQUIRE(r.error);
-  CHECK(r.error->find("memory limit") != std::string::npos);
+  CHECK(r.error->message.find("memory limit") != std::string::npos);
 }
 
 TEST_CASE("the caller's buffered output is not duplicated by the child", "[isolation]") {

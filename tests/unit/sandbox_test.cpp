@@ -51,7 +51,7 @@ TEST_CASE("a forbidden system call in the sandbox kills the child and is reporte
         return passing("the forbidden call returned");
       }).report;
       REQUIRE(r.error);
-      CHECK(r.error->find("stopped by the sandbox") != std::string::npos);
+      CHECK(r.error->message.find("stopped by the sandbox") != std::string::npos);
       CHECK(r.verdict() == Verdict::error);
       CHECK_FALSE(std::filesystem::exists(written));
     }

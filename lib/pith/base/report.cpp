@@ -78,7 +78,7 @@ nlohmann::json Report::to_json() const {
       {"verdict", to_string(verdict())},
       {"checks", std::move(checks)},
   };
-  if (error) out["error"] = *error;
+  if (error) out["error"] = error->message;
   if (!extra.empty()) out["details"] = extra;
   return out;
 }
@@ -117,7 +117,7 @@ std::string Report::to_text(bool color) const {
   const std::string& number = pith_number.empty() ? number_as_written : pith_number;
   if (!number.empty()) out += " " + terminal_safe(number);
   out += "\n";
-  if (error) out += "  error: " + terminal_safe(*error) + "\n";
+  if (error) out += "  error: " + terminal_safe(error->message) + "\n";
   for (const auto& c : checks_) {
     out += "  ";
     if (color) out += colour(c.status);

@@ -42,7 +42,9 @@ class Report {
   // `unverifiable` line still says which number could not be verified.
   std::string number_as_written;
   std::string input_kind;   // "bundle", "state", "record", "pdf", "identifier"
-  std::optional<std::string> error;  // set when the input could not be processed
+  // Set when the input could not be processed: what kind of failure, and the
+  // message people read (`message` alone: the report names the input).
+  std::optional<Error> error;
   bool number_found = true;          // false: no Pith Number in the input
   // A PDF: `verified` also needs a passing check with binds_content; a
   // trusted record without one is `unbound`.

@@ -9,10 +9,10 @@
 namespace pith::check {
 namespace {
 
-Report error_report(std::string_view input_name, std::string message) {
+Report error_report(std::string_view input_name, Error error) {
   Report r;
   r.input = std::string(input_name);
-  r.error = std::move(message);
+  r.error = std::move(error);
   return r;
 }
 
@@ -37,7 +37,8 @@ nlohmann::json report_to_wire(const Report& report) {
   return {{"input", report.input},
           {"pith_number", report.pith_number},
           {"input_kind", report.input_kind},
-          {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json(nullptr)},
+          {"error", report.error ? nlohmann::json(report.error->message) : nlohmann::json(nullptr)},
+          {"error_kind", report.error ? nlohmann::json(to_string(report.error->kind)) : nlohmann::json(nullptr)},
           {"number_found", report.number_found},
           {"requires_content_binding", report.requires_content_binding},
           {"extra", report.extra},
@@ -61,7 +62,14 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   r.number_found = wire["number_found"].get<bool>();
   if (const auto it = wire.find("requires_content_binding"); it != wire.end() && it->is_boolean())
     r.requires_content_binding = it->get<bool>();
-  if (wire["error"].is_string()) r.error = wire["error"].get<std::string>();
+  if (wire["error"].is_string()) {
+    // The kind by name, range-checked: a report whose kind names none is malformed.
+    const auto kind = wire.contains("error_kind") && wire["error_kind"].is_string()
+                          ? error_kind_named(wire["error_kind"].get<std::string>())
+                          : std::nullopt;
+    if (!kind) return fail(ErrorKind::internal, "isolated check", "malformed report from the child process");
+    r.error = Error{*kind, {}, wire["error"].get<std::string>()};
+  }
   if (wire.contains("extra") && wire["extra"].is_object()) r.extra = wire["extra"];
   for (const auto& c : wire["checks"]) {
     if (!c.is_object() || !c.contains("code") || !c["code"].is_string() || !c.contains("status") ||
@@ -123,11 +131,11 @@ FileCheck IsolatedChild::finish() {
 }
 
 FileCheck file_check_from_child(std::string_view input_name, Result<std::string> sent) {
-  if (!sent) return error_report(input_name, sent.error().message);
+  if (!sent) return error_report(input_name, sent.error());
   const auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return error_report(input_name, "the check sent back no complete report");
+  if (wire.is_discarded()) return error_report(input_name, Error{ErrorKind::malformed, {}, "the check sent back no complete report"});
   auto checked = file_check_from_wire(wire);
-  if (!checked) return error_report(input_name, checked.error().describe());
+  if (!checked) return error_report(input_name, Error{checked.error().kind, {}, checked.error().describe()});
   return std::move(*checked);
 }
 

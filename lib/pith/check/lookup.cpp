@@ -41,7 +41,7 @@ Report failed_lookup(const std::string& input, const Error& error) {
     case ErrorKind::not_served:
     case ErrorKind::internal: break;
   }
-  report.error = error.message;
+  report.error = error;
   return report;
 }
 

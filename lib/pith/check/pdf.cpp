@@ -559,7 +559,7 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
   report.input_kind = "pdf";
   auto extraction = pdf::extract_pith_numbers(metadata);
   if (!extraction) {
-    report.error = extraction.error().describe();
+    report.error = Error{extraction.error().kind, {}, extraction.error().describe()};
     return checked;
   }
   if (!check_pdf_numbers(*extraction, report)) {

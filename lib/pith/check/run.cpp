@@ -118,7 +118,7 @@ class Writer {
              << completeness_panel_text(checked);
       }
       // Input that could not be processed: one line naming it, on stderr.
-      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(*report.error) << "\n";
+      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(report.error->message) << "\n";
       out_.flush();
     }
     // Only once the report is out: a resumed run never loses one.
@@ -359,7 +359,7 @@ class InputStream {
       if ((*member)->error) {
         Report r;
         r.input = input.name;
-        r.error = *(*member)->error;
+        r.error = Error{ErrorKind::malformed, {}, *(*member)->error};
         input.ready = std::move(r);
       } else {
         input.bytes = std::move((*member)->bytes);

@@ -38,6 +38,8 @@
 namespace pith::stamp {
 namespace {
 
+StampNote warning_note(std::string text) { return StampNote{StampNote::Severity::warning, std::move(text)}; }
+
 namespace fs = std::filesystem;
 using Status = StampRunStatus;
 using Outcome = StampRunOutcome;
@@ -205,7 +207,7 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
                                           Outcome& outcome, const std::string& no_title = {}) {
   const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
   if (expected.empty()) {
-    outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
+    outcome.notes.push_back(warning_note("the record has no title hash: " + opt.input + " was not compared with it"));
     return std::nullopt;
   }
   const auto metadata = registry::bind_title(titles, expected);
@@ -215,7 +217,7 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
                             " has another title" +
                             (visible ? " (page 1 does show the record's title: the title metadata is wrong)" : "");
     if (opt.force) {
-      outcome.notes.push_back("warning: --force: stamped although " + why);
+      outcome.notes.push_back(warning_note("--force: stamped although " + why));
       return std::nullopt;
     }
     outcome.status = Status::wrong_record;
@@ -225,13 +227,13 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
   }
   if (metadata.verdict == registry::TitleVerdict::match || visible) return std::nullopt;
   if (titles.empty() && !no_title.empty()) {
-    outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
-                            ": " + no_title + " (pith-check on the built PDF compares the title it shows)");
+    outcome.notes.push_back(warning_note("could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+                            ": " + no_title + " (pith-check on the built PDF compares the title it shows)"));
     return std::nullopt;
   }
-  outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+  outcome.notes.push_back(warning_note("could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
                           ": " + metadata.detail + (visible_lines.empty() ? "" : ", and its text does not show the record's title") +
-                          " (pith-check will call it unbound unless its arXiv id ties them)");
+                          " (pith-check will call it unbound unless its arXiv id ties them)"));
   return std::nullopt;
 }
 
@@ -388,7 +390,7 @@ std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const std::
   auto trust = trust_store(opt);
   if (!trust) {
     Report report;
-    report.error = trust.error().describe();
+    report.error = Error{trust.error().kind, {}, trust.error().describe()};
     return report;
   }
   check::FileCheck checked = check::check_file(opt.input, *trust);
@@ -400,7 +402,7 @@ std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const std::
 // The first finding that keeps `report` from `verified`: a failure, else
 // (unbound, unverifiable) the first warning or skip, else the error.
 std::string what_is_wrong(const Report& report) {
-  if (report.error) return *report.error;
+  if (report.error) return report.error->message;
   if (const Check* why = first_failure(report)) return why->code + ": " + why->detail;
   for (const auto& c : report.checks())
     if (c.status == CheckStatus::warn) return c.code + ": " + c.detail;
@@ -523,8 +525,9 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     }
   }
   const pdf::StampPlan& plan = *examined->plan;
-  outcome.notes = plan.notes;
-  if (forced_over) outcome.notes.push_back("warning: --force: stamped again although pith-check said " + *forced_over);
+  outcome.notes.clear();
+  for (const auto& note : plan.notes) outcome.notes.push_back(StampNote{StampNote::Severity::info, note});
+  if (forced_over) outcome.notes.push_back(warning_note("--force: stamped again although pith-check said " + *forced_over));
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 
   switch (plan.outcome) {
@@ -582,6 +585,8 @@ const char* to_string(StampRunStatus status) {
   return "error";
 }
 
+std::string StampNote::to_string() const { return severity == Severity::warning ? "warning: " + text : text; }
+
 int StampRunOutcome::exit_code() const { return exit_code_for(failure); }
 
 nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
@@ -592,7 +597,10 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   if (original_length) j["original_length"] = *original_length;
   if (!original_sha256.empty()) j["original_sha256"] = original_sha256;
   if (update_bytes) j["update_bytes"] = *update_bytes;
-  if (!notes.empty()) j["notes"] = notes;
+  if (!notes.empty()) {
+    j["notes"] = nlohmann::json::array();
+    for (const auto& note : notes) j["notes"].push_back(note.to_string());
+  }
   if (!warnings.empty()) j["warnings"] = warnings;
   if (kept_offline) j["offline"] = true;
   if (!record_source.empty()) j["record_source"] = record_source;
@@ -632,7 +640,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
   }
   if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
     for (const auto& n : o.notes)
-      if (n.starts_with("warning: ")) err << "pith-stamp: " << n << "\n";
+      if (n.severity == StampNote::Severity::warning) err << "pith-stamp: " << n.to_string() << "\n";
     return;
   }
   if (o.status == Status::already_stamped) {
@@ -642,7 +650,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
   err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output) << ": stamped with " << terminal_safe(o.pith_number);
   if (o.original_length) err << " (+" << *o.update_bytes << " bytes after the original " << *o.original_length << ")";
   err << "\n";
-  for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n) << "\n";
+  for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n.to_string()) << "\n";
 }
 
 }  // namespace pith::stamp
