@@ -33,7 +33,7 @@ TEST_CASE("check_registry_file: kinds by content, errors for the unreadable", "[
   write_file(dir / "big.json", std::string(pith::check::max_registry_file_bytes + 10, ' '));
   const auto big = pith::check::check_registry_file(dir / "big.json", trust).report;
   CHECK(big.verdict() == Verdict::error);
-  CHECK(big.error->find("larger than") != std::string::npos);
+  CHECK(big.error->message.find("larger than") != std::string::npos);
 
   write_file(dir / "key.json", read_data("pith-signing-key.json"));
   CHECK(pith::check::check_registry_file(dir / "key.json", trust).report.verdict() == Verdict::error);

@@ -62,7 +62,7 @@ class TestJudge final : public runner::Judge {
       r = named(i, **sent);
     } else {
       r.input = input.name;
-      r.error = sent->error().message;
+      r.error = sent->error();
     }
     out_.order.push_back(i);
     out_.reports.push_back(std::move(r));
@@ -144,9 +144,9 @@ TEST_CASE("a crash and a hang are each that file's error; the others are checked
   REQUIRE(out.order == iota(6));
   for (const std::size_t i : {0u, 2u, 4u, 5u}) CHECK(out.reports[i].verdict() == Verdict::verified);
   REQUIRE(out.reports[1].error);
-  CHECK(out.reports[1].error->find("crashed (signal 11") != std::string::npos);
+  CHECK(out.reports[1].error->message.find("crashed (signal 11") != std::string::npos);
   REQUIRE(out.reports[3].error);
-  CHECK(out.reports[3].error->find("wall-clock limit") != std::string::npos);
+  CHECK(out.reports[3].error->message.find("wall-clock limit") != std::string::npos);
   for (const std::size_t i : {1u, 3u}) {
     CHECK(out.reports[i].verdict() == Verdict::error);
     CHECK(out.reports[i].input == "file" + std::to_string(i));
@@ -172,7 +172,7 @@ TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
   CHECK(out.reports[0].verdict() == Verdict::verified);
   CHECK(out.reports[2].verdict() == Verdict::verified);
   REQUIRE(out.reports[1].error);
-  CHECK(out.reports[1].error->find("CPU-time limit") != std::string::npos);
+  CHECK(out.reports[1].error->message.find("CPU-time limit") != std::string::npos);
 }
 
 TEST_CASE("answers the parent already has are used without a child", "[corpus]") {
@@ -228,6 +228,6 @@ TEST_CASE("a child that closes its report pipe and hangs is still stopped at the
   });
   REQUIRE(out.order == iota(2));
   REQUIRE(out.reports[0].error);
-  CHECK(out.reports[0].error->find("wall-clock limit") != std::string::npos);
+  CHECK(out.reports[0].error->message.find("wall-clock limit") != std::string::npos);
   CHECK(out.reports[1].verdict() == Verdict::verified);
 }

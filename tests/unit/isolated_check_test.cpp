@@ -60,7 +60,7 @@ Report isolated(const std::string& name, const std::function<std::string()>& wor
   Report r;
   r.input = name;
   if (!sent) {
-    r.error = sent.error().message;
+    r.error = sent.error();
     return r;
   }
   r.trust_anchor("test.ran", *sent);
@@ -97,9 +97,10 @@ TEST_CASE("a FileCheck comes back whole through its wire form, verdict included"
   CHECK(through_wire(not_found).report.verdict() == Verdict::not_found);
 
   Report errored;
-  errored.error = "damaged";
+  errored.error = pith::Error{pith::ErrorKind::malformed, {}, "damaged"};
   const auto e = through_wire(errored);
-  CHECK(e.report.error == "damaged");
+  CHECK(e.report.error->message == "damaged");
+  CHECK(e.report.error->kind == pith::ErrorKind::malformed);  // the kind crosses the wire by name
   CHECK_FALSE(e.carried);
 }
 
@@ -158,7 +159,7 @@ TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
     return {};
   });
   REQUIRE(r.error);
-  CHECK(r.error->find("crashed (signal 11") != std::string::npos);
+  CHECK(r.error->message.find("crashed (signal 11") != std::string::npos);
   CHECK(r.input == "crash.pdf");
   CHECK(r.verdict() == Verdict::error);
 }
@@ -169,7 +170,7 @@ TEST_CASE("a runaway loop hits the CPU-time limit", "[isolation]") {
     for (;;) spin = spin + 1;
   }, only_cpu_limit());
   REQUIRE(r.error);
-  CHECK(r.error->find("CPU-time limit") != std::string::npos);
+  CHECK(r.error->message.find("CPU-time limit") != std::string::npos);
 }
 
 TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
@@ -177,7 +178,7 @@ TEST_CASE("a hang that uses no CPU hits the wall-clock limit", "[isolation]") {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }, only_wall_limit());
   REQUIRE(r.error);
-  CHECK(r.error->find("wall-clock limit") != std::string::npos);
+  CHECK(r.error->message.find("wall-clock limit") != std::string::npos);
 }
 
 TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
@@ -186,7 +187,7 @@ TEST_CASE("a memory blow-up hits the memory limit", "[isolation]") {
     for (;;) hog.emplace_back(std::size_t{64} << 20, 'x');
   }, only_memory_limit());
   REQUIRE(r.error);
-  CHECK(r.error->find("memory limit") != std::string::npos);
+  CHECK(r.error->message.find("memory limit") != std::string::npos);
 }
 
 TEST_CASE("the caller's buffered output is not duplicated by the child", "[isolation]") {

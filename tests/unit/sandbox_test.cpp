@@ -32,7 +32,7 @@ Report isolated(const std::string& name, const std::function<std::string()>& wor
   Report r;
   r.input = name;
   if (!sent) {
-    r.error = sent.error().message;
+    r.error = sent.error();
     return r;
   }
   r.trust_anchor("test.ran", *sent);
@@ -61,8 +61,8 @@ TEST_CASE("a forbidden system call in the sandbox kills the child and is reporte
         return "the forbidden call returned";
       });
       REQUIRE(r.error);
-      CHECK(r.error->find("stopped by the sandbox") != std::string::npos);
-      CHECK(r.error->find("exploit") == std::string::npos);  // a user's file is never called an attack
+      CHECK(r.error->message.find("stopped by the sandbox") != std::string::npos);
+      CHECK(r.error->message.find("exploit") == std::string::npos);  // a user's file is never called an attack
       CHECK(r.verdict() == Verdict::error);
       CHECK_FALSE(std::filesystem::exists(written));
     }

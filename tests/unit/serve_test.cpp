@@ -87,11 +87,11 @@ TEST_CASE("metrics: cumulative histogram, verdict counters, queue depth") {
 TEST_CASE("a child failure is a crash or a limit, not an unreadable input") {
   Report report;
   CHECK_FALSE(serve::is_child_failure(report));
-  report.error = "no startxref in the last 19 bytes (truncated or not a PDF)";
+  report.error = pith::Error{pith::ErrorKind::malformed, {}, "no startxref in the last 19 bytes (truncated or not a PDF)"};
   CHECK_FALSE(serve::is_child_failure(report));
-  report.error = "the check of x.pdf crashed (signal 11 (Segmentation fault))";
+  report.error = pith::Error{pith::ErrorKind::malformed, {}, "the check of x.pdf crashed (signal 11 (Segmentation fault))"};
   CHECK(serve::is_child_failure(report));
-  report.error = "x.pdf took longer than 60 s and was stopped (wall-clock limit)";
+  report.error = pith::Error{pith::ErrorKind::malformed, {}, "x.pdf took longer than 60 s and was stopped (wall-clock limit)"};
   CHECK(serve::is_child_failure(report));
 }
 

@@ -65,7 +65,7 @@ inline CLI::Option* add_trust_key_option(CLI::App& app, std::vector<std::string>
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
-    return rc == 0 ? 0 : exit_code::usage_or_io;
+    return rc == 0 ? exit_code::ok : exit_code_for(ErrorKind::usage);
   }
   return std::nullopt;
 }

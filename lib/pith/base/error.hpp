@@ -7,7 +7,9 @@
 // happened (and the tools their exit code, exit_codes.hpp) from it, never
 // from the message text.
 #include <expected>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace pith {
@@ -25,6 +27,35 @@ enum class ErrorKind {
   internal,      // a bug or an unexpected failure inside pith
 };
 
+// A kind's name as its enumerator is spelled ("not_served"): what a message
+// between processes carries, never the enum's number.
+[[nodiscard]] constexpr const char* to_string(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::usage: return "usage";
+    case ErrorKind::malformed: return "malformed";
+    case ErrorKind::io: return "io";
+    case ErrorKind::network: return "network";
+    case ErrorKind::not_found: return "not_found";
+    case ErrorKind::not_served: return "not_served";
+    case ErrorKind::rejected: return "rejected";
+    case ErrorKind::conflict: return "conflict";
+    case ErrorKind::unverifiable: return "unverifiable";
+    case ErrorKind::internal: return "internal";
+  }
+  return "internal";  // not reached: the switch covers every kind
+}
+
+// The kind a name spells, or nullopt for any other text (range-checked: a
+// message from another process cannot make up a kind).
+[[nodiscard]] constexpr std::optional<ErrorKind> error_kind_named(std::string_view name) {
+  for (const ErrorKind kind : {ErrorKind::usage, ErrorKind::malformed, ErrorKind::io, ErrorKind::network,
+                               ErrorKind::not_found, ErrorKind::not_served, ErrorKind::rejected, ErrorKind::conflict,
+                               ErrorKind::unverifiable, ErrorKind::internal}) {
+    if (name == to_string(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
 struct Error {
   ErrorKind kind = ErrorKind::internal;
   std::string where;
@@ -38,6 +69,7 @@ struct Error {
   [[nodiscard]] Error within(const std::string& outer) const {
     return Error{kind, where.empty() ? outer : outer + ": " + where, message};
   }
+  friend bool operator==(const Error&, const Error&) = default;
 };
 
 template <class T>

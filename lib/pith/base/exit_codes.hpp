@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Exit codes of pith-check and pith-stamp. Stable: never renumber.
-// Documented in README.md and in each tool's --help.
+// The one table of exit codes of pith-check, pith-stamp and pith-serve: the
+// codes (stable: never renumber; documented in README.md, docs/report-codes.md,
+// docs/resolver.md and each tool's --help), and the mapping to them from
+// everything a tool can end with: a verdict on an input, a failure of a kind,
+// an outcome with or without a failure. The tools return only what these
+// functions give; no tool or job maps on its own. Each mapping is a switch
+// with no default: an outcome that is not mapped here does not compile
+// (-Wswitch).
 #include "pith/base/error.hpp"
+#include "pith/base/verdict.hpp"
+
+#include <optional>
 
 namespace pith::exit_code {
 inline constexpr int ok = 0;                   // everything verified (or stamped)
@@ -26,8 +35,7 @@ inline constexpr int unverifiable = 4;         // nothing trusted to verify with
 
 namespace pith {
 
-// The one mapping from what went wrong to the documented exit code. No
-// default: a new ErrorKind that is not mapped here does not compile (-Wswitch).
+// What went wrong (an Error's kind) → its exit code.
 [[nodiscard]] constexpr int exit_code_for(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::rejected:
@@ -42,6 +50,26 @@ namespace pith {
     case ErrorKind::unverifiable: return exit_code::unverifiable;
   }
   return exit_code::usage_or_io;  // not reached: the switch covers every kind
+}
+
+[[nodiscard]] constexpr int exit_code_for(const Error& error) { return exit_code_for(error.kind); }
+
+// A job's outcome: no failure is success, else the failure's kind decides.
+[[nodiscard]] constexpr int exit_code_for(const std::optional<ErrorKind>& failure) {
+  return failure ? exit_code_for(*failure) : exit_code::ok;
+}
+
+// The verdict on one input (a report's, report.hpp) → its exit code.
+[[nodiscard]] constexpr int exit_code_for(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::verified: return exit_code::ok;
+    case Verdict::failed: return exit_code::verification_failed;
+    case Verdict::error: return exit_code::usage_or_io;
+    case Verdict::unverifiable:
+    case Verdict::unbound: return exit_code::unverifiable;
+    case Verdict::not_found: return exit_code::not_found;
+  }
+  return exit_code::verification_failed;  // not reached: the switch covers every verdict
 }
 
 }  // namespace pith

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/report.hpp"
 
-#include "pith/base/exit_codes.hpp"
 #include "pith/base/terminal_text.hpp"
 
 #include <algorithm>
@@ -28,18 +27,6 @@ const char* to_string(Verdict v) {
     case Verdict::unbound: return "unbound";
   }
   return "?";
-}
-
-int exit_code_for(Verdict v) {
-  switch (v) {
-    case Verdict::verified: return exit_code::ok;
-    case Verdict::failed: return exit_code::verification_failed;
-    case Verdict::error: return exit_code::usage_or_io;
-    case Verdict::unverifiable: return exit_code::unverifiable;
-    case Verdict::unbound: return exit_code::unverifiable;
-    case Verdict::not_found: return exit_code::not_found;
-  }
-  return exit_code::verification_failed;
 }
 
 void Report::add(std::string code, CheckStatus status, std::string detail, bool anchors_trust, bool binds_content) {
@@ -87,7 +74,7 @@ nlohmann::json Report::to_json() const {
       {"verdict", to_string(verdict())},
       {"checks", std::move(checks)},
   };
-  if (error) out["error"] = *error;
+  if (error) out["error"] = error->message;
   if (!extra.empty()) out["details"] = extra;
   return out;
 }
@@ -126,7 +113,7 @@ std::string Report::to_text(bool color) const {
   const std::string& number = pith_number.empty() ? number_as_written : pith_number;
   if (!number.empty()) out += " " + terminal_safe(number);
   out += "\n";
-  if (error) out += "  error: " + terminal_safe(*error) + "\n";
+  if (error) out += "  error: " + terminal_safe(error->message) + "\n";
   for (const auto& c : checks_) {
     out += "  ";
     if (color) out += colour(c.status);

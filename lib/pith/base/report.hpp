@@ -5,6 +5,9 @@
 // pass/fail/warn/skip with a detail, and an overall verdict derived from them.
 // Integrity and trust are separate checks: a bundle can be intact (hashes
 // match) yet signed by a key nobody trusts.
+#include "pith/base/exit_codes.hpp"  // a verdict's exit code: exit_code_for(report.verdict())
+#include "pith/base/verdict.hpp"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -13,15 +16,8 @@
 namespace pith {
 
 enum class CheckStatus { pass, fail, warn, skip };
-// unbound: a PDF whose record is genuine and trusted, but nothing in the PDF
-// a reader sees (title on page 1, title metadata, arXiv id) ties it to that
-// record: the record proves itself, not that this PDF is that paper.
-enum class Verdict { verified, failed, not_found, unverifiable, error, unbound };
 
 [[nodiscard]] const char* to_string(CheckStatus s);
-[[nodiscard]] const char* to_string(Verdict v);
-// The documented exit code for a verdict (see exit_codes.hpp).
-[[nodiscard]] int exit_code_for(Verdict v);
 
 struct Check {
   std::string code;
@@ -46,7 +42,9 @@ class Report {
   // `unverifiable` line still says which number could not be verified.
   std::string number_as_written;
   std::string input_kind;   // "bundle", "state", "record", "pdf", "identifier"
-  std::optional<std::string> error;  // set when the input could not be processed
+  // Set when the input could not be processed: what kind of failure, and the
+  // message people read (`message` alone: the report names the input).
+  std::optional<Error> error;
   bool number_found = true;          // false: no Pith Number in the input
   // A PDF: `verified` also needs a passing check with binds_content; a
   // trusted record without one is `unbound`.

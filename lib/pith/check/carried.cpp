@@ -108,7 +108,8 @@ nlohmann::json report_to_wire(const Report& report) {
   return {{"input", report.input},
           {"pith_number", report.pith_number},
           {"input_kind", report.input_kind},
-          {"error", report.error ? nlohmann::json(*report.error) : nlohmann::json(nullptr)},
+          {"error", report.error ? nlohmann::json(report.error->message) : nlohmann::json(nullptr)},
+          {"error_kind", report.error ? nlohmann::json(to_string(report.error->kind)) : nlohmann::json(nullptr)},
           {"number_found", report.number_found},
           {"requires_content_binding", report.requires_content_binding},
           {"extra", report.extra},
@@ -132,7 +133,14 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
   r.number_found = wire["number_found"].get<bool>();
   if (const auto it = wire.find("requires_content_binding"); it != wire.end() && it->is_boolean())
     r.requires_content_binding = it->get<bool>();
-  if (wire["error"].is_string()) r.error = wire["error"].get<std::string>();
+  if (wire["error"].is_string()) {
+    // The kind by name, range-checked: a report whose kind names none is malformed.
+    const auto kind = wire.contains("error_kind") && wire["error_kind"].is_string()
+                          ? error_kind_named(wire["error_kind"].get<std::string>())
+                          : std::nullopt;
+    if (!kind) return fail(ErrorKind::internal, "isolated check", "malformed report from the child process");
+    r.error = Error{*kind, {}, wire["error"].get<std::string>()};
+  }
   if (wire.contains("extra") && wire["extra"].is_object()) r.extra = wire["extra"];
   for (const auto& c : wire["checks"]) {
     if (!c.is_object() || !c.contains("code") || !c["code"].is_string() || !c.contains("status") ||

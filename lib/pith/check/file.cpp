@@ -15,10 +15,10 @@ namespace pith::check {
 
 namespace {
 
-Report error_report(const std::string& name, std::string message) {
+Report error_report(const std::string& name, Error error) {
   Report r;
   r.input = name;
-  r.error = std::move(message);
+  r.error = std::move(error);
   return r;
 }
 
@@ -36,9 +36,9 @@ std::optional<std::string> not_a_document(std::string_view bytes) {
 }  // namespace
 
 FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
-  if (auto refused = not_a_document(bytes)) return error_report(std::string(name), *refused);
+  if (auto refused = not_a_document(bytes)) return error_report(std::string(name), Error{ErrorKind::malformed, {}, *refused});
   auto verified = registry::verify_document(bytes, trust, name);
-  if (!verified) return error_report(std::string(name), verified.error().message);
+  if (!verified) return error_report(std::string(name), verified.error());
   CarriedCopy carried = CarriedCopy::of(verified->content(), verified->report);  // for the online check (online.hpp)
   return FileCheck{std::move(verified->report), std::move(carried)};
 }
@@ -50,10 +50,11 @@ FileCheck check_registry_file(const std::filesystem::path& path, const registry:
   auto bytes = read_input_file(path, max_registry_file_bytes);
   if (!bytes) {
     if (bytes.error().kind == ErrorKind::malformed) {
-      return error_report(name, "larger than " + std::to_string(max_registry_file_bytes) +
-                                    " bytes: not a registry document (refused unread)");
+      return error_report(name, Error{ErrorKind::malformed, {},
+                                      "larger than " + std::to_string(max_registry_file_bytes) +
+                                          " bytes: not a registry document (refused unread)"});
     }
-    return error_report(name, bytes.error().message);
+    return error_report(name, bytes.error());
   }
   return check_registry_bytes(*bytes, trust, name);
 }
@@ -61,7 +62,7 @@ FileCheck check_registry_file(const std::filesystem::path& path, const registry:
 FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust) {
   // The parent reads only this much, without blocking; the rest is the child's.
   auto head = read_input_head(path, 1024);
-  if (!head) return error_report(path.string(), head.error().message);
+  if (!head) return error_report(path.string(), head.error());
   // PDFs are parsed in a child process with limits that only reads them;
   // this process judges what it read against the same bytes (pdf_facts.hpp).
   if (looks_like_pdf(*head)) {
@@ -75,8 +76,9 @@ FileCheck check_file(const std::filesystem::path& path, const registry::TrustSto
 FileCheck check_bytes(std::string_view bytes, std::string_view name, const registry::TrustStore& trust) {
   if (!looks_like_pdf(bytes.substr(0, 1024))) {
     if (bytes.size() > max_registry_file_bytes) {
-      return error_report(std::string(name), "larger than " + std::to_string(max_registry_file_bytes) +
-                                                 " bytes: not a registry document");
+      return error_report(std::string(name), Error{ErrorKind::malformed, {},
+                                                   "larger than " + std::to_string(max_registry_file_bytes) +
+                                                       " bytes: not a registry document"});
     }
     return check_registry_bytes(bytes, trust, name);
   }
@@ -94,7 +96,7 @@ std::string read_file_in_child(const std::filesystem::path& path) {
 FileCheck judge_file_from_child(const std::filesystem::path& path, const Result<std::string>& sent,
                                 const registry::TrustStore& trust) {
   auto head = read_input_head(path, 1024);
-  if (!head) return error_report(path.string(), head.error().message);
+  if (!head) return error_report(path.string(), head.error());
   if (!looks_like_pdf(*head)) return check_registry_file(path, trust);
   auto file = MappedFile::open(path.string());
   if (!file) return judge_pdf_message({}, std::unexpected(file.error()), trust, path.string());

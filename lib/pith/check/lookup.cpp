@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/lookup.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/registry/identifier.hpp"
 
 #include <cctype>
@@ -26,11 +27,11 @@ Report failed_lookup(const std::string& input, const Error& error) {
     case ErrorKind::rejected:
     case ErrorKind::conflict:
       // Something was served but was forged, tampered or another paper's record.
-      report.fail("resolver.rejected", error.message);
+      report.fail(check_code::resolver_rejected, error.message);
       return report;
     case ErrorKind::unverifiable:
       // Served intact, but signed by no key in the trust store: like the file itself, unverifiable.
-      report.warn("resolver.rejected", error.message);
+      report.warn(check_code::resolver_rejected, error.message);
       return report;
     case ErrorKind::usage:
     case ErrorKind::malformed:
@@ -40,7 +41,7 @@ Report failed_lookup(const std::string& input, const Error& error) {
     case ErrorKind::not_served:
     case ErrorKind::internal: break;
   }
-  report.error = error.message;
+  report.error = error;
   return report;
 }
 

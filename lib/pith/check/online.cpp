@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/online.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/registry/identifier.hpp"
 #include "pith/registry/signature.hpp"
@@ -63,7 +64,7 @@ void report_superseded(Report& report, const registry::VerifiedRecord& now, cons
   }
   if (ids.empty()) return;
   report.extra["online"]["superseded_events"] = ids;
-  report.warn("online.events.superseded", plural(ids.size(), "event") + " superseded: " + list);
+  report.warn(check_code::online_events_superseded, plural(ids.size(), "event") + " superseded: " + list);
 }
 
 }  // namespace
@@ -94,7 +95,7 @@ void add_arxiv_versions(Report& report, const registry::VerifiedRecord& now) {
   }
   std::string listed;
   for (const auto& v : versions) listed += (listed.empty() ? "" : ", ") + v;
-  report.skip("online.arxiv.versions",
+  report.skip(check_code::online_arxiv_versions,
               "the registry's record registers arXiv:" + source->to_string() +
                   (listed.empty() ? "" : "; its aliases name " + listed) +
                   "; the registry's format records no later versions, so what a later version changed is covered by "
@@ -112,10 +113,10 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
       case ErrorKind::unverifiable:
         // Something was served for this number, and refused: what the
         // registry answers now cannot be trusted.
-        pdf_report.fail("online.rejected", error.message);
+        pdf_report.fail(check_code::online_rejected, error.message);
         return;
       case ErrorKind::not_served:
-        pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404): " + error.message);
+        pdf_report.warn(check_code::online_record_not_served, "the registry no longer serves this record (HTTP 404): " + error.message);
         pdf_report.extra["online"] = {{"not_served", true}};
         return;
       case ErrorKind::usage:
@@ -126,7 +127,7 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
       case ErrorKind::conflict:
       case ErrorKind::internal: break;
     }
-    pdf_report.warn("online.unavailable", "the registry's current record could not be fetched: " + error.message);
+    pdf_report.warn(check_code::online_unavailable, "the registry's current record could not be fetched: " + error.message);
     return;
   }
   const resolver::Resolution& r = *current;
@@ -134,11 +135,11 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   if (now.report.has_failure()) {
     // The resolver verifies before use; a failing document here is a bug or
     // a rejected answer that slipped through: never report it as current.
-    pdf_report.fail("online.rejected", "the document served for " + now.pith_number + " does not verify");
+    pdf_report.fail(check_code::online_rejected, "the document served for " + now.pith_number + " does not verify");
     return;
   }
   if (!pdf_report.pith_number.empty() && now.pith_number != pdf_report.pith_number) {
-    pdf_report.fail("online.rejected", "the registry answered with " + now.pith_number + ", not " +
+    pdf_report.fail(check_code::online_rejected, "the registry answered with " + now.pith_number + ", not " +
                                            pdf_report.pith_number);
     return;
   }
@@ -151,7 +152,7 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   // record is no longer served (the comparison below is with that copy).
   if (r.origin == resolver::ResolutionOrigin::stale_cache && r.not_served) {
     // (No attempts listed in a public answer: the resolver logged them for the operator.)
-    pdf_report.warn("online.record.not_served", "the registry no longer serves this record (HTTP 404)" +
+    pdf_report.warn(check_code::online_record_not_served, "the registry no longer serves this record (HTTP 404)" +
                                                     (attempts.empty() ? std::string() : ": " + attempts) +
                                                     "; compared with the copy cached earlier");
     pdf_report.extra["online"]["not_served"] = true;
@@ -161,10 +162,10 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   }
   // An older copy served in place of the one already verified: the PDF's
   // report must say so, not only the lookup's.
-  if (const Check* rollback = r.report.find("online.rollback")) pdf_report.warn(rollback->code, rollback->detail);
-  pdf_report.pass("online.verified", std::string("the registry's current ") + to_string(now.kind) + " verifies (" +
+  if (const Check* rollback = r.report.find(check_code::online_rollback)) pdf_report.warn(rollback->code, rollback->detail);
+  pdf_report.pass(check_code::online_verified, std::string("the registry's current ") + to_string(now.kind) + " verifies (" +
                                          to_string(r.origin) + ": " + r.source + ")");
-  if (pdf_report.find("pdf.arxiv.other_version")) add_arxiv_versions(pdf_report, now);
+  if (pdf_report.find(check_code::pdf_arxiv_other_version)) add_arxiv_versions(pdf_report, now);
 
   // Compare with what the PDF carried (when it carried a bundle or a state).
   std::set<std::string> then;
@@ -181,16 +182,16 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
       ++newer_by_type[t == types.end() ? "event" : t->second];
     }
     if (newer == 0) {
-      pdf_report.pass("online.events.newer", "no events since the PDF's copy");
+      pdf_report.pass(check_code::online_events_newer, "no events since the PDF's copy");
     } else {
       std::string kinds;
       for (const auto& [type, n] : newer_by_type) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + type;
-      pdf_report.pass("online.events.newer", plural(newer, "event") + " since the PDF's copy: " + kinds);
+      pdf_report.pass(check_code::online_events_newer, plural(newer, "event") + " since the PDF's copy: " + kinds);
     }
     const auto dropped = static_cast<std::size_t>(
         std::count_if(then.begin(), then.end(), [&](const std::string& id) { return !now_set.count(id); }));
     if (dropped > 0) {
-      pdf_report.warn("online.events.dropped",
+      pdf_report.warn(check_code::online_events_dropped,
                       plural(dropped, "event") + " of the PDF's copy the registry no longer applies (superseded or "
                                                  "withdrawn)");
     }
@@ -201,11 +202,11 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   const json& state = registry::merged_state(now);
   const json& corrections = member(member(state, "current"), "corrections");
   if (corrections.is_array() && !corrections.empty()) {
-    pdf_report.warn("online.corrections", "the record has " + plural(corrections.size(), "correction"));
+    pdf_report.warn(check_code::online_corrections, "the record has " + plural(corrections.size(), "correction"));
   }
   const json& equivocations = member(state, "equivocation_count");
   if (equivocations.is_number_integer() && equivocations.get<long long>() > 0) {
-    pdf_report.warn("online.equivocation", "the registry's log holds " +
+    pdf_report.warn(check_code::online_equivocation, "the registry's log holds " +
                                                plural(static_cast<std::size_t>(equivocations.get<long long>()),
                                                       "equivocating event"));
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/pdf.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/check/rewritten_text.hpp"
 #include "pith/check/visible.hpp"
@@ -43,13 +44,13 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
 
   if (!extraction.found()) {
     report.number_found = false;
-    report.skip("pdf.number.found",
+    report.skip(check_code::pdf_number_found,
                 "no Pith Number in XMP, the Info dictionary, an embedded pith-bundle.json or a page-1 resolver link");
     return false;
   }
   const auto conflicts = extraction.conflicts();
   if (!conflicts.empty()) {
-    for (const auto& conflict : conflicts) report.fail("pdf.number.conflict", conflict.describe());
+    for (const auto& conflict : conflicts) report.fail(check_code::pdf_number_conflict, conflict.describe());
     return false;
   }
   std::string places;
@@ -58,7 +59,7 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   if (number) report.pith_number = number->to_string();
   const registry::PithNumber& shown = number ? *number : extraction.sightings.front().number;
   report.number_as_written = shown.to_string();
-  report.pass("pdf.number.found", shown.to_string() + " in " + places);
+  report.pass(check_code::pdf_number_found, shown.to_string() + " in " + places);
   return true;
 }
 
@@ -69,11 +70,11 @@ void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const regist
   for (const auto& s : extraction.sightings) {
     if (!record_number || !s.number.matches(*record_number)) {
       numbers_ok = false;
-      report.fail("pdf.number.matches_record",
+      report.fail(check_code::pdf_number_matches_record,
                   s.where + " names " + s.number.to_string() + " but the verified record is " + record.pith_number);
     }
   }
-  if (numbers_ok) report.pass("pdf.number.matches_record", "every number in the PDF names " + record.pith_number);
+  if (numbers_ok) report.pass(check_code::pdf_number_matches_record, "every number in the PDF names " + record.pith_number);
 
   if (!extraction.xmp || !extraction.xmp->has_pith_properties()) return;
   const auto& xmp = *extraction.xmp;
@@ -96,11 +97,11 @@ void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const regist
     if (!copy.found || copy.verified.empty()) continue;
     if (*copy.found != copy.verified) {
       metadata_ok = false;
-      report.fail("pdf.metadata.matches_record",
+      report.fail(check_code::pdf_metadata_matches_record,
                   std::string("XMP ") + copy.property + " differs from the verified record's");
     }
   }
-  if (metadata_ok) report.pass("pdf.metadata.matches_record", "the XMP pith properties copy the verified record");
+  if (metadata_ok) report.pass(check_code::pdf_metadata_matches_record, "the XMP pith properties copy the verified record");
 }
 
 // --- Title binding -------------------------------------------------------
@@ -133,12 +134,12 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
     case TitleVerdict::match:
       // Metadata is a hint: any tool writes any title there in one line
       // (exiftool -Title=...), and no viewer shows it as the paper.
-      report.pass("pdf.title.match", binding.detail + " (metadata: a hint, not a binding; what binds is what page 1 shows)");
+      report.pass(check_code::pdf_title_match, binding.detail + " (metadata: a hint, not a binding; what binds is what page 1 shows)");
       return BindingState::match;
     case TitleVerdict::mismatch:
       if (stamped) {
         if (const auto then = bind_title(*stamped, expected); then.verdict == TitleVerdict::match) {
-          report.warn("pdf.title.changed_after_stamping",
+          report.warn(check_code::pdf_title_changed_after_stamping,
                       binding.detail + "; when stamped, " + then.detail + " (edited by a later revision)");
           return BindingState::undetermined;
         }
@@ -148,9 +149,9 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
       // of a \title into /Title as "-10pt..."), not a forgery: a warning.
       // With nothing seen, it fails: the PDF names another paper.
       if (title_seen) {
-        report.warn("pdf.title.mismatch", binding.detail + "; page 1 shows the record's title, so the metadata is wrong");
+        report.warn(check_code::pdf_title_mismatch, binding.detail + "; page 1 shows the record's title, so the metadata is wrong");
       } else {
-        report.fail("pdf.title.mismatch", binding.detail);
+        report.fail(check_code::pdf_title_mismatch, binding.detail);
       }
       return BindingState::mismatch;
     case TitleVerdict::undetermined:
@@ -158,10 +159,10 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
       // this PDF's claim: skip. A placeholder or a foreign title is: warn.
       if (std::all_of(candidates.begin(), candidates.end(),
                       [](const TitleCandidate& c) { return registry::title_canon(c.title).empty(); })) {
-        report.skip("pdf.title.undetermined", binding.detail);
+        report.skip(check_code::pdf_title_undetermined, binding.detail);
         return expected.empty() ? BindingState::undetermined : BindingState::absent;
       }
-      report.warn("pdf.title.undetermined", binding.detail);
+      report.warn(check_code::pdf_title_undetermined, binding.detail);
       return BindingState::undetermined;
   }
   return BindingState::undetermined;
@@ -210,18 +211,18 @@ std::uint8_t hidden_reasons(const pdf::PageText& page, std::size_t first, std::s
 
 void check_visible_title(const pdf::PageText& page, const std::string& expected, Report& report, nlohmann::json& bindings) {
   if (expected.empty()) {
-    report.skip("pdf.title.visible_undetermined", "the record has no title_canon_sha256");
+    report.skip(check_code::pdf_title_visible_undetermined, "the record has no title_canon_sha256");
     bindings["visible_title"] = binding_json(BindingState::undetermined, "the record has no title hash");
     return;
   }
   if (page.problem) {
-    report.warn("pdf.title.visible_undetermined", *page.problem);
+    report.warn(check_code::pdf_title_visible_undetermined, *page.problem);
     bindings["visible_title"] = binding_json(BindingState::undetermined, *page.problem);
     return;
   }
   if (const auto span = find_visible_span(page.seen_lines(), expected)) {
     const std::string detail = describe_span(*span) + " is the record's title, and a reader sees it";
-    report.content_binding("pdf.title.visible_match", detail);
+    report.content_binding(check_code::pdf_title_visible_match, detail);
     bindings["visible_title"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
     return;
   }
@@ -231,13 +232,13 @@ void check_visible_title(const pdf::PageText& page, const std::string& expected,
   if (const auto span = find_visible_span(page.lines, expected)) {
     const std::string detail = describe_span(*span) + " is the record's title in page 1's text layer, but a reader "
                                "cannot see it: " + pdf::describe_hidden(hidden_reasons(page, span->first_line, span->line_count));
-    report.warn("pdf.title.visible_hidden", detail);
+    report.warn(check_code::pdf_title_visible_hidden, detail);
     bindings["visible_title"] = binding_json(BindingState::hidden, detail);
     return;
   }
   const std::string detail = "the record's title was not found in page 1's text (" +
                              std::to_string(page.lines.size()) + " lines read)";
-  report.warn("pdf.title.visible_not_found", detail);
+  report.warn(check_code::pdf_title_visible_not_found, detail);
   bindings["visible_title"] = binding_json(BindingState::absent, detail);
 }
 
@@ -252,18 +253,18 @@ void check_visible_abstract(const pdf::PageText& page, const std::string& expect
   };
   if (const auto span = find_visible_abstract(page.seen_lines(), expected)) {
     const std::string detail = lines_of(*span) + " are the record's abstract, and a reader sees them";
-    report.content_binding("pdf.abstract.visible_match", detail);
+    report.content_binding(check_code::pdf_abstract_visible_match, detail);
     bindings["visible_abstract"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
     return;
   }
   if (const auto span = find_visible_abstract(page.lines, expected)) {
     const std::string detail = lines_of(*span) + " are the record's abstract in page 1's text layer, but a reader "
                                "cannot see them: " + pdf::describe_hidden(hidden_reasons(page, span->first_line, span->line_count));
-    report.warn("pdf.abstract.visible_hidden", detail);
+    report.warn(check_code::pdf_abstract_visible_hidden, detail);
     bindings["visible_abstract"] = binding_json(BindingState::hidden, detail);
     return;
   }
-  report.skip("pdf.abstract.visible_not_found", "the record's abstract was not found on page 1");
+  report.skip(check_code::pdf_abstract_visible_not_found, "the record's abstract was not found on page 1");
   bindings["visible_abstract"] = binding_json(BindingState::absent, "not found on page 1");
 }
 
@@ -283,7 +284,7 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
   for (const auto& w : watermarks) {
     if (w.id != source->id) {
       const std::string detail = w.where + " names " + arxiv_name({w.id, w.version}) + ", but the record is " + named;
-      report.fail("pdf.arxiv.mismatch", detail);
+      report.fail(check_code::pdf_arxiv_mismatch, detail);
       bindings["arxiv_id"] = binding_json(BindingState::mismatch, detail);
       return;
     }
@@ -294,7 +295,7 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
   for (const auto& w : watermarks) {
     if (!same_version(w)) continue;
     const std::string detail = w.where + " names " + named + ", the record's source, and a reader sees it";
-    report.content_binding("pdf.arxiv.match", detail);
+    report.content_binding(check_code::pdf_arxiv_match, detail);
     bindings["arxiv_id"] = bound_json(detail, region_of(page, w.line, 1));
     return;
   }
@@ -304,9 +305,9 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
     const std::string version = "v" + std::to_string(*w.version);
     const std::string detail = w.where + ": this PDF is " + version + " of " + "arXiv:" + source->id +
                                "; the record registers " + named;
-    report.content_binding("pdf.arxiv.match", w.where + " names arXiv:" + source->id + ", the record's paper, and a "
+    report.content_binding(check_code::pdf_arxiv_match, w.where + " names arXiv:" + source->id + ", the record's paper, and a "
                                                         "reader sees it");
-    report.warn("pdf.arxiv.other_version", detail + " (the same paper, another version: what changed since is not "
+    report.warn(check_code::pdf_arxiv_other_version, detail + " (the same paper, another version: what changed since is not "
                                                     "covered by the record)");
     bindings["arxiv_id"] = bound_json(detail, region_of(page, w.line, 1));
     return;
@@ -316,7 +317,7 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
     if (w.id != source->id) continue;
     const std::string detail = w.where + " names " + named + " in page 1's text layer, but a reader cannot see it: " +
                                pdf::describe_hidden(hidden_reasons(page, w.line, 1));
-    report.warn("pdf.arxiv.hidden", detail);
+    report.warn(check_code::pdf_arxiv_hidden, detail);
     bindings["arxiv_id"] = binding_json(BindingState::hidden, detail);
     return;
   }
@@ -324,11 +325,11 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
     if (l.id != source->id) continue;
     const std::string detail = l.where + " names " + named + ", but a link is not what a reader sees (and may be a "
                                "citation): only arXiv's watermark text, legible on page 1, binds";
-    report.skip("pdf.arxiv.link_only", detail);
+    report.skip(check_code::pdf_arxiv_link_only, detail);
     bindings["arxiv_id"] = binding_json(BindingState::absent, detail);
     return;
   }
-  report.skip("pdf.arxiv.absent", "page 1 shows no arXiv watermark naming " + named);
+  report.skip(check_code::pdf_arxiv_absent, "page 1 shows no arXiv watermark naming " + named);
   bindings["arxiv_id"] = binding_json(BindingState::absent, "no arXiv watermark on page 1");
 }
 
@@ -373,7 +374,7 @@ bool ends_a_revision(std::string_view prefix) {
 namespace {
 
 ByteBinding rewritten(std::uint64_t length) {
-  return {CheckStatus::warn, "pdf.bytes.rewritten",
+  return {CheckStatus::warn, check_code::pdf_bytes_rewritten,
           "the file was rewritten as a whole (qpdf, pikepdf, \"save as\", arXiv's watermark): the " +
               std::to_string(length) +
               " stamped bytes are no longer its first bytes, so only its content can bind it to the record",
@@ -386,23 +387,23 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
                        const std::optional<std::string>& original_length,
                        const std::optional<std::vector<std::uint64_t>>& xref_section_offsets) {
   if (!original_sha256 && !original_length) {
-    return {CheckStatus::skip, "pdf.bytes.unbound",
+    return {CheckStatus::skip, check_code::pdf_bytes_unbound,
             "no pith:originalSha256 / pith:originalLength (not stamped by pith-stamp)", 0};
   }
   if (!original_sha256 || !original_length) {
-    return {CheckStatus::fail, "pdf.bytes.prefix_broken",
+    return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             std::string("XMP has pith:") + (original_sha256 ? "originalSha256" : "originalLength") + " without pith:" +
                 (original_sha256 ? "originalLength" : "originalSha256"),
             0};
   }
   const auto length = parse_decimal(*original_length);
-  if (!length) return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalLength is not a byte count", 0};
+  if (!length) return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken, "XMP pith:originalLength is not a byte count", 0};
   if (!is_sha256_hex(*original_sha256)) {
-    return {CheckStatus::fail, "pdf.bytes.prefix_broken", "XMP pith:originalSha256 is not a lower-case hex SHA-256", 0};
+    return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken, "XMP pith:originalSha256 is not a lower-case hex SHA-256", 0};
   }
   if (*length >= file.size() && sha256_hex(file) != *original_sha256) return rewritten(*length);
   if (*length >= file.size()) {
-    return {CheckStatus::fail, "pdf.bytes.prefix_broken",
+    return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "the file is " + std::to_string(file.size()) + " bytes, but the stamp covers the first " +
                 std::to_string(*length) + " and was appended after them",
             0};
@@ -414,14 +415,14 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   // one: bytes were inserted or removed before an update that is still
   // appended (the stamp's) — tampering, not a rewrite.
   if (actual != *original_sha256 && !ends_a_revision(prefix) && count_revision_ends(file) >= 2) {
-    return {CheckStatus::fail, "pdf.bytes.prefix_broken",
+    return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "bytes were inserted or removed before the stamp's update, which is still appended: the first " +
                 std::to_string(*length) + " bytes no longer end a revision",
             0};
   }
   if (actual != *original_sha256 && !ends_a_revision(prefix)) return rewritten(*length);
   if (actual != *original_sha256) {
-    return {CheckStatus::fail, "pdf.bytes.prefix_broken",
+    return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "the first " + std::to_string(*length) + " bytes (the paper before stamping) changed: SHA-256 " + actual +
                 ", stamped " + *original_sha256,
             0};
@@ -432,10 +433,10 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
                                                    [&](std::uint64_t offset) { return offset >= *length; }))
           : count_revision_ends(file, static_cast<std::size_t>(*length));
   if (after == 0) {
-    return {CheckStatus::fail, "pdf.bytes.prefix_broken",
+    return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "no revision that chains to the document follows the " + std::to_string(*length) + " stamped bytes", 0};
   }
-  return {CheckStatus::pass, "pdf.bytes.prefix_intact",
+  return {CheckStatus::pass, check_code::pdf_bytes_prefix_intact,
           "the first " + std::to_string(*length) + " bytes are the paper as stamped (SHA-256 " + actual + ")", after - 1,
           *length};
 }
@@ -448,11 +449,11 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
   const auto binding = bind_bytes(file, sha, length, xref_section_offsets);
   report.add(binding.code, binding.status, binding.detail);
   if (binding.later_revisions > 0) {
-    report.warn("pdf.bytes.later_revisions",
+    report.warn(check_code::pdf_bytes_later_revisions,
                 std::to_string(binding.later_revisions) + " later revision(s) appended after the pith update: the "
                 "PDF was edited after stamping (the stamped bytes are intact)");
   } else if (binding.status == CheckStatus::pass) {
-    report.pass("pdf.bytes.later_revisions", "nothing appended after the pith update");
+    report.pass(check_code::pdf_bytes_later_revisions, "nothing appended after the pith update");
   }
   return binding;
 }
@@ -484,32 +485,32 @@ std::optional<registry::DocumentVerification> verify_carried_record(const pdf::P
                                                     const registry::TrustStore& trust, Report& report) {
   const std::string bundle_name = std::string("embedded ") + pdf::meta::embedded_name;
   if (metadata.embedded_bundle_count > 1) {
-    report.warn("pdf.bundle.duplicate", std::to_string(metadata.embedded_bundle_count) + " embedded files are named " +
+    report.warn(check_code::pdf_bundle_duplicate, std::to_string(metadata.embedded_bundle_count) + " embedded files are named " +
                                             pdf::meta::embedded_name + ": the first is checked, the others are ignored "
                                             "(another reader may show another one)");
   }
   if (metadata.embedded_bundle) {
     auto verified = registry::verify_document(*metadata.embedded_bundle, trust, bundle_name);
     if (!verified) {
-      report.fail("pdf.record.source", verified.error().describe());
+      report.fail(check_code::pdf_record_source, verified.error().describe());
       return std::nullopt;
     }
-    report.pass("pdf.record.source", bundle_name + " (" + to_string(verified->kind()) + ")");
+    report.pass(check_code::pdf_record_source, bundle_name + " (" + to_string(verified->kind()) + ")");
     report.merge(verified->report);
     return std::move(*verified);
   }
   if (extraction.xmp && extraction.xmp->canonical_record) {
     auto verified = verify_xmp_record(*extraction.xmp, trust);
     if (!verified) {
-      report.fail("pdf.record.source", verified.error().describe());
+      report.fail(check_code::pdf_record_source, verified.error().describe());
       return std::nullopt;
     }
-    report.pass("pdf.record.source", std::string("XMP pith:canonicalRecord and pith:receiptSignature (no embedded ") +
+    report.pass(check_code::pdf_record_source, std::string("XMP pith:canonicalRecord and pith:receiptSignature (no embedded ") +
                                          pdf::meta::embedded_name + ")");
     report.merge(verified->report);
     return std::move(*verified);
   }
-  report.skip("pdf.record.source", std::string("the PDF carries no record (no embedded ") + pdf::meta::embedded_name +
+  report.skip(check_code::pdf_record_source, std::string("the PDF carries no record (no embedded ") + pdf::meta::embedded_name +
                                        ", no XMP pith:canonicalRecord): resolve the number to verify it");
   return std::nullopt;
 }
@@ -525,9 +526,9 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
                             const PdfProbes& probes, Report& report) {
   report.requires_content_binding = true;
   nlohmann::json bindings = nlohmann::json::object();
-  const BindingState bytes_state = bytes.code == "pdf.bytes.prefix_intact"   ? BindingState::match
-                                   : bytes.code == "pdf.bytes.prefix_broken" ? BindingState::mismatch
-                                   : bytes.code == "pdf.bytes.rewritten"     ? BindingState::undetermined
+  const BindingState bytes_state = bytes.code == check_code::pdf_bytes_prefix_intact   ? BindingState::match
+                                   : bytes.code == check_code::pdf_bytes_prefix_broken ? BindingState::mismatch
+                                   : bytes.code == check_code::pdf_bytes_rewritten     ? BindingState::undetermined
                                                                              : BindingState::absent;
   bindings["stamped_bytes"] = binding_json(bytes_state, bytes.detail);
 
@@ -538,7 +539,7 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
     if (!changed.empty()) {
       std::string objects;
       for (const auto& c : changed) objects += (objects.empty() ? "" : ", ") + c;
-      report.warn("pdf.page1.changed_after_stamping",
+      report.warn(check_code::pdf_page1_changed_after_stamping,
                   "a revision after pith's update changes what page 1 draws (" + objects +
                       "): only what the final page shows is judged");
     }
@@ -574,7 +575,7 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
   report.input_kind = "pdf";
   auto extraction = pdf::extract_pith_numbers(metadata);
   if (!extraction) {
-    report.error = extraction.error().describe();
+    report.error = Error{extraction.error().kind, {}, extraction.error().describe()};
     return checked;
   }
   if (!check_pdf_numbers(*extraction, report)) {
@@ -588,13 +589,13 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
-  if (bytes.code == "pdf.bytes.rewritten" && extraction->xmp) {
+  if (bytes.code == check_code::pdf_bytes_rewritten && extraction->xmp) {
     check_rewritten_text(extraction->xmp->page_text_sha256,
                          probes.page_fingerprints ? probes.page_fingerprints() : std::nullopt, report);
   }
   if (record) check_content_bindings(bytes, *extraction, metadata, *record, probes, report);
-  const bool carries_nothing = !verification && !report.has_failure() && report.find("pdf.record.source") &&
-                               report.find("pdf.record.source")->status == CheckStatus::skip;
+  const bool carries_nothing = !verification && !report.has_failure() && report.find(check_code::pdf_record_source) &&
+                               report.find(check_code::pdf_record_source)->status == CheckStatus::skip;
   if (carries_nothing && extraction->conflicts().empty()) {
     PdfEvidence evidence;
     const auto full = extraction->number();
@@ -615,21 +616,21 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   Report& report = checked.report;
   const PdfEvidence& evidence = *checked.evidence;
   if (!resolved) {
-    report.skip("pdf.record.resolved",
+    report.skip(check_code::pdf_record_resolved,
                 "the PDF carries no record and " + evidence.number +
                     " could not be resolved: check again online, or with --resolver file://MIRROR or the --cache-dir "
                     "that holds it");
     return;
   }
   const registry::VerifiedRecord& record = resolved->record;
-  report.pass("pdf.record.resolved", "the PDF carries no record; " + record.pith_number + " resolved from " +
+  report.pass(check_code::pdf_record_resolved, "the PDF carries no record; " + record.pith_number + " resolved from " +
                                          std::string(resolver::to_string(resolved->origin)) + " (" + resolved->source + ")");
   report.merge(record.report);
   report.pith_number = record.pith_number;
   if (registry::same_number(evidence.number, record.pith_number)) {
-    report.pass("pdf.number.matches_record", "the PDF's " + evidence.number + " names " + record.pith_number);
+    report.pass(check_code::pdf_number_matches_record, "the PDF's " + evidence.number + " names " + record.pith_number);
   } else {
-    report.fail("pdf.number.matches_record",
+    report.fail(check_code::pdf_number_matches_record,
                 "the PDF names " + evidence.number + " but the resolved record is " + record.pith_number);
   }
   report.requires_content_binding = true;

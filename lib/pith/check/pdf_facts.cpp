@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/pdf_facts.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/wire.hpp"
@@ -452,11 +453,11 @@ std::vector<TitleCandidate> stamped_titles_of(const PdfFacts& facts) {
   return titles;
 }
 
-Report pdf_error_report(std::string_view name, std::string message) {
+Report pdf_error_report(std::string_view name, Error error) {
   Report report;
   report.input = std::string(name);
   report.input_kind = "pdf";
-  report.error = std::move(message);
+  report.error = std::move(error);
   return report;
 }
 
@@ -586,7 +587,7 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
 
 FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry::TrustStore& trust,
                           std::string_view name) {
-  if (facts.error) return pdf_error_report(name, *facts.error);
+  if (facts.error) return pdf_error_report(name, Error{ErrorKind::malformed, {}, *facts.error});
   pdf::PdfMetadata& m = facts.metadata;
   // What the verdict rests on is confirmed in the file's own bytes.
   std::vector<std::string> not_in_file;
@@ -623,7 +624,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
   FileCheck checked = check_pdf_metadata(bytes, m, trust, name, probes);
   list_signatures(checked.report, facts.signatures, bytes.size());
   for (const auto& what : not_in_file) {
-    checked.report.fail("isolation.child.rejected",
+    checked.report.fail(check_code::isolation_child_rejected,
                         "the parsing child reported " + what +
                             " that is not in the file's bytes: its report is not trusted (a damaged or hostile file)");
   }
@@ -636,14 +637,14 @@ std::string pdf_facts_message(std::string_view bytes, std::string_view name) {
 
 FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent, const registry::TrustStore& trust,
                             std::string_view name) {
-  if (!sent) return pdf_error_report(name, sent.error().message);
+  if (!sent) return pdf_error_report(name, sent.error());
   auto facts = PdfFacts::from_wire(*sent);
-  if (!facts) return pdf_error_report(name, "the parsing child sent malformed facts: " + facts.error().message);
+  if (!facts) return pdf_error_report(name, Error{ErrorKind::malformed, {}, "the parsing child sent malformed facts: " + facts.error().message});
   FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
   const auto& checks = checked.report.checks();
-  if (!checked.report.find("isolation.child.rejected") &&
+  if (!checked.report.find(check_code::isolation_child_rejected) &&
       std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.anchors_trust; })) {
-    checked.report.pass("isolation.parent.verified",
+    checked.report.pass(check_code::isolation_parent_verified,
                         "the record was verified in the checking process, from the file's own bytes; the parsing "
                         "child only read them");
   }
@@ -664,7 +665,7 @@ FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& tr
 
 FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust) {
   auto file = MappedFile::open(path);
-  if (!file) return pdf_error_report(path, message_about(file.error(), path));
+  if (!file) return pdf_error_report(path, Error{file.error().kind, file.error().where, message_about(file.error(), path)});
   return check_pdf_bytes(file->bytes(), trust, path);
 }
 

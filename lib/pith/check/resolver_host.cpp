@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/resolver_host.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/base/version.hpp"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ void check_resolver_hosts(Report& report, const std::vector<std::string>& known_
     const std::string host = url_host(url);
     if (host.empty() || known.count(host) || !reported.insert(host).second) continue;
     const std::string where = s.contains("where") && s["where"].is_string() ? s["where"].get<std::string>() : "a link";
-    report.warn("pdf.resolver.unknown_host", where + " points at " + host + ", which is not the configured resolver (" +
+    report.warn(check_code::pdf_resolver_unknown_host, where + " points at " + host + ", which is not the configured resolver (" +
                                                  known_text + "): a look-alike registry? Check the number with pith-check, "
                                                  "not on that site");
   }

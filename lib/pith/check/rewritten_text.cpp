@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/rewritten_text.hpp"
+#include "pith/base/check_codes.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,7 @@ std::string page_list(const std::vector<std::uint64_t>& pages) {
 }
 
 void unknown(Report& report, const std::string& why) {
-  report.skip("pdf.bytes.rewritten_text_unknown", "rewritten; whether its text changed is not known: " + why);
+  report.skip(check_code::pdf_bytes_rewritten_text_unknown, "rewritten; whether its text changed is not known: " + why);
   report.extra["rewritten_text"] = {{"state", "unknown"}};
 }
 
@@ -45,7 +46,7 @@ void check_rewritten_text(const std::optional<std::string>& stamped_value, const
   }
   if (c.unchanged()) {
     details["state"] = "unchanged";
-    report.pass("pdf.bytes.rewritten_text_unchanged",
+    report.pass(check_code::pdf_bytes_rewritten_text_unchanged,
                 "rewritten, text unchanged: the text of " +
                     (c.pages_compared == 1 ? std::string("its page") : "all " + std::to_string(c.pages_compared) + " pages") +
                     " is the text stamped" +
@@ -61,7 +62,7 @@ void check_rewritten_text(const std::optional<std::string>& stamped_value, const
       what += (what.empty() ? "" : "; ") + std::string("the stamped paper had ") + std::to_string(stamped->page_count) +
               " pages, this file has " + std::to_string(now->page_count);
     }
-    report.warn("pdf.bytes.rewritten_text_changed", "rewritten, " + what + not_compared + unsigned_note);
+    report.warn(check_code::pdf_bytes_rewritten_text_changed, "rewritten, " + what + not_compared + unsigned_note);
   }
   report.extra["rewritten_text"] = std::move(details);
 }

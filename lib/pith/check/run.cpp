@@ -122,7 +122,7 @@ class Writer {
              << completeness_panel_text(checked);
       }
       // Input that could not be processed: one line naming it, on stderr.
-      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(*report.error) << "\n";
+      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(report.error->message) << "\n";
       out_.flush();
     }
     // Only once the report is out: a resumed run never loses one.
@@ -135,7 +135,7 @@ class Writer {
   void run_error(const std::string& message) {
     clear_progress();
     err_ << "pith-check: " << terminal_safe(message) << "\n" << std::flush;
-    worst_ = exit_code::worst(worst_, exit_code::usage_or_io);
+    worst_ = exit_code::worst(worst_, exit_code_for(ErrorKind::io));
   }
 
   void finish() {
@@ -320,7 +320,7 @@ int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, 
     auto opened = JobLog::open(options.joblog, options.resume);
     if (!opened) {
       err << "pith-check: --joblog " << terminal_safe(opened.error().describe()) << "\n";
-      return exit_code::usage_or_io;
+      return exit_code_for(opened.error());
     }
     joblog.emplace(std::move(*opened));
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/event.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/signed_json/canonical.hpp"
 #include "pith/registry/number.hpp"
 
@@ -28,7 +29,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
 
   auto read = read_event(event);
   if (!read) {
-    add("event.shape.invalid", CheckStatus::fail, read.error().message);
+    add(check_code::event_shape_invalid, CheckStatus::fail, read.error().message);
     invalid(read.error().message);
     v.event_id = claimed_event_id(event);
     return v;
@@ -48,7 +49,7 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
     }
   }();
   if (!content) {
-    add("event.shape.invalid", CheckStatus::fail, "no canonical form: " + content.error().message);
+    add(check_code::event_shape_invalid, CheckStatus::fail, "no canonical form: " + content.error().message);
     invalid("no canonical form");
     return v;
   }
@@ -58,26 +59,26 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
   const bool hash_ok = claimed == v.content_sha256;
   const bool id_ok = v.event_id == "sha256:" + v.content_sha256;
   if (!hash_ok) {
-    add("event.hash.mismatch", CheckStatus::fail,
+    add(check_code::event_hash_mismatch, CheckStatus::fail,
         "content_sha256 is " + claimed.substr(0, 64) + " but the content hashes to " + v.content_sha256);
     invalid("content_sha256 does not match the content");
   }
   if (!id_ok) {
-    add("event.id.mismatch", CheckStatus::fail,
+    add(check_code::event_id_mismatch, CheckStatus::fail,
         "event_id is " + v.event_id.substr(0, 80) + ", expected sha256:" + v.content_sha256);
     invalid("event_id does not match the content");
   }
-  if (hash_ok && id_ok) add("event.hash.match", CheckStatus::pass, "content_sha256 and event_id match the content");
+  if (hash_ok && id_ok) add(check_code::event_hash_match, CheckStatus::pass, "content_sha256 and event_id match the content");
 
   const std::string& subject_claimed = e.subject_pith_number;
   if (subject_claimed != subject) {
-    add("event.subject.mismatch", CheckStatus::fail,
+    add(check_code::event_subject_mismatch, CheckStatus::fail,
         "subject_pith_number is " + subject_claimed.substr(0, 60) + ", expected " + std::string(subject));
     invalid("subject_pith_number is another record");
   }
 
   if (e.signer.key_id != e.signature.key_id || e.signer.public_key_fingerprint != e.signature.public_key_fingerprint) {
-    add("event.signer.mismatch", CheckStatus::fail,
+    add(check_code::event_signer_mismatch, CheckStatus::fail,
         "the signed signer block names key " + e.signer.key_id + " but the signature is by " + e.signature.key_id);
     invalid("signer block and signature name different keys");
   }
@@ -88,13 +89,13 @@ EventVerdict verify_event(const json& event, std::size_t index, std::string_view
     auto derived = rc.canonical_record ? derive_pith_number(*rc.canonical_record)
                                        : Result<DerivedNumber>(fail(ErrorKind::malformed, "", "no canonical_record"));
     if (!derived || derived->number.to_string() != subject || rc.canonical_sha256 != derived->canonical_sha256) {
-      add("event.record.mismatch", CheckStatus::fail,
+      add(check_code::event_record_mismatch, CheckStatus::fail,
           "the payload's canonical_record/canonical_sha256 do not derive the subject number");
       invalid("record_created payload does not derive the subject number");
     }
   }
 
-  SignatureSpec spec{"event", "open_graph_event_sha256_bytes", label};
+  SignatureSpec spec{check_code::event_signature, "open_graph_event_sha256_bytes", label};
   SignatureOutcome s = check_signature_block(e.signature, spec, digest, trust, v.created_at);
   v.key_id = s.key_id;
   v.signature_trusted = s.valid;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/record.hpp"
+#include "pith/base/check_codes.hpp"
 
 #include <algorithm>
 
@@ -26,19 +27,19 @@ void settle_untrusted(Report& report, const std::vector<Check>& untrusted) {
 std::optional<DerivedNumber> check_record(Report& report, const json& record, std::string_view claimed_sha256,
                                           std::string_view claimed_number) {
   if (!record.is_object() || !record.contains("metadata") || !record.contains("source")) {
-    report.fail("record.shape.invalid", "canonical_record is not an object with metadata and source");
+    report.fail(check_code::record_shape_invalid, "canonical_record is not an object with metadata and source");
     return std::nullopt;
   }
   auto derived = derive_pith_number(record);
   if (!derived) {
-    report.fail("record.shape.invalid", "canonical_record: " + derived.error().describe());
+    report.fail(check_code::record_shape_invalid, "canonical_record: " + derived.error().describe());
     return std::nullopt;
   }
   if (!claimed_sha256.empty()) {
     if (claimed_sha256 == derived->canonical_sha256) {
-      report.pass("record.hash.match", "canonical_record hashes to canonical_sha256 " + derived->canonical_sha256);
+      report.pass(check_code::record_hash_match, "canonical_record hashes to canonical_sha256 " + derived->canonical_sha256);
     } else {
-      report.fail("record.hash.mismatch", "canonical_record hashes to " + derived->canonical_sha256 +
+      report.fail(check_code::record_hash_mismatch, "canonical_record hashes to " + derived->canonical_sha256 +
                                               ", the document claims " + std::string(claimed_sha256.substr(0, 80)));
     }
   }
@@ -47,14 +48,14 @@ std::optional<DerivedNumber> check_record(Report& report, const json& record, st
     // A registry document states its number in the canonical full form: the
     // exact spelling is part of what it claims, so it is compared as written.
     if (claimed_number == number) {
-      report.pass("record.number.match", "canonical_record derives " + number);
+      report.pass(check_code::record_number_match, "canonical_record derives " + number);
     } else {
-      report.fail("record.number.mismatch", "canonical_record derives " + number + ", the document claims " +
+      report.fail(check_code::record_number_mismatch, "canonical_record derives " + number + ", the document claims " +
                                                 std::string(claimed_number.substr(0, 80)));
     }
   }
   if (claimed_sha256.empty() && claimed_number.empty()) {
-    report.pass("record.number.derived",
+    report.pass(check_code::record_number_derived,
                 "canonical_record hashes to " + derived->canonical_sha256 + " and derives " + number);
   }
   return std::move(*derived);
@@ -65,20 +66,20 @@ ReceiptOutcome check_receipt(Report& report, std::vector<Check>& untrusted, cons
                              CheckStatus missing_status) {
   ReceiptOutcome out;
   if (receipt == nullptr || receipt->is_null()) {
-    report.add("receipt.missing", missing_status, "no registry receipt: nothing ties this record to the registry");
+    report.add(check_code::receipt_missing, missing_status, "no registry receipt: nothing ties this record to the registry");
     return out;
   }
   out.present = true;
   const auto block = read_signature_block(*receipt);
   if (!block) {
-    report.fail("receipt.shape.invalid", "the receipt is not a JSON object");
+    report.fail(check_code::receipt_shape_invalid, "the receipt is not a JSON object");
     return out;
   }
   const std::string& claimed = block->canonical_sha256;
   if (claimed == record.canonical_sha256) {
-    report.pass("receipt.hash.match", "the receipt is for canonical_sha256 " + record.canonical_sha256);
+    report.pass(check_code::receipt_hash_match, "the receipt is for canonical_sha256 " + record.canonical_sha256);
   } else {
-    report.fail("receipt.hash.mismatch", "the receipt is for canonical_sha256 " +
+    report.fail(check_code::receipt_hash_mismatch, "the receipt is for canonical_sha256 " +
                                              (claimed.empty() ? std::string("(none)") : claimed.substr(0, 80)) +
                                              ", this record hashes to " + record.canonical_sha256 +
                                              " (a receipt of another record)");
@@ -86,7 +87,7 @@ ReceiptOutcome check_receipt(Report& report, std::vector<Check>& untrusted, cons
   // The signature is checked over THIS record's digest, whatever the receipt
   // claims, so a receipt replayed from another record cannot pass.
   const auto digest = from_hex_fixed<32>(record.canonical_sha256);
-  SignatureSpec spec{"receipt", "canonical_sha256_bytes", "receipt"};
+  SignatureSpec spec{check_code::receipt_signature, "canonical_sha256_bytes", "receipt"};
   out.signature = check_signature_block(*block, spec, *digest, trust, at_time);
   add_checks(report, out.signature.checks);
   untrusted.insert(untrusted.end(), out.signature.untrusted.begin(), out.signature.untrusted.end());

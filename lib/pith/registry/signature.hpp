@@ -7,6 +7,7 @@
 // The signature is over the raw 32 digest bytes named by `signed_message`.
 // Anything other than the expected algorithm, status or message is a failure,
 // never a warning; a key not in the trust store never verifies anything.
+#include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/base/report.hpp"
 #include "pith/registry/documents.hpp"
@@ -20,9 +21,9 @@
 namespace pith::registry {
 
 struct SignatureSpec {
-  std::string prefix;            // code prefix: "receipt", "event", "bundle"
-  std::string expected_message;  // "canonical_sha256_bytes", ...
-  std::string label;             // how details name the data: "receipt", "events[1] graph_snapshot"
+  check_code::SignatureCodes codes;  // check_code::receipt_signature, event_signature, bundle_signature
+  std::string expected_message;      // "canonical_sha256_bytes", ...
+  std::string label;                 // how details name the data: "receipt", "events[1] graph_snapshot"
 };
 
 struct SignatureOutcome {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/state_merge.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/signed_json/canonical.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/registry/documents.hpp"
@@ -104,7 +105,7 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
       if (v.valid) {
         v.valid = false;
         v.reason = reason;
-        v.checks.push_back(Check{"event.reference.invalid", CheckStatus::fail,
+        v.checks.push_back(Check{check_code::event_reference_invalid, CheckStatus::fail,
                                  event_label(e, idx) + ": " + reason, false});
       }
       invalid_events.push_back({{"event_id", v.event_id.empty() ? json(nullptr) : json(v.event_id)},
@@ -160,7 +161,7 @@ MergeResult recompute_state(const json& events, std::string_view pith_number, co
     if (!conflicts_with.empty()) {
       ++equivocation_count;
       equivocations.push_back({{"event_id", v.event_id}, {"conflicts_with", conflicts_with}, {"reason", why}});
-      v.checks.push_back(Check{"event.equivocation", CheckStatus::warn,
+      v.checks.push_back(Check{check_code::event_equivocation, CheckStatus::warn,
                                event_label(e, idx) + ": " + why + " (" + conflicts_with + "); not applied", false});
       continue;
     }

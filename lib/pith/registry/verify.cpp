@@ -4,6 +4,7 @@
 // checked is reported as a skip that says why.
 #include "pith/registry/verify.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/signed_json/canonical.hpp"
 #include "pith/signed_json/diff.hpp"
 #include "pith/registry/documents.hpp"
@@ -114,9 +115,9 @@ void check_state_hash(Report& report, const json& state, const char* what, const
   const std::string claimed = string_member(state, "state_sha256");
   const std::string computed = known_hash.empty() ? state_hash(state) : known_hash;
   if (computed == claimed) {
-    report.pass("state.hash.match", std::string(what) + ": state_sha256 " + computed + " matches its content");
+    report.pass(check_code::state_hash_match, std::string(what) + ": state_sha256 " + computed + " matches its content");
   } else {
-    report.fail("state.hash.mismatch", std::string(what) + ": content hashes to " + computed + ", state_sha256 says " +
+    report.fail(check_code::state_hash_mismatch, std::string(what) + ": content hashes to " + computed + ", state_sha256 says " +
                                            (claimed.empty() ? std::string("(none)") : claimed.substr(0, 80)));
   }
 }
@@ -134,18 +135,18 @@ void check_public_keys(Report& report, const Bundle& bundle, const TrustStore& t
     const std::string where = "public_keys[" + std::to_string(i) + "]";
     auto key = parse_key_file(keys[i].dump(), where);
     if (!key) {
-      report.warn("bundle.public_keys.invalid", key.error().describe() + " (hint ignored)");
+      report.warn(check_code::bundle_public_keys_invalid, key.error().describe() + " (hint ignored)");
       continue;
     }
     const TrustedKey* trusted = trust.find_by_id(key->key_id);
     if (trusted && trusted->public_key == key->public_key) {
-      report.pass("bundle.public_keys.hint", where + ": " + key->key_id + " matches the trust store (a hint only)");
+      report.pass(check_code::bundle_public_keys_hint, where + ": " + key->key_id + " matches the trust store (a hint only)");
     } else if (trusted) {
-      report.warn("bundle.public_keys.mismatch", where + ": ships key id " + key->key_id + " with fingerprint " +
+      report.warn(check_code::bundle_public_keys_mismatch, where + ": ships key id " + key->key_id + " with fingerprint " +
                                                      key->fingerprint_hex + ", the trust store has " +
                                                      trusted->fingerprint_hex + " (hint ignored)");
     } else {
-      report.warn("bundle.public_keys.untrusted",
+      report.warn(check_code::bundle_public_keys_untrusted,
                   where + ": key " + key->key_id + " is not in the trust store (hint ignored)");
     }
     // A signature by an untrusted key that the bundle ships: proves nothing.
@@ -160,7 +161,7 @@ void check_public_keys(Report& report, const Bundle& bundle, const TrustStore& t
       } else {
         detail += " (a key shipped in the data proves nothing)";
       }
-      report.warn("key.shipped_in_data", detail);
+      report.warn(check_code::key_shipped_in_data, detail);
       reported.insert(label);
     }
   }
@@ -172,20 +173,20 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
   const Bundle bundle = read_bundle(document);
 
   if (bundle.bundle_type != "pith_open_graph_bundle") {
-    report.fail("bundle.type.invalid", "bundle_type is " + signed_json::json_preview(member(document, "bundle_type")) +
+    report.fail(check_code::bundle_type_invalid, "bundle_type is " + signed_json::json_preview(member(document, "bundle_type")) +
                                            ", expected \"pith_open_graph_bundle\"");
   }
   const std::string& merge_version = bundle.merge_version;
   const bool known_merge = merge_version == merge_version_v1;
   if (!known_merge) {
-    report.fail("bundle.merge_version.unsupported",
+    report.fail(check_code::bundle_merge_version_unsupported,
                 "merge_version \"" + merge_version.substr(0, 60) + "\" is not " + merge_version_v1);
   }
 
   // 1. The record is the one the number names.
   const json& record = *bundle.canonical_record;
   const std::string& claimed_number = bundle.pith_number;
-  if (claimed_number.empty()) report.fail("bundle.number.missing", "the bundle has no pith_number");
+  if (claimed_number.empty()) report.fail(check_code::bundle_number_missing, "the bundle has no pith_number");
   if (!claimed_number.empty()) report.pith_number = claimed_number;
   auto derived = check_record(report, record, bundle.canonical_sha256,
                               claimed_number.empty() ? std::string_view("(none)") : std::string_view(claimed_number));
@@ -194,15 +195,15 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
     const std::string& short_claimed = bundle.short_pith_number;
     const std::string short_expected = derived->number.short_form().to_string();
     if (short_claimed == short_expected) {
-      report.pass("bundle.short_number.match", "short_pith_number " + short_expected);
+      report.pass(check_code::bundle_short_number_match, "short_pith_number " + short_expected);
     } else {
-      report.fail("bundle.short_number.mismatch",
+      report.fail(check_code::bundle_short_number_mismatch,
                   "short_pith_number is \"" + short_claimed.substr(0, 40) + "\", expected " + short_expected);
     }
     if (*bundle.source == member(record, "source")) {
-      report.pass("bundle.source.match", "source equals the record's source");
+      report.pass(check_code::bundle_source_match, "source equals the record's source");
     } else {
-      report.fail("bundle.source.mismatch", "source " + signed_json::json_preview(*bundle.source) +
+      report.fail(check_code::bundle_source_mismatch, "source " + signed_json::json_preview(*bundle.source) +
                                                 " differs from the record's " + signed_json::json_preview(member(record, "source")));
     }
   }
@@ -215,12 +216,12 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
   ReceiptOutcome receipt;
   if (derived) {
     if (!rc) {
-      report.fail("bundle.record_created.missing", "no record_created event: the bundle carries no receipt");
+      report.fail(check_code::bundle_record_created_missing, "no record_created event: the bundle carries no receipt");
     } else {
       if (carries_record(*rc, record, *derived)) {
-        report.pass("bundle.record.match", "the record_created event carries the same record");
+        report.pass(check_code::bundle_record_match, "the record_created event carries the same record");
       } else {
-        report.fail("bundle.record.mismatch", "the record_created event carries another record than canonical_record");
+        report.fail(check_code::bundle_record_mismatch, "the record_created event carries another record than canonical_record");
       }
       receipt = check_receipt(report, untrusted, rc->receipt, *derived, trust, rc->created_at, CheckStatus::fail);
       fill_receipt(out, receipt);
@@ -231,7 +232,7 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
   const json& served_state = *bundle.state;
   const std::string subject = derived ? derived->number.to_string() : claimed_number;
   MergeResult merged = recompute_state(events, subject, trust);
-  if (!events.is_array()) report.fail("bundle.events.invalid", "events is not a list");
+  if (!events.is_array()) report.fail(check_code::bundle_events_invalid, "events is not a list");
   const std::set<std::string> acknowledged_invalid = listed_invalid(served_state);
   for (EventVerdict& v : merged.events) {
     // An event the served (signed) state itself declares invalid is the
@@ -258,19 +259,19 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
   Sha256Digest bundle_digest{};
   SignatureOutcome bundle_sig;
   if (!bundle.bundle_signature) {
-    report.fail("bundle.signature.missing", "no bundle_signature");
+    report.fail(check_code::bundle_signature_missing, "no bundle_signature");
   } else {
     const SignatureBlock& sig = *bundle.bundle_signature;
     bundle_digest = sha256(signed_json::canon_without(document, {"bundle_signature"}));
     const std::string computed = to_hex(bundle_digest);
     const std::string& claimed = sig.bundle_sha256;
     if (claimed == computed) {
-      report.pass("bundle.hash.match", "bundle_sha256 " + computed + " matches the bundle");
+      report.pass(check_code::bundle_hash_match, "bundle_sha256 " + computed + " matches the bundle");
     } else {
-      report.fail("bundle.hash.mismatch", "the bundle hashes to " + computed + ", bundle_signature.bundle_sha256 says " +
+      report.fail(check_code::bundle_hash_mismatch, "the bundle hashes to " + computed + ", bundle_signature.bundle_sha256 says " +
                                               (claimed.empty() ? std::string("(none)") : claimed.substr(0, 80)));
     }
-    SignatureSpec spec{"bundle", "bundle_sha256_bytes", "bundle_signature"};
+    SignatureSpec spec{check_code::bundle_signature, "bundle_sha256_bytes", "bundle_signature"};
     bundle_sig = check_signature_block(sig, spec, bundle_digest, trust, bundle.built_at);
     add_checks(report, bundle_sig.checks);
     untrusted.insert(untrusted.end(), bundle_sig.untrusted.begin(), bundle_sig.untrusted.end());
@@ -278,7 +279,7 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
 
   // 5. The served state: its own hash, and equal to the recomputed one.
   if (!served_state.is_object()) {
-    report.fail("state.missing", "the bundle has no state");
+    report.fail(check_code::state_missing, "the bundle has no state");
   } else {
     const bool same_as_recomputed = merged.state == served_state;
     check_state_hash(report, served_state, "bundle state",
@@ -286,19 +287,19 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
     const bool any_event_trusted = std::any_of(merged.events.begin(), merged.events.end(),
                                                [](const EventVerdict& v) { return v.signature_trusted; });
     if (!known_merge) {
-      report.skip("state.recomputed.skipped", "unknown merge_version: the state cannot be recomputed");
+      report.skip(check_code::state_recomputed_skipped, "unknown merge_version: the state cannot be recomputed");
     } else if (!any_event_trusted) {
-      report.skip("state.recomputed.skipped",
+      report.skip(check_code::state_recomputed_skipped,
                   "no event is signed by a trusted key: the state cannot be recomputed from them");
     } else {
       // Equal values have equal canonical bytes (no floats: strict parse).
       if (same_as_recomputed) {
-        report.pass("state.recomputed.match",
+        report.pass(check_code::state_recomputed_match,
                     "state recomputed from the events is byte-identical (state_sha256 " +
                         merged.state["state_sha256"].get<std::string>() + ")");
       } else {
         auto d = signed_json::first_difference(served_state, merged.state);
-        report.fail("state.recomputed.mismatch", "the served state differs from the state recomputed from the events: " +
+        report.fail(check_code::state_recomputed_mismatch, "the served state differs from the state recomputed from the events: " +
                                                      (d ? d->describe("served", "recomputed") : std::string("?")));
       }
     }
@@ -307,16 +308,16 @@ void verify_bundle(Verifying& out, const json& document, const TrustStore& trust
   const json aliases = derived && rc ? derive_source_aliases(record, derived->number.body, rc->created_at)
                                      : merged.state["current"]["source_aliases"];
   if (*bundle.source_aliases == aliases) {
-    report.pass("bundle.source_aliases.match", "source_aliases match those derived from the record");
+    report.pass(check_code::bundle_source_aliases_match, "source_aliases match those derived from the record");
   } else {
     auto d = signed_json::first_difference(*bundle.source_aliases, aliases);
-    report.fail("bundle.source_aliases.mismatch",
+    report.fail(check_code::bundle_source_aliases_mismatch,
                 "source_aliases differ from those derived from the record: " +
                     (d ? d->describe("served", "derived") : std::string("?")));
   }
   const std::size_t eq = merged.state["equivocation_count"].get<std::size_t>();
   if (eq > 0) {
-    report.warn("state.equivocation", std::to_string(eq) + " equivocating event(s): the registry signed conflicting events");
+    report.warn(check_code::state_equivocation, std::to_string(eq) + " equivocating event(s): the registry signed conflicting events");
   }
 
   std::vector<std::pair<std::string, const SignatureOutcome*>> signatures = {{"bundle_signature", &bundle_sig},
@@ -333,11 +334,11 @@ void verify_state(Verifying& out, const json& document, const TrustStore& trust)
   const std::string& claimed_number = state.pith_number;
   if (!claimed_number.empty()) report.pith_number = claimed_number;
   if (state.state_type != "pith_open_graph_state") {
-    report.fail("state.type.invalid", "state_type is " + signed_json::json_preview(member(document, "state_type")) +
+    report.fail(check_code::state_type_invalid, "state_type is " + signed_json::json_preview(member(document, "state_type")) +
                                           ", expected \"pith_open_graph_state\"");
   }
   if (state.merge_version != merge_version_v1) {
-    report.fail("state.merge_version.unsupported", "merge_version is not " + std::string(merge_version_v1));
+    report.fail(check_code::state_merge_version_unsupported, "merge_version is not " + std::string(merge_version_v1));
   }
   const json& record = *state.canonical_record;
   const RecordCreated rc = read_record_created(*state.record_created);
@@ -345,9 +346,9 @@ void verify_state(Verifying& out, const json& document, const TrustStore& trust)
   if (derived) {
     fill_record(out, record, *derived);
     if (carries_record(rc, record, *derived)) {
-      report.pass("state.record.match", "current.record_created carries the same record");
+      report.pass(check_code::state_record_match, "current.record_created carries the same record");
     } else {
-      report.fail("state.record.mismatch", "current.record_created carries another record than current.canonical_record");
+      report.fail(check_code::state_record_mismatch, "current.record_created carries another record than current.canonical_record");
     }
     // The projection's created_at is not covered by any signature (the
     // receipt signs the record hash only): it must not decide whether a key
@@ -356,25 +357,25 @@ void verify_state(Verifying& out, const json& document, const TrustStore& trust)
     fill_receipt(out, receipt);
     const json aliases = derive_source_aliases(record, derived->number.body, rc.created_at);
     if (*state.source_aliases == aliases) {
-      report.pass("state.source_aliases.match", "current.source_aliases match those derived from the record");
+      report.pass(check_code::state_source_aliases_match, "current.source_aliases match those derived from the record");
     } else {
       auto d = signed_json::first_difference(*state.source_aliases, aliases);
-      report.fail("state.source_aliases.mismatch",
+      report.fail(check_code::state_source_aliases_mismatch,
                   "current.source_aliases differ: " + (d ? d->describe("served", "derived") : std::string("?")));
     }
   }
   check_state_hash(report, document, "state");
-  report.skip("events.unavailable",
+  report.skip(check_code::events_unavailable,
               "a state alone has no events: event signatures and the state's recomputation cannot be checked (verify the bundle for that)");
-  report.skip("bundle.signature.unavailable",
+  report.skip(check_code::bundle_signature_unavailable,
               "a state alone is not signed: state_sha256 shows internal consistency only; the record is verified through its receipt");
   if (state.equivocation_count.value_or(0) != 0) {
-    report.warn("state.equivocation", "the state lists equivocating events: the registry signed conflicting events");
+    report.warn(check_code::state_equivocation, "the state lists equivocating events: the registry signed conflicting events");
   }
   // Nothing signs `current` beyond the record and its receipt: its lists
   // (corrections, author claims, anchors, mirror hints) are a server's claim,
   // so they are neither shown as the record's facts nor acted on.
-  report.skip("state.current.unsigned",
+  report.skip(check_code::state_current_unsigned,
               "a state alone is not signed: its current lists (corrections, attestations, timestamp anchors, mirror "
               "hints) are not shown; the record verified, the state did not (verify the bundle for them)");
   settle_untrusted(report, untrusted);
@@ -384,7 +385,7 @@ void verify_bare_record(Verifying& out, const json& record, const TrustStore&) {
   Report& report = out.report;
   auto derived = check_record(report, record, {}, {});
   if (derived) fill_record(out, record, *derived);
-  report.skip("receipt.missing",
+  report.skip(check_code::receipt_missing,
               "a bare canonical record carries no receipt: its number is self-certifying, but nothing ties it to the "
               "registry (verify its bundle)");
 }
@@ -521,7 +522,7 @@ Result<DocumentVerification> verify_document(std::string_view bytes, const Trust
     }
     // JSON, but with something signed data must not contain: a failure.
     out.report.input_kind = "json";
-    out.report.fail("json.strict.invalid", to_string(e.problem) + std::string(" at ") + e.path + ": " + e.message);
+    out.report.fail(check_code::json_strict_invalid, to_string(e.problem) + std::string(" at ") + e.path + ": " + e.message);
     out.document_bytes = std::string(bytes);
     return std::move(out).finish();
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/resolver/resolver.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
 
@@ -302,7 +303,7 @@ void Resolver::consult_cache(Job& job) {
       const auto bodies = cache_.bodies_with_prefix(job.id.number()->body);
       if (bodies.size() == 1) body = bodies.front();
       if (bodies.size() > 1) {
-        job.report.warn("resolver.short_form.ambiguous",
+        job.report.warn(check_code::resolver_short_form_ambiguous,
                         job.id.text() + " matches " + std::to_string(bodies.size()) + " cached records; asking the registry");
       }
       break;
@@ -328,7 +329,7 @@ void Resolver::consult_cache(Job& job) {
     const ErrorKind kind = verified && !verified->record() && verified->report.verdict() == Verdict::unverifiable
                                ? ErrorKind::unverifiable
                                : ErrorKind::rejected;
-    job.report.warn("resolver.cache.rejected",
+    job.report.warn(check_code::resolver_cache_rejected,
                     shown_cache(doc->path) + ": " + *unusable + "; not used (left in place until a verified copy replaces it)");
     job.failures.push_back(doc->path.string() + ": " + *unusable + " (cache entry not used)");
     job.refusals.push_back("the cached copy " + *unusable + " (not used, left in place)");
@@ -343,7 +344,7 @@ void Resolver::consult_cache(Job& job) {
     const bool same_body = job.id.number() && job.id.number()->has_whole_body() &&
                            held.ends_with(":" + job.id.number()->body);
     const std::string reason = same_body ? "the year differs: the record with this body is " + held : why->reason;
-    job.report.warn("resolver.cache.other_record",
+    job.report.warn(check_code::resolver_cache_other_record,
                     shown_cache(doc->path) + " holds " + held + ", not what was asked for (" + reason + "); not used, and kept");
     job.failures.push_back(doc->path.string() + ": holds " + held + ", not " + job.id.text() + " (" + reason +
                            "); not used, kept");
@@ -354,10 +355,10 @@ void Resolver::consult_cache(Job& job) {
   const bool fresh = doc->meta.fetched_at > 0 && unix_now() - doc->meta.fetched_at < options_.freshness.count();
   if (options_.offline || (fresh && !options_.refresh)) {
     Resolution r = job.resolved(ResolutionOrigin::cache, shown_cache(doc->path), *std::move(*verified).record());
-    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
+    r.report.pass(check_code::resolver_source, std::string("verified ") + to_string(r.record.kind) + " from " +
                                          cache_phrase(r.source) + " (fetched " + iso_time(doc->meta.fetched_at) + ")");
     if (options_.offline) {
-      r.report.warn("resolver.offline", "offline: the registry was not asked; cached copy fetched " +
+      r.report.warn(check_code::resolver_offline, "offline: the registry was not asked; cached copy fetched " +
                                             iso_time(doc->meta.fetched_at));
     }
     job.result = std::move(r);
@@ -377,7 +378,7 @@ void Resolver::finish_from_network(Job& job, registry::VerifiedRecord record, co
                                arxiv_aliases_of(record.canonical_record)});
   }
   Resolution r = job.resolved(mirror ? ResolutionOrigin::mirror : ResolutionOrigin::server, shown(options_, ep), std::move(record));
-  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
+  r.report.pass(check_code::resolver_source, std::string("verified ") + to_string(r.record.kind) + " from " +
                                        (public_answers() ? r.source : to_string(r.origin) + std::string(" ") + url));
   job.result = std::move(r);
 }
@@ -403,7 +404,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     job.cached_record.reset();
     const bool mirror = ep.role != BaseRole::registry;
     Resolution r = job.resolved(ResolutionOrigin::cache, shown_cache(job.cached->path), std::move(record));
-    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " + cache_phrase(r.source) +
+    r.report.pass(check_code::resolver_source, std::string("verified ") + to_string(r.record.kind) + " from " + cache_phrase(r.source) +
                                          ", revalidated with " +
                                          (public_answers() ? shown(options_, ep) : (mirror ? "mirror " : "server ") + ep.url) +
                                          " (304 Not Modified)");
@@ -437,7 +438,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
   if (auto why = rejection_reason(*verified, job.id)) {
     job.failures.push_back(ep.url + ": " + why->reason);
     job.refusals.push_back((public_answers() ? std::string("the answer of ") + shown(options_, ep) : ep.url) + " " + why->reason);
-    job.report.warn("resolver.rejected", shown(options_, ep) + ": " + why->reason);
+    job.report.warn(check_code::resolver_rejected, shown(options_, ep) + ": " + why->reason);
     job.refuse(why->kind);
     ++job.next;
     return;
@@ -466,9 +467,9 @@ void Resolver::finish_with_rollback(Job& job, const std::string& url, const std:
   registry::VerifiedRecord record = std::move(*job.cached_record);
   job.cached_record.reset();
   Resolution r = job.resolved(ResolutionOrigin::cache, shown_cache(job.cached->path), std::move(record));
-  r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " + cache_phrase(r.source) +
+  r.report.pass(check_code::resolver_source, std::string("verified ") + to_string(r.record.kind) + " from " + cache_phrase(r.source) +
                                        " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
-  r.report.warn("online.rollback", shown_as + " served an older copy of the record than the one already verified (" +
+  r.report.warn(check_code::online_rollback, shown_as + " served an older copy of the record than the one already verified (" +
                                        why + "): not used; the newer cached copy " +
                                        (public_answers() ? std::string() : r.source + " ") + "is");
   job.result = std::move(r);
@@ -478,9 +479,9 @@ void Resolver::finish_exhausted(Job& job) {
   if (job.result) return;
   if (job.cached && job.cached_record) {
     Resolution r = job.resolved(ResolutionOrigin::stale_cache, shown_cache(job.cached->path), std::move(*job.cached_record));
-    r.report.pass("resolver.source", std::string("verified ") + to_string(r.record.kind) + " from " +
+    r.report.pass(check_code::resolver_source, std::string("verified ") + to_string(r.record.kind) + " from " +
                                          cache_phrase(r.source) + " (fetched " + iso_time(job.cached->meta.fetched_at) + ")");
-    r.report.warn("resolver.cache.stale", "the registry and mirrors did not answer; using the cached copy fetched " +
+    r.report.warn(check_code::resolver_cache_stale, "the registry and mirrors did not answer; using the cached copy fetched " +
                                               iso_time(job.cached->meta.fetched_at));
     job.result = std::move(r);
     return;
@@ -644,7 +645,7 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
     if (job.result && job.result->has_value()) {
       Resolution& r = **job.result;
       if (!stored && (r.origin == ResolutionOrigin::server || r.origin == ResolutionOrigin::mirror)) {
-        r.report.warn("resolver.cache.write", public_answers() ? "the verified record could not be cached"
+        r.report.warn(check_code::resolver_cache_write, public_answers() ? "the verified record could not be cached"
                                                                : stored.error().describe());
         if (public_answers()) log_for_operator(job.input, "not cached: " + stored.error().describe(), {});
       }
@@ -654,9 +655,9 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
         r.failures.clear();
       }
       if (job.id.kind() == registry::IdentifierKind::short_form) {
-        r.report.pass("resolver.short_form", job.id.text() + " resolved to " + r.record.pith_number);
+        r.report.pass(check_code::resolver_short_form, job.id.text() + " resolved to " + r.record.pith_number);
       } else if (job.id.kind() == registry::IdentifierKind::arxiv) {
-        r.report.pass("resolver.arxiv", "arXiv " + job.id.text() + " resolved to " + r.record.pith_number +
+        r.report.pass(check_code::resolver_arxiv, "arXiv " + job.id.text() + " resolved to " + r.record.pith_number +
                                             " (the signed record's source matches)");
       }
     }

@@ -272,7 +272,7 @@ std::optional<CorpusInput> InputSource::next_unfiltered() {
     if ((*member)->error) {
       Report r;
       r.input = input.name;
-      r.error = *(*member)->error;
+      r.error = Error{ErrorKind::malformed, {}, *(*member)->error};
       input.ready = std::move(r);
     } else {
       input.bytes = std::move((*member)->bytes);

@@ -114,7 +114,7 @@ void reply(int reply_fd, const check::FileCheck& checked) {
 check::FileCheck error_check(const std::string& name, std::string why) {
   Report report;
   report.input = name;
-  report.error = std::move(why);
+  report.error = Error{ErrorKind::io, {}, std::move(why)};
   return check::FileCheck(std::move(report));
 }
 
@@ -251,7 +251,7 @@ class BrokerLoop {
 
 bool is_child_failure(const Report& report) {
   if (!report.error) return false;
-  const std::string& why = *report.error;
+  const std::string& why = report.error->message;
   for (const char* sign : {"crashed (", "was stopped", "no complete report", "sent back more than"}) {
     if (why.find(sign) != std::string::npos) return true;
   }

@@ -578,7 +578,7 @@ void judge_pdf(const Paper& paper, const fs::path& pdf, const registry::TrustSto
   } else if (const Check* c = first_failed(report)) {
     why = c->code + ": " + c->detail;
   } else {
-    why = report.error.value_or(to_string(verdict));
+    why = report.error ? report.error->message : std::string(to_string(verdict));
     kind = verdict == Verdict::error ? ErrorKind::malformed : ErrorKind::rejected;
   }
   set_failure(o, Status::not_verified, kind, "what arXiv will build does not verify: " + why);

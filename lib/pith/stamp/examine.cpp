@@ -44,8 +44,26 @@ std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::
 
 std::string to_wire(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
+// Enums travel by name, never by number (their order is no protocol), and
+// a name that spells none is a malformed message.
 nlohmann::json error_to_wire(const Error& e) {
-  return {{"error", {{"kind", static_cast<int>(e.kind)}, {"where", e.where}, {"message", e.message}}}};
+  return {{"error", {{"kind", to_string(e.kind)}, {"where", e.where}, {"message", e.message}}}};
+}
+
+const char* outcome_name(pdf::StampOutcome outcome) {
+  switch (outcome) {
+    case pdf::StampOutcome::stamped: return "stamped";
+    case pdf::StampOutcome::already_stamped: return "already_stamped";
+    case pdf::StampOutcome::conflict: return "conflict";
+  }
+  return "conflict";  // not reached: the switch covers every outcome
+}
+
+std::optional<pdf::StampOutcome> outcome_named(const nlohmann::json& name) {
+  if (!name.is_string()) return std::nullopt;
+  for (const auto outcome : {pdf::StampOutcome::stamped, pdf::StampOutcome::already_stamped, pdf::StampOutcome::conflict})
+    if (name.get<std::string>() == outcome_name(outcome)) return outcome;
+  return std::nullopt;
 }
 
 // An error sent by a child, or nullopt when `wire` holds none.
@@ -53,9 +71,11 @@ std::optional<Error> error_from_wire(const nlohmann::json& wire) {
   if (!wire.is_object() || !wire.contains("error")) return std::nullopt;
   const auto& e = wire["error"];
   Error error{ErrorKind::internal, "", "malformed error from the child process"};
-  if (e.is_object() && e.value("kind", -1) >= 0 && e.value("kind", -1) <= static_cast<int>(ErrorKind::internal) &&
-      e.contains("where") && e["where"].is_string() && e.contains("message") && e["message"].is_string()) {
-    error = Error{static_cast<ErrorKind>(e["kind"].get<int>()), e["where"].get<std::string>(), e["message"].get<std::string>()};
+  const auto kind = e.is_object() && e.contains("kind") && e["kind"].is_string()
+                        ? error_kind_named(e["kind"].get<std::string>())
+                        : std::nullopt;
+  if (kind && e.contains("where") && e["where"].is_string() && e.contains("message") && e["message"].is_string()) {
+    error = Error{*kind, e["where"].get<std::string>(), e["message"].get<std::string>()};
   }
   return error;
 }
@@ -146,7 +166,7 @@ nlohmann::json first_line(const ExaminedPdf& examined) {
   for (const auto& t : examined.titles) titles.push_back({{"where", t.where}, {"title", t.title}});
   nlohmann::json wire{{"from", examined.from}, {"titles", titles}};
   if (examined.number) wire["number"] = *examined.number;
-  if (examined.plan) wire["outcome"] = static_cast<int>(examined.plan->outcome);
+  if (examined.plan) wire["outcome"] = outcome_name(examined.plan->outcome);
   if (examined.plan && examined.plan->badge_rect) wire["badge_rect"] = *examined.plan->badge_rect;
   return wire;
 }
@@ -245,7 +265,9 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
     auto second = parse_line(next_line(sent, at), input);
     if (!second) return std::unexpected(second.error());
     pdf::StampPlan plan;
-    plan.outcome = static_cast<pdf::StampOutcome>(first->at("outcome").get<int>());
+    const auto outcome = outcome_named(first->at("outcome"));
+    if (!outcome) return fail(ErrorKind::internal, input, "reading the PDF sent back a malformed result");
+    plan.outcome = *outcome;
     plan.original_sha256 = second->at("original_sha256").get<std::string>();
     plan.original_length = second->at("original_length").get<std::uint64_t>();
     plan.notes = second->at("notes").get<std::vector<std::string>>();
@@ -277,8 +299,10 @@ std::optional<EarlyPlan> early_plan(std::string_view received) {
   const std::size_t newline = received.find('\n');
   if (newline == std::string_view::npos) return std::nullopt;
   const auto wire = nlohmann::json::parse(received.substr(0, newline), nullptr, /*allow_exceptions=*/false);
-  if (!wire.is_object() || !wire.contains("outcome") || !wire["outcome"].is_number_integer()) return std::nullopt;
-  EarlyPlan early{static_cast<pdf::StampOutcome>(wire["outcome"].get<int>()), std::nullopt};
+  if (!wire.is_object() || !wire.contains("outcome")) return std::nullopt;
+  const auto outcome = outcome_named(wire["outcome"]);
+  if (!outcome) return std::nullopt;
+  EarlyPlan early{*outcome, std::nullopt};
   try {
     if (wire.contains("badge_rect")) early.badge_rect = wire["badge_rect"].get<pdf::PdfRect>();
   } catch (const nlohmann::json::exception&) {

@@ -2,6 +2,7 @@
 #include "pith/stamp/run.hpp"
 
 #include "pith/base/atomic_file.hpp"
+#include "pith/base/check_codes.hpp"
 #include "pith/base/child_process.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/input_file.hpp"
@@ -36,6 +37,8 @@
 
 namespace pith::stamp {
 namespace {
+
+StampNote warning_note(std::string text) { return StampNote{StampNote::Severity::warning, std::move(text)}; }
 
 namespace fs = std::filesystem;
 using Status = StampRunStatus;
@@ -200,7 +203,7 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
                                           Outcome& outcome, const std::string& no_title = {}) {
   const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
   if (expected.empty()) {
-    outcome.notes.push_back("warning: the record has no title hash: " + opt.input + " was not compared with it");
+    outcome.notes.push_back(warning_note("the record has no title hash: " + opt.input + " was not compared with it"));
     return std::nullopt;
   }
   const auto metadata = registry::bind_title(titles, expected);
@@ -209,15 +212,16 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
     // The paper a reader sees is the record's; its producer wrote a wrong
     // title into the metadata (acmart: `\title{\vspace{-10pt}...}` gives
     // "-10pt..."). Metadata is a hint: pith-check warns, so do we.
-    outcome.notes.push_back("warning: " + opt.input + ": " + metadata.detail +
-                            ", but page 1 shows the record's title: stamped (pith-check will warn pdf.title.mismatch)");
+    outcome.notes.push_back(warning_note(opt.input + ": " + metadata.detail +
+                                         ", but page 1 shows the record's title: stamped (pith-check will warn "
+                                         "pdf.title.mismatch)"));
     return std::nullopt;
   }
   if (metadata.verdict == registry::TitleVerdict::mismatch) {
     const std::string why =
         opt.input + ": " + metadata.detail + "; the record " + record_paper(record) + " has another title";
     if (opt.force) {
-      outcome.notes.push_back("warning: --force: stamped although " + why);
+      outcome.notes.push_back(warning_note("--force: stamped although " + why));
       return std::nullopt;
     }
     outcome.status = Status::wrong_record;
@@ -227,13 +231,13 @@ std::optional<Outcome> refuse_other_paper(const StampRunOptions& opt, const std:
   }
   if (metadata.verdict == registry::TitleVerdict::match || visible) return std::nullopt;
   if (titles.empty() && !no_title.empty()) {
-    outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
-                            ": " + no_title + " (pith-check on the built PDF compares the title it shows)");
+    outcome.notes.push_back(warning_note("could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+                            ": " + no_title + " (pith-check on the built PDF compares the title it shows)"));
     return std::nullopt;
   }
-  outcome.notes.push_back("warning: could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
+  outcome.notes.push_back(warning_note("could not confirm that " + opt.input + " is the paper of " + record_paper(record) +
                           ": " + metadata.detail + (visible_lines.empty() ? "" : ", and its text does not show the record's title") +
-                          " (pith-check will call it unbound unless its arXiv id ties them)");
+                          " (pith-check will call it unbound unless its arXiv id ties them)"));
   return std::nullopt;
 }
 
@@ -390,7 +394,7 @@ std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const std::
   auto trust = trust_store(opt);
   if (!trust) {
     Report report;
-    report.error = trust.error().describe();
+    report.error = Error{trust.error().kind, {}, trust.error().describe()};
     return report;
   }
   check::FileCheck checked = check::check_file(opt.input, *trust);
@@ -402,27 +406,27 @@ std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const std::
 // The first finding that keeps `report` from `verified`: a failure, else
 // (unbound, unverifiable) the first warning or skip, else the error.
 std::string what_is_wrong(const Report& report) {
-  if (report.error) return *report.error;
+  if (report.error) return report.error->message;
   if (const Check* why = first_failure(report)) return why->code + ": " + why->detail;
   for (const auto& c : report.checks())
     if (c.status == CheckStatus::warn) return c.code + ": " + c.detail;
   return std::string("verdict ") + to_string(report.verdict());
 }
 
-bool failed_on(const Report& report, std::string_view prefix) {
+bool failed_on(const Report& report, std::string_view code) {
   const Check* why = first_failure(report);
-  return why && why->code.starts_with(prefix);
+  return why && why->code == code;
 }
 
 // What to do about a stamped PDF that does not verify.
 std::string how_to_fix(const StampRunOptions& opt, const Report& report) {
   const std::string again = "; or `pith-stamp --force " + opt.input + "` stamps it again as it is now";
-  if (failed_on(report, "pdf.title") || report.verdict() == Verdict::unbound) {
+  if (failed_on(report, check_code::pdf_title_mismatch) || report.verdict() == Verdict::unbound) {
     return "If the paper's title was edited after its pith.sty was generated, restore the record's title (or "
            "register the new one), then rebuild: `pith-stamp " + fs::path(opt.input).replace_extension(".tex").string() +
            "`, then LaTeX; if this PDF is another paper, give it its own number (--pith ID --force)" + again;
   }
-  if (failed_on(report, "pdf.arxiv")) return "Its arXiv watermark names another paper: rebuild it from the paper's sources" + again;
+  if (failed_on(report, check_code::pdf_arxiv_mismatch)) return "Its arXiv watermark names another paper: rebuild it from the paper's sources" + again;
   return "It was edited after stamping: rebuild the PDF and stamp it again" + again;
 }
 
@@ -525,8 +529,9 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     }
   }
   const pdf::StampPlan& plan = *examined->plan;
-  outcome.notes = plan.notes;
-  if (forced_over) outcome.notes.push_back("warning: --force: stamped again although pith-check said " + *forced_over);
+  outcome.notes.clear();
+  for (const auto& note : plan.notes) outcome.notes.push_back(StampNote{StampNote::Severity::info, note});
+  if (forced_over) outcome.notes.push_back(warning_note("--force: stamped again although pith-check said " + *forced_over));
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 
   switch (plan.outcome) {
@@ -584,6 +589,8 @@ const char* to_string(StampRunStatus status) {
   return "error";
 }
 
+std::string StampNote::to_string() const { return severity == Severity::warning ? "warning: " + text : text; }
+
 nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   nlohmann::json j{{"input", input}, {"status", to_string(status)}, {"exit_code", exit_code()}};
   if (!message.empty()) j["message"] = message;
@@ -592,7 +599,10 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   if (original_length) j["original_length"] = *original_length;
   if (!original_sha256.empty()) j["original_sha256"] = original_sha256;
   if (update_bytes) j["update_bytes"] = *update_bytes;
-  if (!notes.empty()) j["notes"] = notes;
+  if (!notes.empty()) {
+    j["notes"] = nlohmann::json::array();
+    for (const auto& note : notes) j["notes"].push_back(note.to_string());
+  }
   if (!warnings.empty()) j["warnings"] = warnings;
   if (kept_offline) j["offline"] = true;
   if (!record_source.empty()) j["record_source"] = record_source;
@@ -632,7 +642,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
   }
   if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
     for (const auto& n : o.notes)
-      if (n.starts_with("warning: ")) err << "pith-stamp: " << n << "\n";
+      if (n.severity == StampNote::Severity::warning) err << "pith-stamp: " << n.to_string() << "\n";
     return;
   }
   if (o.status == Status::already_stamped) {
@@ -642,7 +652,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
   err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output) << ": stamped with " << terminal_safe(o.pith_number);
   if (o.original_length) err << " (+" << *o.update_bytes << " bytes after the original " << *o.original_length << ")";
   err << "\n";
-  for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n) << "\n";
+  for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n.to_string()) << "\n";
 }
 
 }  // namespace pith::stamp

@@ -49,6 +49,16 @@ enum class StampRunStatus {
 };
 [[nodiscard]] const char* to_string(StampRunStatus status);  // "stamped", "already_stamped", ...
 
+// A remark of the run, with its severity: a warning is printed even when the
+// run is quiet; code decides by the severity, never by the text.
+struct StampNote {
+  enum class Severity { info, warning };
+  Severity severity = Severity::info;
+  std::string text;
+  // As printed and in --json: the text, after "warning: " for a warning.
+  [[nodiscard]] std::string to_string() const;
+};
+
 // failure: why the run failed (every status but stamped and already_stamped);
 // message: what happened, or why nothing was written; pith_number: the
 // record's full number, once known.
@@ -57,7 +67,7 @@ struct StampRunOutcome : JobOutcome<StampRunStatus> {
   std::optional<std::uint64_t> original_length;  // a stamped PDF: the bytes before the update
   std::string original_sha256;
   std::optional<std::uint64_t> update_bytes;
-  std::vector<std::string> notes;  // remarks of the stamp plan (badge skipped, ...); "warning: …" ones are always printed
+  std::vector<StampNote> notes;  // remarks of the stamp plan (badge skipped, ...); warnings are always printed
   std::vector<std::string> warnings;  // printed even when quiet (e.g. the registry could not be reached)
   // The registry could not be reached and what the paper (pith.sty) or the
   // PDF already carries was kept because it still verifies offline.
