@@ -390,7 +390,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     // parse safely is refused by the merge.
     std::string_view existing = metadata.xmp_packet ? std::string_view(*metadata.xmp_packet) : std::string_view();
     if (!existing.empty() && extraction.xmp && !extraction.xmp->parsed) {
-      plan.notes.push_back("warning: the PDF's XMP packet " + extraction.xmp->parse_error +
+      plan.warnings.push_back("the PDF's XMP packet " + extraction.xmp->parse_error +
                            ": replaced by one holding the pith properties (the old packet stays in the file's "
                            "earlier revision)");
       existing = {};

@@ -62,6 +62,7 @@ struct StampPlan {
   std::string original_sha256;                 // of the bytes before the update (hex)
   std::uint64_t original_length = 0;
   std::vector<std::string> notes;              // human-readable remarks (badge skipped, ...)
+  std::vector<std::string> warnings;           // remarks even a quiet run prints (a malformed XMP packet replaced)
   // The badge's /Rect on page 1 when one was added: the one place where
   // page 1 may look different after the update (stamp/examine.hpp).
   std::optional<std::array<double, 4>> badge_rect;

@@ -176,6 +176,7 @@ nlohmann::json second_line(const ExaminedPdf& examined) {
   nlohmann::json wire{{"original_sha256", plan.original_sha256},
                       {"original_length", plan.original_length},
                       {"notes", plan.notes},
+                      {"warnings", plan.warnings},
                       {"page_lines", examined.page_lines}};
   if (plan.previous_number) wire["previous_number"] = *plan.previous_number;
   if (examined.pages) wire["pages"] = *examined.pages;
@@ -271,6 +272,7 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
     plan.original_sha256 = second->at("original_sha256").get<std::string>();
     plan.original_length = second->at("original_length").get<std::uint64_t>();
     plan.notes = second->at("notes").get<std::vector<std::string>>();
+    plan.warnings = second->at("warnings").get<std::vector<std::string>>();
     if (second->contains("previous_number")) plan.previous_number = second->at("previous_number").get<std::string>();
     if (second->contains("pages")) examined.pages = second->at("pages").get<std::uint64_t>();
     if (second->contains("badge_rect")) plan.badge_rect = second->at("badge_rect").get<std::array<double, 4>>();

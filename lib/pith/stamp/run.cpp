@@ -531,6 +531,7 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   const pdf::StampPlan& plan = *examined->plan;
   outcome.notes.clear();
   for (const auto& note : plan.notes) outcome.notes.push_back(StampNote{StampNote::Severity::info, note});
+  for (const auto& warning : plan.warnings) outcome.notes.push_back(StampNote{StampNote::Severity::warning, warning});
   if (forced_over) outcome.notes.push_back(warning_note("--force: stamped again although pith-check said " + *forced_over));
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 
