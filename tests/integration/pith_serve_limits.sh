@@ -22,41 +22,13 @@ mkdir -p "$work/mirror"
 start_serve --jobs 1 --queue 1 --head-timeout 1 --upload-deadline 2 --keep-alive-timeout 1 \
   --max-connections-per-client 4 --max-upload 1MiB
 
-/usr/bin/python3 - "${base#http://}" "$work" <<'PY'
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - "${base#http://}" "$work" <<'PY'
 import socket, sys, threading, time
+from raw_http import RawHttp, read_all, status_of, body_of
 host, port = sys.argv[1].split(":")
-port = int(port)
 work = sys.argv[2]
-failures = []
-
-def connect(source="127.0.0.1"):
-    s = socket.socket()
-    s.settimeout(10)
-    s.bind((source, 0))
-    s.connect((host, port))
-    return s
-
-def read_all(s):
-    data = b""
-    try:
-        while chunk := s.recv(65536):
-            data += chunk
-    except OSError:
-        pass
-    return data
-
-def status_of(answer):
-    parts = answer.split(b" ", 2)
-    return int(parts[1]) if answer.startswith(b"HTTP/") and len(parts) > 1 else None
-
-def body_of(answer):
-    return answer.split(b"\r\n\r\n", 1)[1] if b"\r\n\r\n" in answer else b""
-
-def expect(what, got, wanted):
-    if got != wanted:
-        failures.append(f"{what}: {got!r}, expected {wanted!r}")
-    else:
-        print(f"ok: {what}: {got}")
+http = RawHttp(host, port)
+connect, expect, failures = http.connect, http.expect, http.failures
 
 bodies = []
 
@@ -214,37 +186,12 @@ serve_pid=""
 # connections send nothing and must not time out and free their slots on a
 # loaded machine (they did with --head-timeout 1).
 start_serve --jobs 1 --queue 1 --head-timeout 120 --max-connections-per-client 4
-/usr/bin/python3 - "${base#http://}" <<'PY'
-import socket, sys, time
-host, port = sys.argv[1].split(":")
-port = int(port)
-failures = []
-
-def connect(source="127.0.0.1"):
-    s = socket.socket()
-    s.settimeout(30)
-    s.bind((source, 0))
-    s.connect((host, port))
-    return s
-
-def read_all(s):
-    data = b""
-    try:
-        while chunk := s.recv(65536):
-            data += chunk
-    except OSError:
-        pass
-    return data
-
-def status_of(answer):
-    parts = answer.split(b" ", 2)
-    return int(parts[1]) if answer.startswith(b"HTTP/") and len(parts) > 1 else None
-
-def expect(what, got, wanted):
-    if got != wanted:
-        failures.append(f"{what}: {got!r}, expected {wanted!r}")
-    else:
-        print(f"ok: {what}: {got}")
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - "${base#http://}" <<'PY'
+import sys
+from raw_http import RawHttp, read_all, status_of
+http = RawHttp(*sys.argv[1].split(":"))
+connect = lambda source="127.0.0.1": http.connect(source, timeout=30)
+expect, failures = http.expect, http.failures
 
 # Over 4 connections from one address: 503 at once; another address is served meanwhile.
 held = [connect() for _ in range(4)]
