@@ -519,6 +519,26 @@ std::optional<registry::DocumentVerification> verify_carried_record(const pdf::P
 
 namespace {
 
+// The metadata title's binding and what page 1 shows (`page`; null: it was
+// not read), into `report` in that order and into details.bindings
+// (`bindings`, moved there). Page 1 is judged first: a metadata title that
+// is not the record's is a warning when page 1 shows the record's title.
+void check_page_and_title(const pdf::PageText* page, const std::vector<TitleCandidate>& titles,
+                          const nlohmann::json& canonical_record, const std::vector<TitleCandidate>* stamped,
+                          Report& report, nlohmann::json& bindings) {
+  Report visible;
+  if (page) {
+    check_visible_bindings(*page, canonical_record, visible, bindings);
+  } else {
+    for (const char* b : {"visible_title", "visible_abstract", "arxiv_id"})
+      bindings[b] = binding_json(BindingState::undetermined, "page 1's text was not read");
+  }
+  const BindingState title_state = check_title_binding(titles, canonical_record, report, stamped, title_seen(bindings));
+  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
+  report.merge(visible);
+  report.extra["bindings"] = std::move(bindings);
+}
+
 // The content bindings of a verified record to the PDF, with the stamped
 // bytes' state, as details.bindings.
 void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& extraction,
@@ -548,21 +568,10 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
   if (bytes.status == CheckStatus::pass && bytes.later_revisions > 0 && probes.stamped_titles) {
     stamped = probes.stamped_titles(bytes.original_length);
   }
-  // What page 1 shows is judged first (the metadata title's finding depends
-  // on it) and reported after it, as before.
-  Report visible;
-  if (probes.page_text) {
-    check_visible_bindings(probes.page_text(), record.canonical_record, visible, bindings);
-  } else {
-    for (const char* b : {"visible_title", "visible_abstract", "arxiv_id"})
-      bindings[b] = binding_json(BindingState::undetermined, "page 1's text was not read");
-  }
-  const BindingState title_state =
-      check_title_binding(title_candidates(extraction, metadata.info_title), record.canonical_record, report,
-                          stamped ? &*stamped : nullptr, title_seen(bindings));
-  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
-  report.merge(visible);
-  report.extra["bindings"] = std::move(bindings);
+  const std::optional<pdf::PageText> page =
+      probes.page_text ? std::optional<pdf::PageText>(probes.page_text()) : std::nullopt;
+  check_page_and_title(page ? &*page : nullptr, title_candidates(extraction, metadata.info_title),
+                       record.canonical_record, stamped ? &*stamped : nullptr, report, bindings);
 }
 
 }  // namespace
@@ -638,13 +647,7 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   bindings["stamped_bytes"] = binding_json(BindingState::absent, "the PDF carries no stamp: the record was resolved");
   std::vector<TitleCandidate> titles;
   for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
-  Report visible;
-  check_visible_bindings(evidence.page, record.canonical_record, visible, bindings);
-  const BindingState title_state =
-      check_title_binding(titles, record.canonical_record, report, nullptr, title_seen(bindings));
-  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
-  report.merge(visible);
-  report.extra["bindings"] = std::move(bindings);
+  check_page_and_title(&evidence.page, titles, record.canonical_record, nullptr, report, bindings);
 }
 
 std::string bindings_text(const Report& report) {
