@@ -218,9 +218,16 @@ std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, c
     // Every page's text as stamped, fingerprinted for telling a later re-save
     // from an edit. The badge's appearance is text on page 1 (poppler reads
     // annotations too): with one, the pages are read with the update appended.
-    const pdf::PageFingerprints pages = examined.plan->adds_badge
-                                            ? pdf::fingerprint_pages(std::string(mapped->bytes()) + examined.plan->update)
-                                            : pdf::fingerprint_pages(mapped->bytes());
+    // (One view of the file and the update, as the written check reads
+    // them: no copy of the whole file.)
+    pdf::PageFingerprints pages;
+    if (examined.plan->adds_badge) {
+      const auto with_update = MappedFile::map(file, examined.plan->update);
+      if (!with_update) return to_wire(error_to_wire(with_update.error())) + "\n";
+      pages = pdf::fingerprint_pages(with_update->bytes());
+    } else {
+      pages = pdf::fingerprint_pages(mapped->bytes());
+    }
     if (!pages.sha256.empty()) options.page_text_sha256 = pages.to_property();
     auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
     if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
