@@ -2,7 +2,7 @@
 #pragma once
 // Whether a reader sees a glyph (issue 22, "seen, not extracted"): the pure
 // decisions, apart from the poppler code that renders page 1
-// (pdf/page_text.cpp), so they can be tested on small images.
+// (pdf/seen_glyphs.cpp), so they can be tested on small images.
 //
 // Three renders of page 1 at the same scale, 8-bit grey (255 = white):
 //   - the page: everything a viewer draws (content, form XObjects, images,

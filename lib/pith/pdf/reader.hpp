@@ -31,6 +31,12 @@
 //
 // Every PDF is hostile input: sizes, counts, depths and reference chains are
 // bounded by ReaderLimits.
+//
+// One source file per facet, each readable alone (reader_internal.hpp holds
+// what they share): reader_xref.cpp (opening, the cross-reference chain),
+// reader_recovery.cpp (the scan of a damaged file), reader_decrypt.cpp (the
+// empty password), reader_objects.cpp (objects, streams, object streams,
+// references), reader_document.cpp (catalog, Info, XMP, name trees, pages).
 #include "pith/base/error.hpp"
 
 #include <compare>

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Page 1's text layer as poppler's TextOutputDev lays it out (the reading
+// order pdftotext prints: flows, blocks, lines; hyphenated lines joined),
+// each character with its glyph's box, size and advance, and which line drew
+// the characters at each content-stream position (what the renders that
+// decide visibility, pdf/seen_glyphs, select glyphs by). Internal to
+// pdf/page_text; the child that parses the PDF runs it.
+#include "pith/base/error.hpp"
+#include "pith/pdf/glyph_visibility.hpp"
+
+#include <cstddef>
+#include <vector>
+
+class PDFDoc;
+
+namespace pith::pdf {
+
+struct LineChar {
+  char32_t code_point = 0;
+  int glyph = -1;  // index into the glyphs; -1: the space the line builder puts between words
+};
+
+// Which poppler line drew the character at a content-stream position: the
+// text layer numbers characters by the bytes of the strings shown
+// (TextWord::getCharPos); the renders count the same way (InkProbe).
+struct DrawnBy {
+  int start = 0, end = 0;  // [start, end) character positions
+  std::size_t line = 0;
+};
+
+struct TextLayer {
+  std::vector<GlyphSight> glyphs;
+  std::vector<std::vector<LineChar>> lines;  // the output lines (hyphenated lines joined, as pdftotext)
+  std::vector<std::vector<Box>> line_boxes;  // per poppler line: its glyph boxes
+  std::vector<DrawnBy> drawn_by;             // sorted by start
+};
+
+// Page 1's text layer (pdfTeX's Type 3 bitmap fonts' T1 slots read as their
+// letters); an Error whose message says why when page 1's text cannot be
+// read. The glyphs' `hidden` bits are not decided here (seen_glyphs.hpp).
+[[nodiscard]] Result<TextLayer> read_text_layer(PDFDoc& doc);
+
+}  // namespace pith::pdf
