@@ -2,7 +2,7 @@
 #include "pith/pdf/extract.hpp"
 
 #include "pith/pdf/reader.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
 
 #include <nlohmann/json.hpp>
@@ -121,7 +121,7 @@ void collect_from_xmp(const XmpReadout& xmp, Collector& collect, PdfExtraction& 
 }
 
 void collect_from_bundle(std::string_view bundle, Collector& collect, PdfExtraction& out) {
-  const std::string where = std::string("embedded ") + meta::embedded_name;
+  const std::string where = std::string("embedded ") + carrier::embedded_name;
   if (bundle.size() > max_embedded_bundle_bytes) {
     out.problems.push_back(where + " is larger than " + std::to_string(max_embedded_bundle_bytes) + " bytes");
     return;
@@ -248,14 +248,14 @@ PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
   PdfMetadata out;
   out.xref_section_offsets = reader.section_offsets();
   bool* rewritten = &out.pith_parts_unreadable;
-  out.info_number = or_problem(reader.info_string(meta::info_number), "Info /PithNumber", out, rewritten);
-  out.info_url = or_problem(reader.info_string(meta::info_url), "Info /PithURL", out, rewritten);
+  out.info_number = or_problem(reader.info_string(carrier::info_number), "Info /PithNumber", out, rewritten);
+  out.info_url = or_problem(reader.info_string(carrier::info_url), "Info /PithURL", out, rewritten);
   out.info_title = or_problem(reader.info_string("Title"), "Info /Title", out);
   if (auto xmp = or_problem(reader.xmp_metadata_stream(), "the XMP packet (/Metadata)", out, rewritten)) {
     out.xmp_span = StreamSpan{xmp->raw_offset, xmp->raw_length};
     out.xmp_packet = std::move(xmp->data);
   }
-  if (auto bundle = or_problem(reader.embedded_file_stream(meta::embedded_name), "the embedded pith-bundle.json", out,
+  if (auto bundle = or_problem(reader.embedded_file_stream(carrier::embedded_name), "the embedded pith-bundle.json", out,
                                rewritten)) {
     out.embedded_bundle_span = StreamSpan{bundle->raw_offset, bundle->raw_length};
     out.embedded_bundle = std::move(bundle->data);
@@ -263,7 +263,7 @@ PdfMetadata read_pdf_metadata(const pdf::Reader& reader) {
   // A second one would be ignored here but could be what another reader shows.
   if (auto files = reader.embedded_files()) {
     out.embedded_bundle_count = static_cast<std::size_t>(std::count_if(
-        files->begin(), files->end(), [](const NameTreeEntry& e) { return e.key_utf8 == meta::embedded_name; }));
+        files->begin(), files->end(), [](const NameTreeEntry& e) { return e.key_utf8 == carrier::embedded_name; }));
   }
 
   auto page = reader.first_page();

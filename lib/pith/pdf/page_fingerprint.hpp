@@ -2,7 +2,7 @@
 #pragma once
 // A fingerprint of every page's text (issue 22, "rewrites you can tell
 // apart"): pith-stamp records one SHA-256 per page of the text the paper
-// had when it was stamped (XMP pith:pageTextSha256, pdf/vocabulary.hpp);
+// had when it was stamped (XMP pith:pageTextSha256, carrier/vocabulary.hpp);
 // after a full rewrite (qpdf, pikepdf, "save as") pith-check reads the pages
 // again and says whether the text is unchanged or on which pages it changed.
 //

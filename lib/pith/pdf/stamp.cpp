@@ -5,7 +5,6 @@
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/signatures.hpp"
 #include "pith/pdf/update.hpp"
-#include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
 #include "pith/registry/number.hpp"
 
@@ -60,7 +59,7 @@ bool names_pith_bundle(const Reader& reader, const PdfObject& spec_value) {
   if (!spec || !spec->IsDictionary()) return false;
   for (const char* k : {"UF", "F"}) {
     const PdfObject* v = key(spec->GetDictionary(), k);
-    if (v && (v->IsString() || v->IsHexString()) && v->GetString().GetStringUtf8() == meta::embedded_name) return true;
+    if (v && (v->IsString() || v->IsHexString()) && v->GetString().GetStringUtf8() == carrier::embedded_name) return true;
   }
   return false;
 }
@@ -253,7 +252,7 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   if (options.source_date_epoch) params.AddKey(PdfName("ModDate"), text(pdf_date(*options.source_date_epoch)));
   PdfDictionary ef_stream;
   ef_stream.AddKey(PdfName("Type"), PdfName("EmbeddedFile"));
-  ef_stream.AddKey(PdfName("Subtype"), PdfName(meta::embedded_mime));  // written /application#2Fjson
+  ef_stream.AddKey(PdfName("Subtype"), PdfName(carrier::embedded_mime));  // written /application#2Fjson
   ef_stream.AddKey(PdfName("Params"), params);
   const ObjectId ef_id = b.numbers.next();
   b.put(ef_id, ef_stream, record.document_bytes);
@@ -263,8 +262,8 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   ef.AddKey(PdfName("UF"), ref(ef_id));
   PdfDictionary spec;
   spec.AddKey(PdfName("Type"), PdfName("Filespec"));
-  spec.AddKey(PdfName("F"), text(meta::embedded_name));
-  spec.AddKey(PdfName("UF"), text(meta::embedded_name));
+  spec.AddKey(PdfName("F"), text(carrier::embedded_name));
+  spec.AddKey(PdfName("UF"), text(carrier::embedded_name));
   spec.AddKey(PdfName("EF"), ef);
   spec.AddKey(PdfName("AFRelationship"), PdfName("Supplement"));
   spec.AddKey(PdfName("Desc"), text("Pith registry record " + record.pith_number + " (signed, verified)"));
@@ -276,8 +275,8 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   if (!entries) return std::unexpected(entries.error());
   std::vector<NameTreeEntry> kept;
   for (auto& e : *entries)
-    if (e.key_utf8 != meta::embedded_name) kept.push_back(std::move(e));
-  kept.push_back(NameTreeEntry{meta::embedded_name, meta::embedded_name, PoDoFo::PdfString(meta::embedded_name),
+    if (e.key_utf8 != carrier::embedded_name) kept.push_back(std::move(e));
+  kept.push_back(NameTreeEntry{carrier::embedded_name, carrier::embedded_name, PoDoFo::PdfString(carrier::embedded_name),
                                ref(spec_id)});
   std::stable_sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.key < y.key; });
   PdfArray names;
@@ -378,8 +377,8 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     PdfDictionary catalog = *catalog_value;
 
     // XMP
-    meta::PithProperties props =
-        meta::pith_properties_of(record, resolver_url(options.resolver, record.pith_number),
+    carrier::PithProperties props =
+        carrier::pith_properties_of(record, resolver_url(options.resolver, record.pith_number),
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
@@ -414,8 +413,8 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     auto info = reader.info();
     if (!info) return std::unexpected(info.error());
     PdfDictionary info_dict = info->value_or(PdfDictionary());
-    info_dict.AddKey(PdfName(meta::info_number), text(record.pith_number));
-    info_dict.AddKey(PdfName(meta::info_url), text(props.resolver_url));
+    info_dict.AddKey(PdfName(carrier::info_number), text(record.pith_number));
+    info_dict.AddKey(PdfName(carrier::info_url), text(props.resolver_url));
     const ObjectId info_id = reader.info_id().value_or(b.numbers.next());
     b.put(info_id, info_dict);
 

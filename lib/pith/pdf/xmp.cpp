@@ -15,7 +15,7 @@
 namespace pith::pdf {
 namespace {
 
-using meta::xmp_namespace;
+using carrier::xmp_namespace;
 
 // Exempi needs one global initialisation; its objects are then safe to use
 // from several threads as long as each object stays on one thread. We never
@@ -29,7 +29,7 @@ bool exempi_ready() {
       XmpStringPtr registered = xmp_string_new();
       // The preferred prefix; a packet that already binds `pith` to another
       // URI gets a generated prefix from the toolkit, which is still correct.
-      ok = xmp_register_namespace(xmp_namespace, meta::xmp_prefix, registered);
+      ok = xmp_register_namespace(xmp_namespace, carrier::xmp_prefix, registered);
       xmp_string_free(registered);
     }
   });
@@ -143,20 +143,20 @@ std::string unrepresentable_in_xml(std::string_view value) {
 
 // The (name, value) pairs `props` puts into the pith namespace, in a fixed
 // order (the serialised order follows it in a fresh packet).
-std::vector<std::pair<const char*, std::string>> pith_pairs(const meta::PithProperties& props) {
+std::vector<std::pair<const char*, std::string>> pith_pairs(const carrier::PithProperties& props) {
   std::vector<std::pair<const char*, std::string>> pairs = {
-      {meta::xmp_number, props.number},
-      {meta::xmp_canonical_record, props.canonical_record},
-      {meta::xmp_canonical_sha256, props.canonical_sha256},
-      {meta::xmp_receipt_signature, props.receipt_signature},
-      {meta::xmp_key_id, props.key_id},
-      {meta::xmp_key_fingerprint, props.key_fingerprint},
-      {meta::xmp_resolver_url, props.resolver_url},
-      {meta::xmp_tool, props.tool},
+      {carrier::xmp_number, props.number},
+      {carrier::xmp_canonical_record, props.canonical_record},
+      {carrier::xmp_canonical_sha256, props.canonical_sha256},
+      {carrier::xmp_receipt_signature, props.receipt_signature},
+      {carrier::xmp_key_id, props.key_id},
+      {carrier::xmp_key_fingerprint, props.key_fingerprint},
+      {carrier::xmp_resolver_url, props.resolver_url},
+      {carrier::xmp_tool, props.tool},
   };
-  if (props.original_sha256) pairs.emplace_back(meta::xmp_original_sha256, *props.original_sha256);
-  if (props.original_length) pairs.emplace_back(meta::xmp_original_length, std::to_string(*props.original_length));
-  if (props.page_text_sha256) pairs.emplace_back(meta::xmp_page_text_sha256, *props.page_text_sha256);
+  if (props.original_sha256) pairs.emplace_back(carrier::xmp_original_sha256, *props.original_sha256);
+  if (props.original_length) pairs.emplace_back(carrier::xmp_original_length, std::to_string(*props.original_length));
+  if (props.page_text_sha256) pairs.emplace_back(carrier::xmp_page_text_sha256, *props.page_text_sha256);
   std::erase_if(pairs, [](const auto& pair) { return pair.second.empty(); });
   return pairs;
 }
@@ -185,7 +185,7 @@ std::vector<std::string> pith_property_paths(XmpPtr xmp) {
 
 }  // namespace
 
-Result<std::string> merge_pith_xmp(std::string_view existing_packet, const meta::PithProperties& props) {
+Result<std::string> merge_pith_xmp(std::string_view existing_packet, const carrier::PithProperties& props) {
   if (!exempi_ready()) return fail(ErrorKind::internal, "XMP", "Exempi failed to initialise");
   if (props.number.empty()) return fail(ErrorKind::malformed, "XMP pith:number", "is empty: a Pith Number is required");
   const auto pairs = pith_pairs(props);
@@ -290,17 +290,17 @@ Result<XmpReadout> read_xmp(std::string_view packet) {
   readout.parsed = true;
   XmpPtr x = xmp->get();
   auto& bad = readout.malformed;
-  read_pith_property(x, meta::xmp_number, readout.number, bad);
-  read_pith_property(x, meta::xmp_canonical_record, readout.canonical_record, bad);
-  read_pith_property(x, meta::xmp_canonical_sha256, readout.canonical_sha256, bad);
-  read_pith_property(x, meta::xmp_receipt_signature, readout.receipt_signature, bad);
-  read_pith_property(x, meta::xmp_key_id, readout.key_id, bad);
-  read_pith_property(x, meta::xmp_key_fingerprint, readout.key_fingerprint, bad);
-  read_pith_property(x, meta::xmp_resolver_url, readout.resolver_url, bad);
-  read_pith_property(x, meta::xmp_tool, readout.tool, bad);
-  read_pith_property(x, meta::xmp_original_sha256, readout.original_sha256, bad);
-  read_pith_property(x, meta::xmp_original_length, readout.original_length, bad);
-  read_pith_property(x, meta::xmp_page_text_sha256, readout.page_text_sha256, bad);
+  read_pith_property(x, carrier::xmp_number, readout.number, bad);
+  read_pith_property(x, carrier::xmp_canonical_record, readout.canonical_record, bad);
+  read_pith_property(x, carrier::xmp_canonical_sha256, readout.canonical_sha256, bad);
+  read_pith_property(x, carrier::xmp_receipt_signature, readout.receipt_signature, bad);
+  read_pith_property(x, carrier::xmp_key_id, readout.key_id, bad);
+  read_pith_property(x, carrier::xmp_key_fingerprint, readout.key_fingerprint, bad);
+  read_pith_property(x, carrier::xmp_resolver_url, readout.resolver_url, bad);
+  read_pith_property(x, carrier::xmp_tool, readout.tool, bad);
+  read_pith_property(x, carrier::xmp_original_sha256, readout.original_sha256, bad);
+  read_pith_property(x, carrier::xmp_original_length, readout.original_length, bad);
+  read_pith_property(x, carrier::xmp_page_text_sha256, readout.page_text_sha256, bad);
   readout.title = read_title(x);
   readout.identifiers = read_identifiers(x);
   return readout;

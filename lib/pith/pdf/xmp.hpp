@@ -44,7 +44,7 @@ inline constexpr std::size_t xmp_padding_bytes = 512;
 // Note: Exempi normalises standard aliases on parse (e.g. a legacy pdf:Title
 // is stored as dc:title), so such properties survive under their base name.
 [[nodiscard]] Result<std::string> merge_pith_xmp(std::string_view existing_packet,
-                                                 const meta::PithProperties& props);
+                                                 const carrier::PithProperties& props);
 
 // The pith-relevant contents of a packet, each as found (raw text, not
 // validated: the checker judges them).

@@ -3,7 +3,7 @@
 
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/report.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <fstream>
@@ -61,11 +61,10 @@ Result<registry::VerifiedRecord> verify_existing_sty(const fs::path& tex, const 
     return fail(ErrorKind::conflict, path.string(), "carries the record of " + record.pith_number + ", but \\pithnumber at " +
                                                         number.location() + " is " + number.number.to_string());
   }
-  namespace meta = pdf::meta;
-  if (differs(*data, "body", number.number.body) || differs(*data, meta::xmp_canonical_record, record.canonical_json) ||
-      differs(*data, meta::xmp_canonical_sha256, record.canonical_sha256) ||
-      differs(*data, meta::xmp_receipt_signature, record.receipt_signature_b64) ||
-      differs(*data, meta::xmp_key_id, record.key_id) || differs(*data, meta::xmp_key_fingerprint, record.key_fingerprint)) {
+  if (differs(*data, "body", number.number.body) || differs(*data, carrier::xmp_canonical_record, record.canonical_json) ||
+      differs(*data, carrier::xmp_canonical_sha256, record.canonical_sha256) ||
+      differs(*data, carrier::xmp_receipt_signature, record.receipt_signature_b64) ||
+      differs(*data, carrier::xmp_key_id, record.key_id) || differs(*data, carrier::xmp_key_fingerprint, record.key_fingerprint)) {
     return fail(ErrorKind::rejected, path.string(), "its baked values are not those of its embedded, verified record");
   }
   return record;

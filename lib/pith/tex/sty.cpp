@@ -2,8 +2,8 @@
 #include "pith/tex/sty.hpp"
 
 #include "pith/base/crypto.hpp"
-#include "pith/pdf/vocabulary.hpp"
 #include "pith/base/version.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/registry/number.hpp"
 
 #include <algorithm>
@@ -68,11 +68,11 @@ std::string data_block(const registry::VerifiedRecord& record, const registry::P
   add_value(block, "body", number.body);
   add_value(block, "year", registry::four_digit_year(*number.year));
   add_value(block, "resolver", resolver);
-  add_value(block, pdf::meta::xmp_canonical_record, record.canonical_json);
-  add_value(block, pdf::meta::xmp_canonical_sha256, record.canonical_sha256);
-  add_value(block, pdf::meta::xmp_receipt_signature, record.receipt_signature_b64);
-  add_value(block, pdf::meta::xmp_key_id, record.key_id);
-  add_value(block, pdf::meta::xmp_key_fingerprint, record.key_fingerprint);
+  add_value(block, carrier::xmp_canonical_record, record.canonical_json);
+  add_value(block, carrier::xmp_canonical_sha256, record.canonical_sha256);
+  add_value(block, carrier::xmp_receipt_signature, record.receipt_signature_b64);
+  add_value(block, carrier::xmp_key_id, record.key_id);
+  add_value(block, carrier::xmp_key_fingerprint, record.key_fingerprint);
   block += "\\__pith_data_bundle_size:n {" + std::to_string(record.document_bytes.size()) + "}\n";
   const std::string hex = to_hex(record.document_bytes);
   for (std::size_t i = 0; i < hex.size(); i += hex_line_chars) {

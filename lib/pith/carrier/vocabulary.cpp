@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 
 #include "pith/base/version.hpp"
 #include "pith/registry/verify.hpp"
 
-namespace pith::pdf::meta {
+namespace pith::carrier {
 
 std::string published_resolver(std::string_view base) {
   if (base.starts_with("https://") || base.starts_with("http://")) return std::string(base);
@@ -24,4 +24,4 @@ PithProperties pith_properties_of(const registry::VerifiedRecord& record, std::s
   return p;
 }
 
-}  // namespace pith::pdf::meta
+}  // namespace pith::carrier
