@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/file.hpp"
 
+#include "pith/base/check_codes.hpp"
 #include "pith/base/input_file.hpp"
-#include "pith/base/terminal_text.hpp"
-
 #include "pith/base/mapped_file.hpp"
+#include "pith/base/terminal_text.hpp"
 #include "pith/check/pdf.hpp"
-#include "pith/check/pdf_facts.hpp"
+#include "pith/check/signatures.hpp"
+#include "pith/pdf/facts.hpp"
+#include "pith/pdf/xmp.hpp"
 #include "pith/registry/verify.hpp"
+#include "pith/runner/isolation.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace pith::check {
@@ -34,6 +38,93 @@ std::optional<std::string> not_a_document(std::string_view bytes) {
 }
 
 }  // namespace
+
+// --- A PDF: the facts the child read, judged here -------------------------------
+
+namespace {
+
+Report pdf_error_report(std::string_view name, Error error) {
+  Report report = error_report(std::string(name), std::move(error));
+  report.input_kind = "pdf";
+  return report;
+}
+
+std::vector<TitleCandidate> stamped_titles_of(const pdf::PdfFacts& facts) {
+  std::vector<TitleCandidate> titles;
+  if (facts.stamped_xmp_packet) {
+    if (auto xmp = pdf::read_xmp(*facts.stamped_xmp_packet); xmp && xmp->title) titles.push_back({"XMP dc:title", *xmp->title});
+  }
+  if (facts.stamped_info_title) titles.push_back({"Info /Title", *facts.stamped_info_title});
+  return titles;
+}
+
+// What the child sends for `bytes`: the facts it read, on the wire.
+std::string pdf_facts_message(std::string_view bytes, std::string_view name) {
+  return pdf::read_pdf_facts(bytes, name).to_wire();
+}
+
+// Both halves: read_pdf_facts in a child process under `limits`, judged here.
+FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
+                             const runner::IsolationLimits& limits = {}) {
+  return judge_pdf_message(bytes, runner::run_isolated([&] { return pdf_facts_message(bytes, name); }, limits), trust,
+                           name);
+}
+
+}  // namespace
+
+FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const registry::TrustStore& trust,
+                          std::string_view name) {
+  if (facts.error) return pdf_error_report(name, Error{ErrorKind::malformed, {}, *facts.error});
+  // What the verdict rests on is confirmed in the file's own bytes.
+  const std::vector<std::string> not_in_file = pdf::confirm_in_file(bytes, facts);
+
+  PdfProbes probes;
+  const auto stamped = [&facts](std::uint64_t length) { return facts.stamped_length && *facts.stamped_length == length; };
+  probes.stamped_titles = [&](std::uint64_t length) {
+    return stamped(length) ? stamped_titles_of(facts) : std::vector<TitleCandidate>{};
+  };
+  probes.page_one_changes = [&](std::uint64_t length) {
+    return stamped(length) ? facts.page_one_changes : std::vector<std::string>{};
+  };
+  probes.page_fingerprints = [&facts] { return facts.page_fingerprints; };
+  probes.page_text = [&facts] {
+    if (facts.page) return *facts.page;
+    pdf::PageText none;
+    none.link_uris = facts.metadata.link_uris;
+    none.problem = "page 1's text was not read";
+    return none;
+  };
+  FileCheck checked = check_pdf_metadata(bytes, facts.metadata, trust, name, probes);
+  list_signatures(checked.report, facts.signatures, bytes.size());
+  for (const auto& what : not_in_file) {
+    checked.report.fail(check_code::isolation_child_rejected,
+                        "the parsing child reported " + what +
+                            " that is not in the file's bytes: its report is not trusted (a damaged or hostile file)");
+  }
+  return checked;
+}
+
+FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent, const registry::TrustStore& trust,
+                            std::string_view name) {
+  if (!sent) return pdf_error_report(name, sent.error());
+  auto facts = pdf::PdfFacts::from_wire(*sent);
+  if (!facts) return pdf_error_report(name, Error{ErrorKind::malformed, {}, "the parsing child sent malformed facts: " + facts.error().message});
+  FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
+  const auto& checks = checked.report.checks();
+  if (!checked.report.find(check_code::isolation_child_rejected) &&
+      std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.anchors_trust; })) {
+    checked.report.pass(check_code::isolation_parent_verified,
+                        "the record was verified in the checking process, from the file's own bytes; the parsing "
+                        "child only read them");
+  }
+  return checked;
+}
+
+FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
+  return judge_pdf_facts(bytes, pdf::read_pdf_facts(bytes, name), trust, name);
+}
+
+// --- Any input ---------------------------------------------------------------
 
 FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
   if (auto refused = not_a_document(bytes)) return error_report(std::string(name), Error{ErrorKind::malformed, {}, *refused});
@@ -64,7 +155,7 @@ FileCheck check_file(const std::filesystem::path& path, const registry::TrustSto
   auto head = read_input_head(path, 1024);
   if (!head) return error_report(path.string(), head.error());
   // PDFs are parsed in a child process with limits that only reads them;
-  // this process judges what it read against the same bytes (pdf_facts.hpp).
+  // this process judges what it read against the same bytes (pdf/facts.hpp).
   if (looks_like_pdf(*head)) {
     auto file = MappedFile::open(path.string());
     if (!file) return judge_pdf_message({}, std::unexpected(file.error()), trust, path.string());

@@ -3,10 +3,10 @@
 
 #include "pith/base/command_line.hpp"
 #include "pith/runner/corpus_input.hpp"
-#include "pith/check/lookup.hpp"
 #include "pith/check/run.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/command_line.hpp"
+#include "pith/resolver/lookup.hpp"
 #include "pith/resolver/resolver.hpp"
 
 #include <CLI/CLI.hpp>
@@ -159,7 +159,7 @@ Result<int> CheckJob::run() {
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.
   CheckRunInputs inputs;
-  inputs.ready = look_up_identifiers(o.files, o.resolver, *trust);
+  inputs.ready = resolver::look_up_identifiers(o.files, o.resolver, *trust);
   inputs.names = std::move(o.files);
   inputs.archives = std::move(o.archives);
   run.colour = !o.json && use_colour();

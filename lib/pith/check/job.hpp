@@ -2,7 +2,7 @@
 #pragma once
 // pith-check as a job (base/job.hpp): its command line, declared once, and
 // the wiring of a run: --files-from, --shard, --resume, the trust store,
-// identifiers looked up (check/lookup.hpp), an online or a local resolver,
+// identifiers looked up (resolver/lookup.hpp), an online or a local resolver,
 // colour and progress; then every input is checked and printed by
 // run_checks (check/run.hpp). The exit code is the worst verdict's, or 2
 // for a usage error.

@@ -5,6 +5,7 @@
 #include "pith/base/crypto.hpp"
 #include "pith/check/rewritten_text.hpp"
 #include "pith/check/visible.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
 #include "pith/registry/documents.hpp"
@@ -36,7 +37,7 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   auto sources = nlohmann::json::array();
   for (const auto& s : extraction.sightings) {
     sources.push_back({{"source", to_string(s.source)}, {"where", s.where}, {"number", s.number.to_string()}});
-    // The URL as found, for the parent's resolver-host check (resolver_host.hpp).
+    // The URL as found, for the parent's resolver-host check (resolver/resolver_host.hpp).
     if (!s.url.empty()) sources.back()["url"] = s.url;
   }
   report.extra["pith_sources"] = std::move(sources);
@@ -345,32 +346,6 @@ void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& can
 
 // --- Byte binding --------------------------------------------------------
 
-std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
-  static constexpr std::string_view keyword = "startxref";
-  const auto is_space = [](char c) { return c == ' ' || c == '\r' || c == '\n' || c == '\t' || c == '\f' || c == '\0'; };
-  std::size_t count = 0;
-  for (auto at = bytes.find(keyword, from); at != std::string_view::npos; at = bytes.find(keyword, at + 1)) {
-    std::size_t i = at + keyword.size();
-    const std::size_t before_space = i;
-    while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (i == before_space) continue;
-    const std::size_t digits = i;
-    while (i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9') ++i;
-    if (i == digits) continue;
-    // `startxref 0` points at no section: the first-page trailer of a
-    // linearized file (qpdf writes it so), not the end of a revision.
-    const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
-    while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
-  }
-  return count;
-}
-
-bool ends_a_revision(std::string_view prefix) {
-  while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);
-  return prefix.ends_with("%%EOF");
-}
-
 namespace {
 
 ByteBinding rewritten(std::uint64_t length) {
@@ -414,13 +389,13 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   // one revision. Several revisions whose first `length` bytes no longer end
   // one: bytes were inserted or removed before an update that is still
   // appended (the stamp's) — tampering, not a rewrite.
-  if (actual != *original_sha256 && !ends_a_revision(prefix) && count_revision_ends(file) >= 2) {
+  if (actual != *original_sha256 && !pdf::ends_a_revision(prefix) && pdf::count_revision_ends(file) >= 2) {
     return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "bytes were inserted or removed before the stamp's update, which is still appended: the first " +
                 std::to_string(*length) + " bytes no longer end a revision",
             0};
   }
-  if (actual != *original_sha256 && !ends_a_revision(prefix)) return rewritten(*length);
+  if (actual != *original_sha256 && !pdf::ends_a_revision(prefix)) return rewritten(*length);
   if (actual != *original_sha256) {
     return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "the first " + std::to_string(*length) + " bytes (the paper before stamping) changed: SHA-256 " + actual +
@@ -431,7 +406,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
       xref_section_offsets
           ? static_cast<std::size_t>(std::count_if(xref_section_offsets->begin(), xref_section_offsets->end(),
                                                    [&](std::uint64_t offset) { return offset >= *length; }))
-          : count_revision_ends(file, static_cast<std::size_t>(*length));
+          : pdf::count_revision_ends(file, static_cast<std::size_t>(*length));
   if (after == 0) {
     return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "no revision that chains to the document follows the " + std::to_string(*length) + " stamped bytes", 0};

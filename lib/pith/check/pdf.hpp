@@ -102,13 +102,8 @@ void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& can
 
 // --- Byte binding --------------------------------------------------------
 
-// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
-// (not `startxref 0`: a linearized file's first-page trailer).
-[[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
-// The stamped bytes end with a revision (`%%EOF`, then an end of line):
-// pith-stamp appends its update right there. A file rewritten as a whole
-// has other bytes at that offset.
-[[nodiscard]] bool ends_a_revision(std::string_view prefix);
+// The revisions after the stamped bytes are counted by the PDF layer
+// (pdf/facts.hpp: count_revision_ends, ends_a_revision).
 
 struct ByteBinding {
   CheckStatus status = CheckStatus::skip;
@@ -190,13 +185,6 @@ struct PdfProbes {
 // unverifiable. The online checks are the caller's (check/online.hpp
 // apply_lookup: this PDF verdict never asks what the registry says now).
 void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved);
-
-// The whole check of a PDF in memory / on disk: opens it with the lazy reader
-// (an unreadable, damaged or encrypted PDF gives a report with `error` set),
-// reads its metadata, then check_pdf_metadata. The file is memory-mapped:
-// only the pages of the file the metadata lives in are touched.
-[[nodiscard]] FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
-[[nodiscard]] FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust);
 
 // Whether `head` (the first bytes of a file) is a PDF: `%PDF-` within the
 // first 1024 bytes, as readers accept it, or (its header line lost or

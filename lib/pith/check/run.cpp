@@ -6,14 +6,15 @@
 #include "pith/runner/corpus.hpp"
 #include "pith/runner/corpus_input.hpp"
 #include "pith/runner/corpus_summary.hpp"
-#include "pith/check/evidence.hpp"
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/signatures.hpp"
-#include "pith/check/resolver_host.hpp"
+#include "pith/check/visible.hpp"
+#include "pith/pdf/evidence.hpp"
+#include "pith/resolver/resolver_host.hpp"
 
 #include <array>
 #include <chrono>
@@ -179,7 +180,7 @@ class Writer {
     std::error_code ec;
     std::filesystem::create_directories(options_.evidence_dir, ec);
     if (ec) return run_error("--evidence " + options_.evidence_dir + ": cannot create the directory (" + ec.message() + ")");
-    auto png = render_evidence_png(bytes, *region);
+    auto png = pdf::render_evidence_png(bytes, region->box);
     if (!png) return run_error("--evidence: " + input.name + ": " + png.error().message);
     std::string stem = std::filesystem::path(input.member.empty() ? input.name : input.member).stem().string();
     if (stem.empty()) stem = "input";
@@ -281,7 +282,7 @@ class OnlineBatch {
 
 // pith-check's Judge (runner/corpus.hpp): the child only reads the input
 // (check/file.hpp read_input_in_child), this process judges what it read
-// (check/pdf_facts.hpp), then the resolver hosts and the online lookup.
+// (check/file.hpp), then the resolver hosts and the online lookup.
 class InputJudge final : public runner::Judge {
  public:
   InputJudge(const registry::TrustStore& trust, const CheckRunOptions& options, OnlineBatch& online)
@@ -297,7 +298,7 @@ class InputJudge final : public runner::Judge {
     FileCheck checked = ready ? FileCheck(*input.ready) : judge_input_from_child(input.name, bytes_of(input), *sent, trust_);
     input.ready.reset();
     if (options_.evidence_dir.empty()) input.bytes.reset();  // --evidence renders a member's page 1 from them
-    if (!options_.resolver_bases.empty()) check_resolver_hosts(checked.report, options_.resolver_bases);
+    if (!options_.resolver_bases.empty()) resolver::check_resolver_hosts(checked.report, options_.resolver_bases);
     online_.add(std::move(input), std::move(checked), !ready);
   }
 

@@ -46,7 +46,7 @@ struct CheckRunOptions {
   std::size_t inputs_per_worker = 500;
   bool fork_per_file = false;
   // --evidence DIR: for each PDF that binds, DIR/NAME.page1.png, the crop of
-  // page 1 where the binding was seen (check/evidence.hpp), named in the
+  // page 1 where the binding was seen (pdf/evidence.hpp), named in the
   // report (details.evidence). Created when missing.
   std::string evidence_dir;
   // --summary FILE (JSON) and --html FILE: written at the end (runner/corpus_summary.hpp).

@@ -10,7 +10,11 @@
 // only its text, seen, binds: a link is invisible by nature and may be a
 // citation, so it is a hint.
 //
-// Pure functions of plain values: they run wherever the judging runs.
+// Pure functions of plain values: they run wherever the judging runs (the
+// evidence crop excepted: it is rendered in a child, pdf/evidence.hpp).
+#include "pith/base/error.hpp"
+#include "pith/base/report.hpp"
+#include "pith/pdf/glyph_visibility.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/registry/visible_title.hpp"
 
@@ -42,5 +46,25 @@ struct ArxivSighting {
 [[nodiscard]] std::vector<ArxivSighting> arxiv_watermarks(const std::vector<std::string>& lines);
 // Links to arxiv.org/abs/ID[vN] (or /pdf/) among `uris`.
 [[nodiscard]] std::vector<ArxivSighting> arxiv_links(const std::vector<std::string>& uris);
+
+// --- Evidence: where a reader sees the binding (issue 22) --------------------
+
+struct EvidenceRegion {
+  std::string binding;  // visible_title, visible_abstract or arxiv_id
+  pdf::Box box;         // points from the top left of page 1 as shown
+};
+
+// The first binding of the report that matched and says where it was seen
+// (visible title, then abstract, then arXiv watermark); nullopt otherwise.
+[[nodiscard]] std::optional<EvidenceRegion> evidence_region(const Report& report);
+
+// pith-serve: the PNG of the report's evidence region (pdf/evidence.hpp)
+// put into the report itself (details.evidence: binding, box, png_base64),
+// for the page to show beside the verdict. Nothing when no binding says
+// where it was seen; a render that fails leaves the report as it was.
+void embed_evidence(Report& report, std::string_view pdf_bytes);
+
+// For people: "the visible title" etc.
+[[nodiscard]] std::string describe_binding(std::string_view binding);
 
 }  // namespace pith::check

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/check/pdf_facts.hpp"
+#include "pith/pdf/facts.hpp"
 
-#include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
-#include "pith/base/mapped_file.hpp"
 #include "pith/base/wire.hpp"
-#include "pith/check/pdf.hpp"
-#include "pith/check/signatures.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/vocabulary.hpp"
-#include "pith/pdf/xmp.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -22,7 +17,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-namespace pith::check {
+namespace pith::pdf {
 namespace {
 
 // --- The wire -------------------------------------------------------------
@@ -444,23 +439,6 @@ bool section_at(std::string_view file, std::uint64_t at) {
   return rest.starts_with("xref") || (!rest.empty() && rest.front() >= '0' && rest.front() <= '9');
 }
 
-std::vector<TitleCandidate> stamped_titles_of(const PdfFacts& facts) {
-  std::vector<TitleCandidate> titles;
-  if (facts.stamped_xmp_packet) {
-    if (auto xmp = pdf::read_xmp(*facts.stamped_xmp_packet); xmp && xmp->title) titles.push_back({"XMP dc:title", *xmp->title});
-  }
-  if (facts.stamped_info_title) titles.push_back({"Info /Title", *facts.stamped_info_title});
-  return titles;
-}
-
-Report pdf_error_report(std::string_view name, Error error) {
-  Report report;
-  report.input = std::string(name);
-  report.input_kind = "pdf";
-  report.error = std::move(error);
-  return report;
-}
-
 }  // namespace
 
 std::string PdfFacts::to_wire() const {
@@ -585,11 +563,8 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
   return facts;
 }
 
-FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry::TrustStore& trust,
-                          std::string_view name) {
-  if (facts.error) return pdf_error_report(name, Error{ErrorKind::malformed, {}, *facts.error});
+std::vector<std::string> confirm_in_file(std::string_view bytes, PdfFacts& facts) {
   pdf::PdfMetadata& m = facts.metadata;
-  // What the verdict rests on is confirmed in the file's own bytes.
   std::vector<std::string> not_in_file;
   if (m.xmp_packet && !carried_in_file(bytes, m.xmp_span, *m.xmp_packet, facts.file_key)) {
     not_in_file.emplace_back("an XMP packet");
@@ -604,69 +579,35 @@ FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry
                    [&](std::uint64_t at) { return section_at(bytes, at); })) {
     m.xref_section_offsets.reset();  // counted from the file's own `startxref … %%EOF` tails instead
   }
+  return not_in_file;
+}
 
-  PdfProbes probes;
-  const auto stamped = [&facts](std::uint64_t length) { return facts.stamped_length && *facts.stamped_length == length; };
-  probes.stamped_titles = [&](std::uint64_t length) {
-    return stamped(length) ? stamped_titles_of(facts) : std::vector<TitleCandidate>{};
-  };
-  probes.page_one_changes = [&](std::uint64_t length) {
-    return stamped(length) ? facts.page_one_changes : std::vector<std::string>{};
-  };
-  probes.page_fingerprints = [&facts] { return facts.page_fingerprints; };
-  probes.page_text = [&facts] {
-    if (facts.page) return *facts.page;
-    pdf::PageText none;
-    none.link_uris = facts.metadata.link_uris;
-    none.problem = "page 1's text was not read";
-    return none;
-  };
-  FileCheck checked = check_pdf_metadata(bytes, m, trust, name, probes);
-  list_signatures(checked.report, facts.signatures, bytes.size());
-  for (const auto& what : not_in_file) {
-    checked.report.fail(check_code::isolation_child_rejected,
-                        "the parsing child reported " + what +
-                            " that is not in the file's bytes: its report is not trusted (a damaged or hostile file)");
+// --- Revisions, as the bytes end them ----------------------------------------
+
+std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
+  static constexpr std::string_view keyword = "startxref";
+  const auto is_space = [](char c) { return c == ' ' || c == '\r' || c == '\n' || c == '\t' || c == '\f' || c == '\0'; };
+  std::size_t count = 0;
+  for (auto at = bytes.find(keyword, from); at != std::string_view::npos; at = bytes.find(keyword, at + 1)) {
+    std::size_t i = at + keyword.size();
+    const std::size_t before_space = i;
+    while (i < bytes.size() && is_space(bytes[i])) ++i;
+    if (i == before_space) continue;
+    const std::size_t digits = i;
+    while (i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9') ++i;
+    if (i == digits) continue;
+    // `startxref 0` points at no section: the first-page trailer of a
+    // linearized file (qpdf writes it so), not the end of a revision.
+    const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
+    while (i < bytes.size() && is_space(bytes[i])) ++i;
+    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
   }
-  return checked;
+  return count;
 }
 
-std::string pdf_facts_message(std::string_view bytes, std::string_view name) {
-  return read_pdf_facts(bytes, name).to_wire();
+bool ends_a_revision(std::string_view prefix) {
+  while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);
+  return prefix.ends_with("%%EOF");
 }
 
-FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent, const registry::TrustStore& trust,
-                            std::string_view name) {
-  if (!sent) return pdf_error_report(name, sent.error());
-  auto facts = PdfFacts::from_wire(*sent);
-  if (!facts) return pdf_error_report(name, Error{ErrorKind::malformed, {}, "the parsing child sent malformed facts: " + facts.error().message});
-  FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
-  const auto& checks = checked.report.checks();
-  if (!checked.report.find(check_code::isolation_child_rejected) &&
-      std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.anchors_trust; })) {
-    checked.report.pass(check_code::isolation_parent_verified,
-                        "the record was verified in the checking process, from the file's own bytes; the parsing "
-                        "child only read them");
-  }
-  return checked;
-}
-
-FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
-                             const runner::IsolationLimits& limits) {
-  return judge_pdf_message(bytes, runner::run_isolated([&] { return pdf_facts_message(bytes, name); }, limits), trust,
-                           name);
-}
-
-// --- The whole check in one process ----------------------------------------
-
-FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name) {
-  return judge_pdf_facts(bytes, read_pdf_facts(bytes, name), trust, name);
-}
-
-FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust) {
-  auto file = MappedFile::open(path);
-  if (!file) return pdf_error_report(path, Error{file.error().kind, file.error().where, message_about(file.error(), path)});
-  return check_pdf_bytes(file->bytes(), trust, path);
-}
-
-}  // namespace pith::check
+}  // namespace pith::pdf
