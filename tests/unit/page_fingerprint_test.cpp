@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 22, "rewrites you can tell apart": the page text fingerprint
 // pith-stamp records (pdf/page_fingerprint.hpp), its strict XMP form, the
-// comparison after a full rewrite (check/rewritten_text.hpp) and its way
-// over the strict wire from the parsing child (check/pdf_facts.hpp).
+// comparison after a full rewrite (check/pdf.hpp: check_rewritten_text) and its way
+// over the strict wire from the parsing child (pdf/facts.hpp).
 #include "pith/base/crypto.hpp"
 #include "pith/pdf/facts.hpp"
-#include "pith/check/rewritten_text.hpp"
+#include "pith/check/pdf.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/xmp.hpp"
 

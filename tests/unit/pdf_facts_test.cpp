@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 13, "the child only extracts": the child that parses a PDF sends
-// facts (check/pdf_facts.hpp), the checking process judges them. A child
+// facts (pdf/facts.hpp), the checking process judges them. A child
 // that lies about what the file holds cannot make it verify; the wire keeps
 // every byte a PDF string holds.
 #include "pith/check/file.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/record_view.hpp"
 
-#include "pith/check/carried.hpp"
+#include "pith/check/file.hpp"
 #include "pith/resolver/lookup.hpp"
 
 #include <utility>
