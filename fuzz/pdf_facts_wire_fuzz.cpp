@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What a parsing child sends the checking process (check/pdf_facts: the
+// What a parsing child sends the checking process (pdf/facts: the
 // binary wire of base/wire), as a child taken over by a parser exploit could
 // write it: decoded strictly, then judged against the same bytes as if they
 // were the file, with the pinned registry key. A message that decodes has
 // exactly one encoding: encoding it again gives the same bytes.
-#include "pith/check/pdf_facts.hpp"
+#include "pith/check/file.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstddef>
@@ -16,7 +17,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const pith::registry::TrustStore trust = pith::registry::TrustStore::with_pinned_key();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto facts = pith::check::PdfFacts::from_wire(bytes);
+  auto facts = pith::pdf::PdfFacts::from_wire(bytes);
   if (!facts) return 0;
   if (facts->to_wire() != bytes) {
     std::fprintf(stderr, "pdf_facts_wire_fuzz: broken promise: a decoded message encodes to the same bytes\n");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates the seeds of the pdf_facts_wire fuzz target from real PDFs, so
-# they follow the wire (its tag, its fields) whenever check/pdf_facts changes:
+# they follow the wire (its tag, its fields) whenever pdf/facts changes:
 #   bundle        the sample paper (samples/) built and stamped offline: the
 #                 embedded bundle and XMP, page 1's text
 #   fingerprints  the same PDF rewritten whole by qpdf: every page's text

@@ -2,7 +2,8 @@
 // The seeds of the message fuzz targets are messages of today's wire: each
 // decodes, and encodes to the same bytes (a wire change that forgets them
 // fails here; fuzz/pdf_facts_wire_seeds.sh makes them again, docs/fuzzing.md).
-#include "pith/check/pdf_facts.hpp"
+#include "pith/check/file.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "support/test_data.hpp"
 
@@ -17,7 +18,7 @@ TEST_CASE("the pdf_facts_wire seeds are messages of today's wire") {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     INFO(entry.path().filename().string());
     const std::string bytes = pith::test::read_file(entry.path());
-    const auto facts = pith::check::PdfFacts::from_wire(bytes);
+    const auto facts = pith::pdf::PdfFacts::from_wire(bytes);
     REQUIRE(facts);
     CHECK(facts->to_wire() == bytes);
     ++seeds;
@@ -30,7 +31,7 @@ TEST_CASE("the pdf_facts_wire bundle seed reaches verification, as the fuzz targ
   // key: the seed's spans point inside it, so its record verifies.
   const std::string bytes =
       pith::test::read_file(std::filesystem::path(PITH_SOURCE_DIR) / "fuzz/corpus/pdf_facts_wire/bundle");
-  auto facts = pith::check::PdfFacts::from_wire(bytes);
+  auto facts = pith::pdf::PdfFacts::from_wire(bytes);
   REQUIRE(facts);
   const auto trust = pith::registry::TrustStore::with_pinned_key();
   const auto checked = pith::check::judge_pdf_facts(bytes, std::move(*facts), trust, "seed.pdf");

@@ -3,7 +3,7 @@
 // judges what it sent; a crash, a runaway loop, a hang or a memory blow-up
 // becomes an `error` verdict. And the FileCheck's wire form (pith-serve's
 // broker to its HTTP side) keeps everything the verdict is made of.
-#include "pith/check/carried.hpp"
+#include "pith/check/file.hpp"
 #include "pith/runner/isolation.hpp"
 
 #include <catch2/catch.hpp>

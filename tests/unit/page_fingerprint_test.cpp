@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 22, "rewrites you can tell apart": the page text fingerprint
 // pith-stamp records (pdf/page_fingerprint.hpp), its strict XMP form, the
-// comparison after a full rewrite (check/rewritten_text.hpp) and its way
-// over the strict wire from the parsing child (check/pdf_facts.hpp).
+// comparison after a full rewrite (check/pdf.hpp: check_rewritten_text) and its way
+// over the strict wire from the parsing child (pdf/facts.hpp).
 #include "pith/base/crypto.hpp"
-#include "pith/check/pdf_facts.hpp"
-#include "pith/check/rewritten_text.hpp"
+#include "pith/pdf/facts.hpp"
+#include "pith/check/pdf.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/xmp.hpp"
 
@@ -183,24 +183,24 @@ TEST_CASE("after a rewrite: text unchanged, changed on named pages, or unknown",
 }
 
 TEST_CASE("the facts wire carries the fingerprints strictly", "[fingerprint][facts]") {
-  pith::check::PdfFacts facts;
+  pith::pdf::PdfFacts facts;
   facts.page_fingerprints = fingerprints(4, {"a", "b", "c"});
   facts.page_fingerprints->page_one_without_watermark = pith::sha256_hex("a");
   facts.page_fingerprints->problem = "page 4 could not be read";
-  const auto back = pith::check::PdfFacts::from_wire(facts.to_wire());
+  const auto back = pith::pdf::PdfFacts::from_wire(facts.to_wire());
   REQUIRE(back);
   CHECK(*back == facts);
 
   SECTION("a hash that is not lower-case hex SHA-256") {
     facts.page_fingerprints->sha256[1] = "not a hash";
-    CHECK_FALSE(pith::check::PdfFacts::from_wire(facts.to_wire()));
+    CHECK_FALSE(pith::pdf::PdfFacts::from_wire(facts.to_wire()));
   }
   SECTION("more hashes than pages") {
     facts.page_fingerprints->page_count = 2;
-    CHECK_FALSE(pith::check::PdfFacts::from_wire(facts.to_wire()));
+    CHECK_FALSE(pith::pdf::PdfFacts::from_wire(facts.to_wire()));
   }
   SECTION("a watermark-free hash that is not one") {
     facts.page_fingerprints->page_one_without_watermark = "x";
-    CHECK_FALSE(pith::check::PdfFacts::from_wire(facts.to_wire()));
+    CHECK_FALSE(pith::pdf::PdfFacts::from_wire(facts.to_wire()));
   }
 }

@@ -3,6 +3,7 @@
 // binding, byte binding on buffers.
 #include "pith/base/crypto.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/pdf/xmp.hpp"
 
@@ -176,15 +177,15 @@ TEST_CASE("check_title_binding reports match, mismatch and undetermined", "[titl
 
 TEST_CASE("revision ends are counted from the tails, not from stray text", "[bytes]") {
   const Layered l;
-  CHECK(check::count_revision_ends(l.file(0)) == 2);
-  CHECK(check::count_revision_ends(l.file(3)) == 5);
-  CHECK(check::count_revision_ends(l.file(3), l.original.size()) == 4);
-  CHECK(check::count_revision_ends("startxref %%EOF") == 0);       // no offset
-  CHECK(check::count_revision_ends("startxref\n12\n") == 0);        // no %%EOF
-  CHECK(check::count_revision_ends("xstartxref12\n%%EOF") == 0);    // no space after the keyword
-  CHECK(check::count_revision_ends("startxref\n12\n%%EO") == 0);    // truncated
+  CHECK(pdf::count_revision_ends(l.file(0)) == 2);
+  CHECK(pdf::count_revision_ends(l.file(3)) == 5);
+  CHECK(pdf::count_revision_ends(l.file(3), l.original.size()) == 4);
+  CHECK(pdf::count_revision_ends("startxref %%EOF") == 0);       // no offset
+  CHECK(pdf::count_revision_ends("startxref\n12\n") == 0);        // no %%EOF
+  CHECK(pdf::count_revision_ends("xstartxref12\n%%EOF") == 0);    // no space after the keyword
+  CHECK(pdf::count_revision_ends("startxref\n12\n%%EO") == 0);    // truncated
   // A linearized file's first-page trailer points at no section: one revision.
-  CHECK(check::count_revision_ends("trailer<<>>\nstartxref\n0\n%%EOF\n1 0 obj\nstartxref\n216\n%%EOF\n") == 1);
+  CHECK(pdf::count_revision_ends("trailer<<>>\nstartxref\n0\n%%EOF\n1 0 obj\nstartxref\n216\n%%EOF\n") == 1);
 }
 
 TEST_CASE("byte binding: the stamped prefix intact, nothing after the update", "[bytes]") {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 13, "the child only extracts": the child that parses a PDF sends
-// facts (check/pdf_facts.hpp), the checking process judges them. A child
+// facts (pdf/facts.hpp), the checking process judges them. A child
 // that lies about what the file holds cannot make it verify; the wire keeps
 // every byte a PDF string holds.
 #include "pith/check/file.hpp"
 #include "pith/check/pdf.hpp"
-#include "pith/check/pdf_facts.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
@@ -110,8 +110,8 @@ Built build_pdf(const std::string& info_title, const std::string& number, const 
 
 // What a compromised child would claim for `file`: the genuine signed bundle
 // embedded, the record's title on page 1 and in Info.
-check::PdfFacts lying_facts(const std::string& bundle, const std::string& number) {
-  check::PdfFacts facts;
+pith::pdf::PdfFacts lying_facts(const std::string& bundle, const std::string& number) {
+  pith::pdf::PdfFacts facts;
   facts.metadata.info_number = number;
   facts.metadata.info_title = title;
   facts.metadata.embedded_bundle = bundle;
@@ -143,7 +143,7 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
 
   SECTION("control: the same claims about a file that does hold the bundle verify") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
-    check::PdfFacts facts = lying_facts(bundle, number);
+    pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
     CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::verified);
   }
@@ -156,7 +156,7 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
   }
   SECTION("a bundle span that points at other bytes of the file") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
-    check::PdfFacts facts = lying_facts(bundle, number);
+    pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at + 1, bundle.size()};
     CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bytes.size() - 1, bundle.size()};
@@ -166,14 +166,14 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
   }
   SECTION("xref offsets that point at no section are not taken") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
-    check::PdfFacts facts = lying_facts(bundle, number);
+    pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
     facts.metadata.xref_section_offsets = std::vector<std::uint64_t>{pdf.bytes.size() + 100};
     CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::verified);
   }
   SECTION("malformed facts are an error, not a verdict") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
-    check::PdfFacts facts = lying_facts(bundle, number);
+    pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
     const std::string wire = facts.to_wire();
     REQUIRE(check::judge_pdf_message(pdf.bytes, wire, trust(), "paper.pdf").report.verdict() == Verdict::verified);
@@ -195,7 +195,7 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
 
 TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][json]") {
   const std::string hostile = std::string("\x1b[2J\x1b[32m\xe2\x9c\x93 verified\x1b[0m") + '\0' + "\xff\xfe\x9b" + "\xe2\x80\xae";
-  check::PdfFacts facts;
+  pith::pdf::PdfFacts facts;
   facts.metadata.info_title = hostile;
   facts.metadata.info_number = hostile;
   facts.metadata.xmp_packet = "<x:xmpmeta>" + hostile + "</x:xmpmeta>";
@@ -215,7 +215,7 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   facts.stamped_length = 12;
   facts.stamped_info_title = hostile;
   facts.page_one_changes = {"page 1 3 0 R"};
-  const auto back = check::PdfFacts::from_wire(facts.to_wire());
+  const auto back = pith::pdf::PdfFacts::from_wire(facts.to_wire());
   REQUIRE(back);
   CHECK(*back == facts);
   CHECK(back->metadata.info_title == hostile);
@@ -235,37 +235,37 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
 }
 
 TEST_CASE("the facts wire carries the file key and the signatures, and refuses values no reader writes", "[facts]") {
-  check::PdfFacts facts;
+  pith::pdf::PdfFacts facts;
   facts.file_key = pith::pdf::FileKey{pith::pdf::FileKey::Cipher::rc4, std::string("\x01\x02\x03\x04\x05", 5)};
   facts.signatures = {pith::pdf::PdfSignature{"Sig1", "A. Signer", "D:20240101000000Z", "adbe.pkcs7.detached", 1234, 2},
                       pith::pdf::PdfSignature{"", "", "", "", std::nullopt, std::nullopt}};
-  const auto back = check::PdfFacts::from_wire(facts.to_wire());
+  const auto back = pith::pdf::PdfFacts::from_wire(facts.to_wire());
   REQUIRE(back);
   CHECK(*back == facts);
 
   for (auto bad : {pith::pdf::FileKey{static_cast<pith::pdf::FileKey::Cipher>(9), "k"},
                    pith::pdf::FileKey{pith::pdf::FileKey::Cipher::aes128, ""}}) {
-    check::PdfFacts wrong = facts;
+    pith::pdf::PdfFacts wrong = facts;
     wrong.file_key = bad;
-    CHECK_FALSE(check::PdfFacts::from_wire(wrong.to_wire()));
+    CHECK_FALSE(pith::pdf::PdfFacts::from_wire(wrong.to_wire()));
   }
-  check::PdfFacts wrong = facts;
+  pith::pdf::PdfFacts wrong = facts;
   wrong.signatures[0].certification = 7;
-  CHECK_FALSE(check::PdfFacts::from_wire(wrong.to_wire()));
+  CHECK_FALSE(pith::pdf::PdfFacts::from_wire(wrong.to_wire()));
 }
 
 TEST_CASE("the facts wire refuses a page line's hidden reasons that do not fit their byte", "[facts]") {
-  check::PdfFacts facts;
+  pith::pdf::PdfFacts facts;
   facts.page = pith::pdf::PageText::all_seen({"ab"});
   facts.page->hidden[0] = 0x5A;
   std::string wire = facts.to_wire();
-  REQUIRE(check::PdfFacts::from_wire(wire));
+  REQUIRE(pith::pdf::PdfFacts::from_wire(wire));
   // The page_hidden list: one count, then 0x5A; made 0x15A, which no child writes.
   const std::string one_item = std::string("\x01\0\0\0\0\0\0\0\x5a\0\0\0\0\0\0\0", 16);
   const auto at = wire.find(one_item);
   REQUIRE(at != std::string::npos);
   wire[at + 9] = '\x01';
-  CHECK_FALSE(check::PdfFacts::from_wire(wire));
+  CHECK_FALSE(pith::pdf::PdfFacts::from_wire(wire));
 }
 
 TEST_CASE("RC4 and AES-128 files verify with the parent decrypting what it confirms; a wrong key confirms nothing",
@@ -287,7 +287,7 @@ TEST_CASE("RC4 and AES-128 files verify with the parent decrypting what it confi
     CHECK(isolated.report.verdict() == Verdict::verified);
     CHECK(isolated.report.find("isolation.parent.verified"));
 
-    check::PdfFacts facts = check::read_pdf_facts(bytes, "enc.pdf");
+    pith::pdf::PdfFacts facts = pith::pdf::read_pdf_facts(bytes, "enc.pdf");
     REQUIRE(facts.file_key);
     REQUIRE(facts.metadata.embedded_bundle == bundle);
     facts.file_key->key[0] = static_cast<char>(facts.file_key->key[0] ^ 1);

@@ -4,7 +4,7 @@
 // PageText wire form, the unbound verdict, and a rewrite told from tampering.
 #include "pith/base/crypto.hpp"
 #include "pith/base/report.hpp"
-#include "pith/check/carried.hpp"
+#include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/visible.hpp"

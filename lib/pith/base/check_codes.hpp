@@ -168,7 +168,7 @@ inline constexpr const char* pdf_title_visible_match = "pdf.title.visible_match"
 inline constexpr const char* pdf_title_visible_not_found = "pdf.title.visible_not_found";
 inline constexpr const char* pdf_title_visible_undetermined = "pdf.title.visible_undetermined";
 
-// The parsing child and the parent (check/pdf_facts)
+// The parsing child and the parent (pdf/facts, check/file)
 inline constexpr const char* isolation_child_rejected = "isolation.child.rejected";
 inline constexpr const char* isolation_parent_verified = "isolation.parent.verified";
 

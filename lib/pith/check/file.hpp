@@ -1,19 +1,103 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What pith-check does with one input file, as a library call so every
-// front end (and later issues: PDFs, identifiers) shares one dispatch.
-// The kind of file is detected from its content, never from its name.
+// front end (pith-check, pith-serve's broker, pith-stamp's own check) shares
+// one dispatch, and what comes out of it: FileCheck, the report and what the
+// file carried. The kind of file is detected from its content, never from
+// its name.
+#include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
-#include "pith/check/carried.hpp"
+#include "pith/pdf/page_text.hpp"
+#include "pith/registry/verify.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstddef>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pith::pdf {
+struct PdfFacts;  // pdf/facts.hpp: what the parsing child read
+}
 
 namespace pith::check {
+
+// --- One checked file: its report and what it carried -----------------------
+
+// What the offline check of a file hands to the online check: the copy of
+// the registry document the file carried (the bundle, state or record inside
+// a PDF, or a registry file itself), so the online check can say what the
+// registry changed since. It travels beside the Report, typed, through the
+// corpus runner (runner/corpus.hpp) and pith-serve's broker (file_check_to_wire);
+// pith-check --json prints it as details.carried.
+struct CarriedCopy {
+  registry::DocumentKind kind = registry::DocumentKind::record;
+  std::vector<std::string> event_ids;  // applied, in order; empty for a bare record
+  std::optional<std::string> built_at;  // the document's built_at, when it has one
+  // The copy's record-completeness panel (registry/verify.hpp: an object of
+  // counts, as report.extra["completeness"]), when the document has one.
+  std::optional<nlohmann::json> completeness;
+
+  // What a verified document carries.
+  [[nodiscard]] static CarriedCopy of(const registry::DocumentContent& record, const Report& report);
+  // {"kind", "event_ids", "built_at"?, "completeness"?}: details.carried,
+  // and what pith-serve's broker sends its HTTP side (file_check_to_wire).
+  [[nodiscard]] nlohmann::json to_json() const;
+  [[nodiscard]] static Result<CarriedCopy> from_json(const nlohmann::json& json);
+
+  friend bool operator==(const CarriedCopy&, const CarriedCopy&) = default;
+};
+
+// The ids of the events a document applies (registry/verify.hpp).
+using registry::applied_event_ids;
+
+// What a PDF that names a number but carries no record shows a reader, read
+// in the child process, so the parent can bind the record it resolves for
+// that number to this PDF (check/pdf.hpp: bind_resolved_record).
+struct PdfEvidence {
+  std::string number;  // the number as the PDF names it (pith:YYYY:<26> or pith:<26>)
+  std::vector<std::pair<std::string, std::string>> titles;  // (where, title): XMP dc:title, Info /Title
+  pdf::PageText page;  // page 1's lines and links
+
+  [[nodiscard]] nlohmann::json to_json() const;  // {"number", "titles": [[where, title]…], "page"}
+  [[nodiscard]] static Result<PdfEvidence> from_json(const nlohmann::json& json);
+  friend bool operator==(const PdfEvidence&, const PdfEvidence&) = default;
+};
+
+// The version of pith-check's --json object (docs/pith-check-json.md): 2
+// added verdict `unbound`, details.bindings and this key.
+inline constexpr int json_schema_version = 2;
+
+// One checked file: the report and, when the file carried a verified record,
+// that copy. A bare Report converts (a check that carried nothing).
+struct FileCheck {
+  FileCheck() = default;
+  FileCheck(Report checked, std::optional<CarriedCopy> copy = std::nullopt)  // NOLINT(google-explicit-constructor)
+      : report(std::move(checked)), carried(std::move(copy)) {}
+
+  Report report;
+  std::optional<CarriedCopy> carried;
+  // A PDF with a number and no record: what to bind the resolved record to.
+  std::optional<PdfEvidence> evidence;
+
+  // report.to_json() with details.carried (docs/pith-check-json.md).
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+// The lossless form of a FileCheck that pith-serve's broker sends its HTTP
+// side (Report::to_json is for people and drops what the verdict is computed
+// from): the report, the carried copy and the PDF evidence. Decoding checks
+// every field's form.
+[[nodiscard]] nlohmann::json report_to_wire(const Report& report);
+[[nodiscard]] Result<Report> report_from_wire(const nlohmann::json& wire);
+[[nodiscard]] nlohmann::json file_check_to_wire(const FileCheck& checked);
+[[nodiscard]] Result<FileCheck> file_check_from_wire(const nlohmann::json& wire);
+
+// --- Any input ---------------------------------------------------------------
 
 inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 
@@ -26,9 +110,8 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 [[nodiscard]] FileCheck check_registry_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
 
 // Any file pith-check is given: a PDF (`%PDF-` in its first 1024 bytes) is
-// read in a child process with limits (check_pdf_isolated, pdf_facts.hpp)
-// and judged here, anything else checked as a registry file. (The whole PDF
-// check in this process, for a caller that needs no isolation: check_pdf_file.)
+// read in a child process with limits (pdf/facts.hpp: read_pdf_facts) and
+// judged here (judge_pdf_message), anything else checked as a registry file.
 [[nodiscard]] FileCheck check_file(const std::filesystem::path& path, const registry::TrustStore& trust);
 
 // The same dispatch for an input already in memory (a tar member, an upload):
@@ -42,10 +125,30 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // anything else: registry files are judged by the parent alone); the
 // parent's half judges what arrived (or the child's failure) against the
 // input's bytes and checks a non-PDF itself. Nothing the child sends is a
-// verdict (pdf_facts.hpp). With `bytes`, those bytes named `name`; without,
+// verdict (pdf/facts.hpp). With `bytes`, those bytes named `name`; without,
 // the file at path `name` (mapped by each half).
 [[nodiscard]] std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes);
 [[nodiscard]] FileCheck judge_input_from_child(std::string_view name, std::optional<std::string_view> bytes,
                                                const Result<std::string>& sent, const registry::TrustStore& trust);
+
+// --- A PDF: the facts the child read, judged here -------------------------------
+
+// The parent's half for a PDF: confirms the facts in `bytes`, the same file
+// (pdf::confirm_in_file: a part that is not there is dropped and
+// isolation.child.rejected fails the file), then the whole check
+// (check/pdf.hpp: check_pdf_metadata) and the signatures the PDF lists.
+[[nodiscard]] FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const registry::TrustStore& trust,
+                                        std::string_view name);
+
+// The parent's judgement of what the child sent for `bytes` (PdfFacts::to_wire;
+// a crash or a limit: the report's error). A record verified from the
+// file's own bytes adds isolation.parent.verified.
+[[nodiscard]] FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent,
+                                          const registry::TrustStore& trust, std::string_view name);
+
+// Both halves in this process, for a caller that needs no isolation (tests,
+// fuzzing): an unreadable, damaged or encrypted PDF gives a report with
+// `error` set.
+[[nodiscard]] FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
 
 }  // namespace pith::check

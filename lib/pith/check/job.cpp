@@ -1,27 +1,428 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/job.hpp"
 
+#include "pith/base/atomic_file.hpp"
 #include "pith/base/command_line.hpp"
-#include "pith/runner/corpus_input.hpp"
-#include "pith/check/lookup.hpp"
-#include "pith/check/run.hpp"
+#include "pith/base/exit_codes.hpp"
+#include "pith/base/mapped_file.hpp"
+#include "pith/base/terminal_text.hpp"
+#include "pith/check/file.hpp"
+#include "pith/check/online.hpp"
+#include "pith/check/pdf.hpp"
+#include "pith/check/visible.hpp"
+#include "pith/pdf/evidence.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/command_line.hpp"
+#include "pith/resolver/lookup.hpp"
 #include "pith/resolver/resolver.hpp"
+#include "pith/resolver/resolver_host.hpp"
+#include "pith/runner/corpus.hpp"
+#include "pith/runner/corpus_input.hpp"
+#include "pith/runner/corpus_summary.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <istream>
+#include <map>
 #include <optional>
+#include <ostream>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
 namespace pith::check {
 
+// --- The run ------------------------------------------------------------------
+
+// One pith-check run over many inputs: files are read in child processes
+// and judged here (runner/corpus.hpp, at most `jobs` at a time), the numbers
+// found are looked up in the registry in batches (check/online.hpp) unless
+// offline, and each report is written as it completes, in input order: JSON
+// Lines with `json`, else the human text with the completeness panel. The
+// exit code: the worst wins.
+struct CheckRunOptions {
+  unsigned jobs = 1;
+  bool json = false;      // JSON Lines: one object per input
+  bool quiet = false;     // nothing on stdout, no per-file messages: exit code only
+  bool colour = false;    // ANSI colours in the human text
+  bool progress = false;  // a progress line on stderr (only when it is a TTY)
+  std::size_t online_batch = 64;  // numbers looked up together
+  // The configured resolver and mirrors: a PDF's resolver link to another host
+  // (and not the public registry) is a warning (resolver/resolver_host.hpp). Empty: no such check.
+  std::vector<std::string> resolver_bases;
+  runner::IsolationLimits limits;
+  // Offline (run_checks' resolver is nullptr): a resolver in offline mode
+  // (cache and file:// mirrors only) for the numbers of PDFs that carry no
+  // record, so they can still be verified and bound. nullptr: not resolved.
+  resolver::Resolver* local_resolver = nullptr;
+  // Corpus runs (docs/corpus.md). --joblog: one line per finished input,
+  // written once its report is out; with `resume`, inputs it holds are skipped.
+  std::string joblog;
+  bool resume = false;
+  // --shard K/N: only the inputs whose name hashes to K-1 modulo N (runner/corpus_input.hpp).
+  unsigned shard_index = 1;
+  unsigned shard_count = 1;
+  // Long-lived workers, replaced after this many inputs (runner/corpus.hpp);
+  // `fork_per_file`: a child forked per input instead (--workers=fork).
+  std::size_t inputs_per_worker = 500;
+  bool fork_per_file = false;
+  // --evidence DIR: for each PDF that binds, DIR/NAME.page1.png, the crop of
+  // page 1 where the binding was seen (pdf/evidence.hpp), named in the
+  // report (details.evidence). Created when missing.
+  std::string evidence_dir;
+  // --summary FILE (JSON) and --html FILE: written at the end (runner/corpus_summary.hpp).
+  std::string summary_file;
+  std::string html_file;
+  // --tar: a member larger than this is that member's `error`, unread.
+  std::size_t max_member_bytes = std::size_t{256} << 20;
+};
+
+// names (file paths or identifiers, as given), the reports already made for
+// them (resolved identifiers), and --tar archives.
+using CheckRunInputs = runner::InputList;
+
+namespace {
+
+using runner::CorpusInput;
+using runner::JobLog;
+using runner::put_exact_name;
+
+// An archive member's line also names the archive and the member exactly
+// (`file` is "ARCHIVE:MEMBER", for people: docs/pith-check-json.md).
+// A name that is not UTF-8 also goes as base64 beside its display form
+// (runner/corpus_input.hpp: put_exact_name).
+nlohmann::json json_report(const CorpusInput& input, const FileCheck& checked) {
+  nlohmann::json j = checked.to_json();
+  if (j.value("file", std::string()) == input.name) put_exact_name(j, "file", input.name);
+  if (input.is_member()) {
+    put_exact_name(j, "archive", input.archive);
+    put_exact_name(j, "member", input.member);
+  }
+  return j;
+}
+
+// SIGINT, SIGTERM and SIGHUP wait while a report and its joblog line are
+// written, so an interrupted run never has one without the other (SIGKILL
+// cannot wait: docs/corpus.md).
+class SignalsHeld {
+ public:
+  explicit SignalsHeld(bool hold) : hold_(hold) {
+    if (!hold_) return;
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+    ::sigprocmask(SIG_BLOCK, &set, &previous_);
+  }
+  ~SignalsHeld() {
+    if (hold_) ::sigprocmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  bool hold_;
+  sigset_t previous_{};
+};
+
+// Per-verdict tallies for the progress line and the closing summary.
+struct Tally {
+  std::array<std::size_t, 6> by_verdict{};
+  std::size_t done = 0;
+
+  void add(Verdict v) {
+    ++by_verdict[static_cast<std::size_t>(v)];
+    ++done;
+  }
+  [[nodiscard]] std::string describe() const {
+    std::string out;
+    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unbound, Verdict::unverifiable,
+                            Verdict::not_found}) {
+      const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
+      if (n == 0) continue;
+      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+    }
+    return out;
+  }
+};
+
+class Writer {
+ public:
+  Writer(const CheckRunOptions& options, std::optional<std::size_t> total, JobLog* joblog, std::ostream& out,
+         std::ostream& err)
+      : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {}
+
+  void write(const CorpusInput& input, const FileCheck& given) {
+    FileCheck with_evidence;
+    if (!options_.evidence_dir.empty() && evidence_region(given.report)) {
+      with_evidence = given;
+      add_evidence(input, with_evidence.report);
+    }
+    const FileCheck& checked = options_.evidence_dir.empty() || !evidence_region(given.report) ? given : with_evidence;
+    const Report& report = checked.report;
+    tally_.add(report.verdict());
+    worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
+    const SignalsHeld held(joblog_ != nullptr);
+    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty();
+    const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
+    summary_.add(input.name, checked.report, json, input.seconds);
+    if (!options_.quiet) {
+      clear_progress();
+      if (options_.json) {
+        out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      } else if (!report.error) {
+        out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report) << signatures_text(report)
+             << completeness_panel_text(checked);
+      }
+      // Input that could not be processed: one line naming it, on stderr.
+      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(report.error->message) << "\n";
+      out_.flush();
+    }
+    // Only once the report is out: a resumed run never loses one.
+    if (joblog_) note_failure(joblog_->record(input, report.verdict()));
+    if (!options_.quiet) show_progress();
+  }
+
+  // A problem of the run, not of one input (an unreadable archive, a joblog
+  // that cannot be written): one line on stderr, and exit code 2 at least.
+  void run_error(const std::string& message) {
+    clear_progress();
+    err_ << "pith-check: " << terminal_safe(message) << "\n" << std::flush;
+    worst_ = exit_code::worst(worst_, exit_code_for(ErrorKind::io));
+  }
+
+  void finish() {
+    if (joblog_) note_failure(joblog_->sync());
+    clear_progress();
+    if (!options_.quiet && !options_.json && tally_.done > 1) {
+      out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
+    }
+    out_.flush();
+    summary_.set_elapsed(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+    if (!options_.quiet && !options_.json && tally_.done > 1) err_ << summary_.to_text() << std::flush;
+    if (!options_.summary_file.empty()) save("--summary", options_.summary_file,
+                                                     summary_.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!options_.html_file.empty()) save("--html", options_.html_file, summary_.to_html());
+  }
+  [[nodiscard]] int exit_code() const { return worst_; }
+  void set_total(std::optional<std::size_t> total) { total_ = total; }
+
+ private:
+  // --summary, --html: written beside, flushed and renamed (base/atomic_file),
+  // so a crash never leaves a report cut short where the last one was.
+  void save(const char* option, const std::string& path, const std::string& text) {
+    if (auto written = write_file_atomically(path, text); !written)
+      run_error(std::string(option) + " " + path + ": cannot write (" + written.error().message + ")");
+  }
+  // --evidence: the crop of page 1 where the binding was seen, as
+  // DIR/NAME.page1.png (NAME-2… when two inputs share a name), named in the
+  // report; a failure is a line on stderr, not the input's verdict.
+  void add_evidence(const CorpusInput& input, Report& report) {
+    const auto region = evidence_region(report);
+    std::optional<MappedFile> mapped;
+    std::string_view bytes;
+    if (input.bytes) {
+      bytes = *input.bytes;
+    } else if (auto file = MappedFile::open(input.name)) {
+      mapped.emplace(std::move(*file));
+      bytes = mapped->bytes();
+    } else {
+      return run_error("--evidence: " + file.error().describe());
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(options_.evidence_dir, ec);
+    if (ec) return run_error("--evidence " + options_.evidence_dir + ": cannot create the directory (" + ec.message() + ")");
+    auto png = pdf::render_evidence_png(bytes, region->box);
+    if (!png) return run_error("--evidence: " + input.name + ": " + png.error().message);
+    std::string stem = std::filesystem::path(input.member.empty() ? input.name : input.member).stem().string();
+    if (stem.empty()) stem = "input";
+    std::string name = stem + ".page1.png";
+    for (int n = 2; !evidence_names_.insert(name).second; ++n) name = stem + "-" + std::to_string(n) + ".page1.png";
+    const auto path = std::filesystem::path(options_.evidence_dir) / name;
+    if (auto written = write_file_atomically(path, *png); !written) return run_error("--evidence: " + written.error().describe());
+    report.extra["evidence"] = {{"file", path.string()}, {"binding", region->binding},
+                                {"box", {region->box.x0, region->box.y0, region->box.x1, region->box.y1}}};
+  }
+  static std::string evidence_text(const Report& report) {
+    const auto it = report.extra.find("evidence");
+    if (it == report.extra.end() || !it->is_object()) return {};
+    return "  evidence: " + terminal_safe(it->value("file", "")) + " (" + describe_binding(it->value("binding", "")) + ")\n";
+  }
+
+  void note_failure(const Result<void>& written) {
+    if (!written && !joblog_failed_) {
+      joblog_failed_ = true;
+      run_error(written.error().describe());
+    }
+  }
+  void show_progress() {
+    if (!options_.progress) return;
+    err_ << "\rpith-check: " << tally_.done;
+    if (total_) err_ << "/" << *total_;
+    err_ << " (" << tally_.describe() << ")" << std::flush;
+    progress_shown_ = true;
+  }
+  void clear_progress() {
+    if (!progress_shown_) return;
+    err_ << "\r\033[K" << std::flush;
+    progress_shown_ = false;
+  }
+
+  const CheckRunOptions& options_;
+  std::optional<std::size_t> total_;  // unknown while archives are read
+  JobLog* joblog_;
+  bool joblog_failed_ = false;
+  std::ostream& out_;
+  std::ostream& err_;
+  Tally tally_;
+  runner::CorpusSummary summary_{!options_.html_file.empty()};
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  int worst_ = exit_code::ok;
+  bool progress_shown_ = false;
+  std::set<std::string> evidence_names_;
+};
+
+// Reports waiting for their online lookup, written together after it.
+// PDFs that carry only a number are looked up too (by the local resolver
+// when offline), and their record bound to them.
+class OnlineBatch {
+ public:
+  OnlineBatch(resolver::Resolver* resolver, resolver::Resolver* local, std::size_t size, Writer& writer)
+      : resolver_(resolver), local_(local), size_(size), writer_(writer) {}
+
+  void add(CorpusInput input, FileCheck checked, bool look_up) {
+    resolver::Resolver* by = checked.evidence ? (resolver_ ? resolver_ : local_) : resolver_;
+    const bool wanted = look_up && by != nullptr && !number_to_look_up(checked).empty();
+    pending_.push_back(Pending{std::move(input), std::move(checked), wanted ? by : nullptr});
+    if (!resolver_ || pending_.size() >= size_) flush();  // offline: local lookups, written at once
+  }
+
+  void flush() {
+    // One lookup per distinct number and resolver, all at once.
+    for (resolver::Resolver* by : {resolver_, local_}) {
+      if (!by) continue;
+      std::map<std::string, std::size_t> index;
+      std::vector<std::string> numbers;
+      for (const auto& p : pending_) {
+        const std::string& number = number_to_look_up(p.checked);
+        if (p.by == by && index.emplace(number, numbers.size()).second) numbers.push_back(number);
+      }
+      if (numbers.empty()) continue;
+      const auto answers = by->resolve_many(numbers);
+      for (auto& p : pending_) {
+        if (p.by != by) continue;
+        apply_lookup(p.checked, answers[index.at(number_to_look_up(p.checked))]);
+      }
+    }
+    for (auto& p : pending_) writer_.write(p.input, p.checked);
+    pending_.clear();
+  }
+
+ private:
+  struct Pending {
+    CorpusInput input;  // without its bytes
+    FileCheck checked;
+    resolver::Resolver* by = nullptr;  // who looks its number up; nullptr: nobody
+  };
+  resolver::Resolver* resolver_;
+  resolver::Resolver* local_;
+  std::size_t size_;
+  Writer& writer_;
+  std::vector<Pending> pending_;
+};
+
+
+// pith-check's Judge (runner/corpus.hpp): the child only reads the input
+// (check/file.hpp read_input_in_child), this process judges what it read
+// (check/file.hpp), then the resolver hosts and the online lookup.
+class InputJudge final : public runner::Judge {
+ public:
+  InputJudge(const registry::TrustStore& trust, const CheckRunOptions& options, OnlineBatch& online)
+      : trust_(trust), options_(options), online_(online) {}
+
+  [[nodiscard]] std::string read(const runner::InputRequest& input) const override {
+    return read_input_in_child(input.name, input.bytes);
+  }
+
+  void judge(CorpusInput input, std::optional<Result<std::string>> sent) override {
+    // Resolved identifiers are the registry's answer already: no second lookup.
+    const bool ready = !sent.has_value();
+    FileCheck checked = ready ? FileCheck(*input.ready) : judge_input_from_child(input.name, bytes_of(input), *sent, trust_);
+    input.ready.reset();
+    if (options_.evidence_dir.empty()) input.bytes.reset();  // --evidence renders a member's page 1 from them
+    if (!options_.resolver_bases.empty()) resolver::check_resolver_hosts(checked.report, options_.resolver_bases);
+    online_.add(std::move(input), std::move(checked), !ready);
+  }
+
+ private:
+  static std::optional<std::string_view> bytes_of(const CorpusInput& input) {
+    if (input.bytes) return std::string_view(*input.bytes);
+    return std::nullopt;
+  }
+  const registry::TrustStore& trust_;
+  const CheckRunOptions& options_;
+  OnlineBatch& online_;
+};
+
+// `resolver`: nullptr when offline (the online checks are then skipped and
+// the report says so in extra.online, without a check line). A PDF that
+// carries only a number (FileCheck::evidence) has its record resolved — by
+// `resolver`, else options.local_resolver — verified and bound to it
+// (bind_resolved_record), in the same run.
+[[nodiscard]] int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
+                             const CheckRunOptions& options, std::ostream& out, std::ostream& err) {
+  std::optional<JobLog> joblog;
+  if (!options.joblog.empty()) {
+    auto opened = JobLog::open(options.joblog, options.resume);
+    if (!opened) {
+      err << "pith-check: --joblog " << terminal_safe(opened.error().describe()) << "\n";
+      return exit_code_for(opened.error());
+    }
+    joblog.emplace(std::move(*opened));
+  }
+  Writer writer(options, std::nullopt, joblog ? &*joblog : nullptr, out, err);
+  runner::InputSource inputs_in_order(inputs, runner::Shard{options.shard_index, options.shard_count},
+                                      joblog ? &*joblog : nullptr, options.max_member_bytes,
+                                      [&writer](const std::string& problem) { writer.run_error(problem); });
+  writer.set_total(inputs_in_order.total());
+  OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
+  InputJudge judge(trust, options, online);
+
+  runner::CorpusOptions corpus;
+  corpus.jobs = options.jobs;
+  corpus.limits = options.limits;
+  corpus.inputs_per_worker = options.fork_per_file ? 0 : options.inputs_per_worker;
+  runner::run_corpus(inputs_in_order, judge, corpus);
+  online.flush();
+  writer.finish();
+  return writer.exit_code();
+}
+
+// One line per path read from `in` (`--files-from`): trailing CR stripped,
+// empty lines skipped. `separator` '\0': NUL-separated (`--null`).
+[[nodiscard]] std::vector<std::string> read_path_list(std::istream& in, char separator = '\n') {
+  std::vector<std::string> paths;
+  std::string line;
+  while (std::getline(in, line, separator)) {
+    if (separator == '\n' && !line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) paths.push_back(std::move(line));
+  }
+  return paths;
+}
+
+}  // namespace
+
+// --- The job ------------------------------------------------------------------
 
 struct CheckJob::Options {
   resolver::ResolverOptions resolver = resolver::ResolverOptions::from_environment();
@@ -159,7 +560,7 @@ Result<int> CheckJob::run() {
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.
   CheckRunInputs inputs;
-  inputs.ready = look_up_identifiers(o.files, o.resolver, *trust);
+  inputs.ready = resolver::look_up_identifiers(o.files, o.resolver, *trust);
   inputs.names = std::move(o.files);
   inputs.archives = std::move(o.archives);
   run.colour = !o.json && use_colour();

@@ -7,11 +7,11 @@
 // record-completeness panel of the current bundle.
 //
 // check_pdf_metadata (and check_registry_file) return what the file carried
-// beside the report (FileCheck, carried.hpp); the front end resolves
+// beside the report (FileCheck, file.hpp); the front end resolves
 // report.pith_number (e.g. Resolver::resolve_many over every PDF's number)
 // and calls add_online_checks.
 #include "pith/base/report.hpp"
-#include "pith/check/carried.hpp"
+#include "pith/check/file.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/registry/verify.hpp"
 

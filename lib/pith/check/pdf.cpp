@@ -3,8 +3,8 @@
 
 #include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
-#include "pith/check/rewritten_text.hpp"
-#include "pith/check/visible.hpp"
+#include "pith/base/terminal_text.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
 #include "pith/registry/documents.hpp"
@@ -36,7 +36,7 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   auto sources = nlohmann::json::array();
   for (const auto& s : extraction.sightings) {
     sources.push_back({{"source", to_string(s.source)}, {"where", s.where}, {"number", s.number.to_string()}});
-    // The URL as found, for the parent's resolver-host check (resolver_host.hpp).
+    // The URL as found, for the parent's resolver-host check (resolver/resolver_host.hpp).
     if (!s.url.empty()) sources.back()["url"] = s.url;
   }
   report.extra["pith_sources"] = std::move(sources);
@@ -104,18 +104,7 @@ void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const regist
   if (metadata_ok) report.pass(check_code::pdf_metadata_matches_record, "the XMP pith properties copy the verified record");
 }
 
-// --- Title binding -------------------------------------------------------
-
-const char* to_string(BindingState state) {
-  switch (state) {
-    case BindingState::match: return "match";
-    case BindingState::mismatch: return "mismatch";
-    case BindingState::absent: return "absent";
-    case BindingState::undetermined: return "undetermined";
-    case BindingState::hidden: return "hidden";
-  }
-  return "undetermined";
-}
+// --- Title candidates ------------------------------------------------------
 
 std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
                                              const std::optional<std::string>& info_title) {
@@ -125,251 +114,7 @@ std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extractio
   return out;
 }
 
-
-BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                                 Report& report, const std::vector<TitleCandidate>* stamped, bool title_seen) {
-  const std::string expected = registry::read_record_metadata(canonical_record).title_canon_sha256;
-  const auto binding = bind_title(candidates, expected);
-  switch (binding.verdict) {
-    case TitleVerdict::match:
-      // Metadata is a hint: any tool writes any title there in one line
-      // (exiftool -Title=...), and no viewer shows it as the paper.
-      report.pass(check_code::pdf_title_match, binding.detail + " (metadata: a hint, not a binding; what binds is what page 1 shows)");
-      return BindingState::match;
-    case TitleVerdict::mismatch:
-      if (stamped) {
-        if (const auto then = bind_title(*stamped, expected); then.verdict == TitleVerdict::match) {
-          report.warn(check_code::pdf_title_changed_after_stamping,
-                      binding.detail + "; when stamped, " + then.detail + " (edited by a later revision)");
-          return BindingState::undetermined;
-        }
-      }
-      // Metadata is a hint: when page 1 shows the record's title, a wrong
-      // metadata title is the producer's (acmart writes `\vspace{-10pt}`
-      // of a \title into /Title as "-10pt..."), not a forgery: a warning.
-      // With nothing seen, it fails: the PDF names another paper.
-      if (title_seen) {
-        report.warn(check_code::pdf_title_mismatch, binding.detail + "; page 1 shows the record's title, so the metadata is wrong");
-      } else {
-        report.fail(check_code::pdf_title_mismatch, binding.detail);
-      }
-      return BindingState::mismatch;
-    case TitleVerdict::undetermined:
-      // No title at all (none, or only empty ones) is not a finding about
-      // this PDF's claim: skip. A placeholder or a foreign title is: warn.
-      if (std::all_of(candidates.begin(), candidates.end(),
-                      [](const TitleCandidate& c) { return registry::title_canon(c.title).empty(); })) {
-        report.skip(check_code::pdf_title_undetermined, binding.detail);
-        return expected.empty() ? BindingState::undetermined : BindingState::absent;
-      }
-      report.warn(check_code::pdf_title_undetermined, binding.detail);
-      return BindingState::undetermined;
-  }
-  return BindingState::undetermined;
-}
-
-namespace {
-
-nlohmann::json binding_json(BindingState state, std::string detail) {
-  return {{"state", to_string(state)}, {"detail", std::move(detail)}};
-}
-
-// Whether page 1 shows the record's title (details.bindings.visible_title).
-bool title_seen(const nlohmann::json& bindings) {
-  const auto it = bindings.find("visible_title");
-  return it != bindings.end() && it->value("state", "") == to_string(BindingState::match);
-}
-
-std::string describe_span(const VisibleSpan& span) {
-  const std::string lines = span.line_count == 1 ? "line " + std::to_string(span.first_line + 1)
-                                                 : "lines " + std::to_string(span.first_line + 1) + "-" +
-                                                       std::to_string(span.first_line + span.line_count);
-  return "page 1 " + lines + " " + registry::quoted_title(span.text);
-}
-
-// Where on page 1 lines [first, first + count) are (points from the top
-// left of the page as shown): what pith-check --evidence renders.
-nlohmann::json region_of(const pdf::PageText& page, std::size_t first, std::size_t count) {
-  pdf::Box box;
-  for (std::size_t i = first; i < first + count && i < page.boxes.size(); ++i) box = pdf::united(box, page.boxes[i]);
-  if (box.area() <= 0) return nullptr;
-  return {{"page", 1}, {"box", {box.x0, box.y0, box.x1, box.y1}}};
-}
-
-nlohmann::json bound_json(std::string detail, nlohmann::json region) {
-  nlohmann::json out = binding_json(BindingState::match, std::move(detail));
-  if (!region.is_null()) out["region"] = std::move(region);
-  return out;
-}
-
-// The HiddenReason bits of lines [first, first + count).
-std::uint8_t hidden_reasons(const pdf::PageText& page, std::size_t first, std::size_t count) {
-  std::uint8_t mask = 0;
-  for (std::size_t i = first; i < first + count && i < page.hidden.size(); ++i) mask |= page.hidden[i];
-  return mask;
-}
-
-void check_visible_title(const pdf::PageText& page, const std::string& expected, Report& report, nlohmann::json& bindings) {
-  if (expected.empty()) {
-    report.skip(check_code::pdf_title_visible_undetermined, "the record has no title_canon_sha256");
-    bindings["visible_title"] = binding_json(BindingState::undetermined, "the record has no title hash");
-    return;
-  }
-  if (page.problem) {
-    report.warn(check_code::pdf_title_visible_undetermined, *page.problem);
-    bindings["visible_title"] = binding_json(BindingState::undetermined, *page.problem);
-    return;
-  }
-  if (const auto span = find_visible_span(page.seen_lines(), expected)) {
-    const std::string detail = describe_span(*span) + " is the record's title, and a reader sees it";
-    report.content_binding(check_code::pdf_title_visible_match, detail);
-    bindings["visible_title"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
-    return;
-  }
-  // The text layer has it, the page does not show it: text hidden under
-  // something, white, tiny or invisible (a forgery's way to carry another
-  // paper's title), or an OCR layer under a scanned image.
-  if (const auto span = find_visible_span(page.lines, expected)) {
-    const std::string detail = describe_span(*span) + " is the record's title in page 1's text layer, but a reader "
-                               "cannot see it: " + pdf::describe_hidden(hidden_reasons(page, span->first_line, span->line_count));
-    report.warn(check_code::pdf_title_visible_hidden, detail);
-    bindings["visible_title"] = binding_json(BindingState::hidden, detail);
-    return;
-  }
-  const std::string detail = "the record's title was not found in page 1's text (" +
-                             std::to_string(page.lines.size()) + " lines read)";
-  report.warn(check_code::pdf_title_visible_not_found, detail);
-  bindings["visible_title"] = binding_json(BindingState::absent, detail);
-}
-
-void check_visible_abstract(const pdf::PageText& page, const std::string& expected, Report& report,
-                            nlohmann::json& bindings) {
-  if (expected.empty() || page.problem) {
-    bindings["visible_abstract"] = binding_json(BindingState::undetermined, expected.empty() ? "the record has no abstract hash" : *page.problem);
-    return;
-  }
-  const auto lines_of = [](const VisibleSpan& span) {
-    return "page 1 lines " + std::to_string(span.first_line + 1) + "-" + std::to_string(span.first_line + span.line_count);
-  };
-  if (const auto span = find_visible_abstract(page.seen_lines(), expected)) {
-    const std::string detail = lines_of(*span) + " are the record's abstract, and a reader sees them";
-    report.content_binding(check_code::pdf_abstract_visible_match, detail);
-    bindings["visible_abstract"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
-    return;
-  }
-  if (const auto span = find_visible_abstract(page.lines, expected)) {
-    const std::string detail = lines_of(*span) + " are the record's abstract in page 1's text layer, but a reader "
-                               "cannot see them: " + pdf::describe_hidden(hidden_reasons(page, span->first_line, span->line_count));
-    report.warn(check_code::pdf_abstract_visible_hidden, detail);
-    bindings["visible_abstract"] = binding_json(BindingState::hidden, detail);
-    return;
-  }
-  report.skip(check_code::pdf_abstract_visible_not_found, "the record's abstract was not found on page 1");
-  bindings["visible_abstract"] = binding_json(BindingState::absent, "not found on page 1");
-}
-
-// "arXiv:2106.02679v1", as people write it.
-std::string arxiv_name(const registry::ArxivId& id) { return "arXiv:" + id.to_string(); }
-
-void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
-                         nlohmann::json& bindings) {
-  const auto source = registry::record_arxiv_source(canonical_record);
-  if (!source) {
-    bindings["arxiv_id"] = binding_json(BindingState::undetermined, "the record's source is not an arXiv paper");
-    return;
-  }
-  const std::string named = arxiv_name(*source);
-  const auto watermarks = arxiv_watermarks(page.seen_lines());
-  // Another paper's watermark, seen: this PDF is that paper.
-  for (const auto& w : watermarks) {
-    if (w.id != source->id) {
-      const std::string detail = w.where + " names " + arxiv_name({w.id, w.version}) + ", but the record is " + named;
-      report.fail(check_code::pdf_arxiv_mismatch, detail);
-      bindings["arxiv_id"] = binding_json(BindingState::mismatch, detail);
-      return;
-    }
-  }
-  const auto same_version = [&](const ArxivSighting& w) {
-    return !w.version || !source->version || *w.version == *source->version;
-  };
-  for (const auto& w : watermarks) {
-    if (!same_version(w)) continue;
-    const std::string detail = w.where + " names " + named + ", the record's source, and a reader sees it";
-    report.content_binding(check_code::pdf_arxiv_match, detail);
-    bindings["arxiv_id"] = bound_json(detail, region_of(page, w.line, 1));
-    return;
-  }
-  // Another version of the record's own paper: authors post v2, v3 of most
-  // papers; the record registers the version it was made from.
-  for (const auto& w : watermarks) {
-    const std::string version = "v" + std::to_string(*w.version);
-    const std::string detail = w.where + ": this PDF is " + version + " of " + "arXiv:" + source->id +
-                               "; the record registers " + named;
-    report.content_binding(check_code::pdf_arxiv_match, w.where + " names arXiv:" + source->id + ", the record's paper, and a "
-                                                        "reader sees it");
-    report.warn(check_code::pdf_arxiv_other_version, detail + " (the same paper, another version: what changed since is not "
-                                                    "covered by the record)");
-    bindings["arxiv_id"] = bound_json(detail, region_of(page, w.line, 1));
-    return;
-  }
-  // In the text layer only: hidden watermark text binds nothing.
-  for (const auto& w : arxiv_watermarks(page.lines)) {
-    if (w.id != source->id) continue;
-    const std::string detail = w.where + " names " + named + " in page 1's text layer, but a reader cannot see it: " +
-                               pdf::describe_hidden(hidden_reasons(page, w.line, 1));
-    report.warn(check_code::pdf_arxiv_hidden, detail);
-    bindings["arxiv_id"] = binding_json(BindingState::hidden, detail);
-    return;
-  }
-  for (const auto& l : arxiv_links(page.link_uris)) {
-    if (l.id != source->id) continue;
-    const std::string detail = l.where + " names " + named + ", but a link is not what a reader sees (and may be a "
-                               "citation): only arXiv's watermark text, legible on page 1, binds";
-    report.skip(check_code::pdf_arxiv_link_only, detail);
-    bindings["arxiv_id"] = binding_json(BindingState::absent, detail);
-    return;
-  }
-  report.skip(check_code::pdf_arxiv_absent, "page 1 shows no arXiv watermark naming " + named);
-  bindings["arxiv_id"] = binding_json(BindingState::absent, "no arXiv watermark on page 1");
-}
-
-}  // namespace
-
-void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
-                            nlohmann::json& bindings) {
-  const registry::RecordMetadata metadata = registry::read_record_metadata(canonical_record);
-  check_visible_title(page, metadata.title_canon_sha256, report, bindings);
-  check_visible_abstract(page, metadata.abstract_canon_sha256, report, bindings);
-  check_arxiv_binding(page, canonical_record, report, bindings);
-}
-
 // --- Byte binding --------------------------------------------------------
-
-std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
-  static constexpr std::string_view keyword = "startxref";
-  const auto is_space = [](char c) { return c == ' ' || c == '\r' || c == '\n' || c == '\t' || c == '\f' || c == '\0'; };
-  std::size_t count = 0;
-  for (auto at = bytes.find(keyword, from); at != std::string_view::npos; at = bytes.find(keyword, at + 1)) {
-    std::size_t i = at + keyword.size();
-    const std::size_t before_space = i;
-    while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (i == before_space) continue;
-    const std::size_t digits = i;
-    while (i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9') ++i;
-    if (i == digits) continue;
-    // `startxref 0` points at no section: the first-page trailer of a
-    // linearized file (qpdf writes it so), not the end of a revision.
-    const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
-    while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
-  }
-  return count;
-}
-
-bool ends_a_revision(std::string_view prefix) {
-  while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);
-  return prefix.ends_with("%%EOF");
-}
 
 namespace {
 
@@ -414,13 +159,13 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
   // one revision. Several revisions whose first `length` bytes no longer end
   // one: bytes were inserted or removed before an update that is still
   // appended (the stamp's) — tampering, not a rewrite.
-  if (actual != *original_sha256 && !ends_a_revision(prefix) && count_revision_ends(file) >= 2) {
+  if (actual != *original_sha256 && !pdf::ends_a_revision(prefix) && pdf::count_revision_ends(file) >= 2) {
     return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "bytes were inserted or removed before the stamp's update, which is still appended: the first " +
                 std::to_string(*length) + " bytes no longer end a revision",
             0};
   }
-  if (actual != *original_sha256 && !ends_a_revision(prefix)) return rewritten(*length);
+  if (actual != *original_sha256 && !pdf::ends_a_revision(prefix)) return rewritten(*length);
   if (actual != *original_sha256) {
     return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "the first " + std::to_string(*length) + " bytes (the paper before stamping) changed: SHA-256 " + actual +
@@ -431,7 +176,7 @@ ByteBinding bind_bytes(std::string_view file, const std::optional<std::string>& 
       xref_section_offsets
           ? static_cast<std::size_t>(std::count_if(xref_section_offsets->begin(), xref_section_offsets->end(),
                                                    [&](std::uint64_t offset) { return offset >= *length; }))
-          : count_revision_ends(file, static_cast<std::size_t>(*length));
+          : pdf::count_revision_ends(file, static_cast<std::size_t>(*length));
   if (after == 0) {
     return {CheckStatus::fail, check_code::pdf_bytes_prefix_broken,
             "no revision that chains to the document follows the " + std::to_string(*length) + " stamped bytes", 0};
@@ -456,6 +201,129 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
     report.pass(check_code::pdf_bytes_later_revisions, "nothing appended after the pith update");
   }
   return binding;
+}
+
+// --- After a full rewrite: the page text fingerprint ------------------------
+
+namespace {
+
+constexpr const char* unsigned_note =
+    " (an unsigned fingerprint recorded by pith-stamp: it tells a re-save from a naive edit, not from a determined "
+    "forger)";
+
+std::string page_list(const std::vector<std::uint64_t>& pages) {
+  std::string out;
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    if (i == 20) return out + " and " + std::to_string(pages.size() - i) + " more";
+    out += (out.empty() ? "" : ", ") + std::to_string(pages[i]);
+  }
+  return out;
+}
+
+void unknown(Report& report, const std::string& why) {
+  report.skip(check_code::pdf_bytes_rewritten_text_unknown, "rewritten; whether its text changed is not known: " + why);
+  report.extra["rewritten_text"] = {{"state", "unknown"}};
+}
+
+}  // namespace
+
+void check_rewritten_text(const std::optional<std::string>& stamped_value, const std::optional<pdf::PageFingerprints>& now,
+                          Report& report) {
+  if (!stamped_value) return;
+  auto stamped = pdf::PageFingerprints::from_property(*stamped_value);
+  if (!stamped) return unknown(report, stamped.error().describe());
+  if (!now) return unknown(report, "the pages' text was not read");
+  if (now->sha256.empty()) return unknown(report, now->problem.value_or("no page's text could be read"));
+
+  const pdf::PageTextComparison c = pdf::compare_page_text(*stamped, *now);
+  nlohmann::json details = {{"pages_stamped", stamped->page_count},
+                            {"pages_now", now->page_count},
+                            {"pages_compared", c.pages_compared},
+                            {"changed_pages", c.changed_pages}};
+  std::string not_compared;
+  if (c.pages_compared < std::min(stamped->page_count, now->page_count)) {
+    not_compared = "; pages " + std::to_string(c.pages_compared + 1) + " on were not fingerprinted";
+  }
+  if (c.unchanged()) {
+    details["state"] = "unchanged";
+    report.pass(check_code::pdf_bytes_rewritten_text_unchanged,
+                "rewritten, text unchanged: the text of " +
+                    (c.pages_compared == 1 ? std::string("its page") : "all " + std::to_string(c.pages_compared) + " pages") +
+                    " is the text stamped" +
+                    (c.watermark_only_on_page_one ? " (page 1 adds only an arXiv-style watermark line)" : "") +
+                    not_compared + unsigned_note);
+  } else {
+    details["state"] = "changed";
+    std::string what;
+    if (!c.changed_pages.empty()) {
+      what = std::string("text changed on page") + (c.changed_pages.size() > 1 ? "s " : " ") + page_list(c.changed_pages);
+    }
+    if (c.page_count_changed) {
+      what += (what.empty() ? "" : "; ") + std::string("the stamped paper had ") + std::to_string(stamped->page_count) +
+              " pages, this file has " + std::to_string(now->page_count);
+    }
+    report.warn(check_code::pdf_bytes_rewritten_text_changed, "rewritten, " + what + not_compared + unsigned_note);
+  }
+  report.extra["rewritten_text"] = std::move(details);
+}
+
+// --- Digital signatures (listed, not validated) -----------------------------
+
+void list_signatures(Report& report, const std::vector<pdf::PdfSignature>& signatures, std::uint64_t file_length) {
+  if (signatures.empty()) return;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& s : signatures) {
+    nlohmann::json j{{"field", s.field}, {"sub_filter", s.sub_filter}};
+    if (!s.signer.empty()) j["signer"] = s.signer;
+    if (!s.signed_at.empty()) j["signed_at"] = s.signed_at;
+    if (s.signed_length) {
+      j["signed_length"] = *s.signed_length;
+      j["bytes_after"] = *s.signed_length <= file_length ? file_length - *s.signed_length : 0;
+    }
+    if (s.certification) j["certification"] = *s.certification;
+    list.push_back(std::move(j));
+  }
+  report.extra["signatures"] = std::move(list);
+}
+
+namespace {
+
+// A PDF date `D:YYYYMMDDHHmmSS…` as `YYYY-MM-DD HH:mm:SS…` (the rest, a time
+// zone, kept); anything else as written.
+std::string readable_date(const std::string& pdf_date) {
+  const std::string_view d = std::string_view(pdf_date).substr(pdf_date.starts_with("D:") ? 2 : 0);
+  if (d.size() < 14 || d.substr(0, 14).find_first_not_of("0123456789") != std::string_view::npos) return pdf_date;
+  return std::string(d.substr(0, 4)) + "-" + std::string(d.substr(4, 2)) + "-" + std::string(d.substr(6, 2)) + " " +
+         std::string(d.substr(8, 2)) + ":" + std::string(d.substr(10, 2)) + ":" + std::string(d.substr(12, 2)) +
+         std::string(d.substr(14));
+}
+
+}  // namespace
+
+std::string signatures_text(const Report& report) {
+  const auto it = report.extra.find("signatures");
+  if (it == report.extra.end() || !it->is_array() || it->empty()) return {};
+  std::string out = "  signatures (" + std::to_string(it->size()) + ", not validated by pith):\n";
+  const auto text = [](const nlohmann::json& j, const char* k) {
+    return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
+  };
+  for (const auto& s : *it) {
+    if (!s.is_object()) continue;
+    std::string line = "    field '" + text(s, "field") + "'";
+    if (!text(s, "signer").empty()) line += ", signer '" + text(s, "signer") + "'";
+    if (!text(s, "signed_at").empty()) line += ", signed " + readable_date(text(s, "signed_at"));
+    if (!text(s, "sub_filter").empty()) line += ", " + text(s, "sub_filter");
+    if (s.contains("certification") && s["certification"].is_number_integer())
+      line += ", certifies the document (DocMDP /P " + std::to_string(s["certification"].get<int>()) + ")";
+    if (s.contains("signed_length") && s["signed_length"].is_number_unsigned()) {
+      const auto after = s.value("bytes_after", std::uint64_t{0});
+      line += after == 0 ? ", covers the whole file"
+                         : ", covers the first " + std::to_string(s["signed_length"].get<std::uint64_t>()) +
+                               " bytes (" + std::to_string(after) + " bytes added after signing)";
+    }
+    out += terminal_safe(line) + "\n";
+  }
+  return out;
 }
 
 // --- The whole check ---------------------------------------------------------
@@ -518,26 +386,6 @@ std::optional<registry::DocumentVerification> verify_carried_record(const pdf::P
 }  // namespace
 
 namespace {
-
-// The metadata title's binding and what page 1 shows (`page`; null: it was
-// not read), into `report` in that order and into details.bindings
-// (`bindings`, moved there). Page 1 is judged first: a metadata title that
-// is not the record's is a warning when page 1 shows the record's title.
-void check_page_and_title(const pdf::PageText* page, const std::vector<TitleCandidate>& titles,
-                          const nlohmann::json& canonical_record, const std::vector<TitleCandidate>* stamped,
-                          Report& report, nlohmann::json& bindings) {
-  Report visible;
-  if (page) {
-    check_visible_bindings(*page, canonical_record, visible, bindings);
-  } else {
-    for (const char* b : {"visible_title", "visible_abstract", "arxiv_id"})
-      bindings[b] = binding_json(BindingState::undetermined, "page 1's text was not read");
-  }
-  const BindingState title_state = check_title_binding(titles, canonical_record, report, stamped, title_seen(bindings));
-  bindings["metadata_title"] = binding_json(title_state, report.checks().back().detail);
-  report.merge(visible);
-  report.extra["bindings"] = std::move(bindings);
-}
 
 // The content bindings of a verified record to the PDF, with the stamped
 // bytes' state, as details.bindings.
@@ -648,28 +496,6 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   std::vector<TitleCandidate> titles;
   for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
   check_page_and_title(&evidence.page, titles, record.canonical_record, nullptr, report, bindings);
-}
-
-std::string bindings_text(const Report& report) {
-  const auto it = report.extra.find("bindings");
-  if (it == report.extra.end() || !it->is_object()) return {};
-  std::string out = "  bindings (record to this PDF):";
-  bool first = true;
-  for (const auto& [name, label] : {std::pair{"visible_title", "visible title"}, {"visible_abstract", "visible abstract"},
-                                    {"metadata_title", "metadata title (hint)"}, {"arxiv_id", "arXiv id"},
-                                    {"stamped_bytes", "stamped bytes"}}) {
-    const auto b = it->find(name);
-    if (b == it->end() || !b->is_object() || !b->contains("state") || !(*b)["state"].is_string()) continue;
-    out += std::string(first ? " " : ", ") + label + " " + (*b)["state"].get<std::string>();
-    first = false;
-  }
-  out += "\n";
-  if (report.verdict() == Verdict::unbound) {
-    out += "  unbound: the record is genuine and signed by a trusted key, but nothing a reader sees on page 1 "
-           "(its title, its abstract, arXiv's watermark) is that record's; title metadata alone never binds: it "
-           "does not show that this PDF is the paper the number names\n";
-  }
-  return out;
 }
 
 namespace {

@@ -13,10 +13,12 @@
 //   pdf.bytes.later_revisions
 //   pdf.record.source             (which document the record was verified from)
 #include "pith/base/report.hpp"
-#include "pith/check/carried.hpp"
+#include "pith/check/file.hpp"
+#include "pith/check/visible.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
+#include "pith/pdf/signatures.hpp"
 #include "pith/registry/title.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/resolver.hpp"
@@ -45,70 +47,14 @@ namespace pith::check {
 // equal the verified ones — an edited copy fails, naming the property.
 void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::DocumentContent& record, Report& report);
 
-// --- Bindings: what ties the record to this document ------------------------
+// --- Title candidates ------------------------------------------------------
 
-// Each binding of the record to the PDF (details.bindings, the human
-// report's "bindings:" line): visible_title, visible_abstract,
-// metadata_title, arxiv_id, stamped_bytes.
-// hidden: in page 1's text layer, but a reader cannot see it.
-enum class BindingState { match, mismatch, absent, undetermined, hidden };
-[[nodiscard]] const char* to_string(BindingState state);
-
-// The human report's binding lines, from report.extra["bindings"]:
-// "  bindings (record ↔ this PDF): visible title match, metadata title absent, …"
-// and, for verdict unbound, why. Empty when the report has no bindings.
-[[nodiscard]] std::string bindings_text(const Report& report);
-
-// --- Title binding -------------------------------------------------------
-
-// The metadata-title rule lives with the title's canonical form (registry/title.hpp).
-using registry::bind_title;
-using registry::PdfTitleBinding;
-using registry::TitleCandidate;
-using registry::TitleVerdict;
-
-// The title candidates of a PDF: XMP dc:title, then Info /Title.
+// The title candidates of a PDF: XMP dc:title, then Info /Title (the title
+// binding, check/visible.hpp: check_title_binding, judges them).
 [[nodiscard]] std::vector<TitleCandidate> title_candidates(const pdf::PdfExtraction& extraction,
                                                            const std::optional<std::string>& info_title);
 
-// Adds pdf.title.match (pass) / .mismatch (fail) / .undetermined (warn, or
-// skip when the PDF has no title at all).
-// With `stamped` (titles of the stamped revision, given only when later
-// revisions exist): a mismatch whose stamped title matches is reported as
-// pdf.title.changed_after_stamping (warn).
-// Title metadata is a hint, never a content binding (issue 22: any tool
-// writes any title there); a mismatch fails, unless `title_seen` (page 1
-// shows the record's title: then the metadata is wrong, a warning). Returns
-// the binding's state: absent when the PDF has no title.
-BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, const nlohmann::json& canonical_record,
-                                 Report& report, const std::vector<TitleCandidate>* stamped = nullptr,
-                                 bool title_seen = false);
-
-// The visible bindings (check/visible.hpp) of a record to page 1 as a
-// reader sees it now (PageText::seen_lines; text a viewer hides never binds):
-//   pdf.title.visible_match (pass, binds content) / visible_hidden (warn: in
-//   the text layer, not seen) / visible_not_found (warn) /
-//   visible_undetermined (warn: no text could be read; skip: no title hash)
-//   pdf.abstract.visible_match (pass, binds) / visible_hidden (warn) /
-//   visible_not_found (skip)
-//   pdf.arxiv.match (pass, binds: arXiv's watermark text, seen) /
-//   other_version (warn, with the match: another version of the record's
-//   paper) / mismatch (fail: a seen watermark names another paper) / hidden
-//   (warn) / link_only (skip: a link is a hint) / absent (skip)
-// and their states in `bindings` (visible_title, visible_abstract, arxiv_id;
-// a match carries `region`: where on page 1 it is seen).
-void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
-                            nlohmann::json& bindings);
-
 // --- Byte binding --------------------------------------------------------
-
-// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
-// (not `startxref 0`: a linearized file's first-page trailer).
-[[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
-// The stamped bytes end with a revision (`%%EOF`, then an end of line):
-// pith-stamp appends its update right there. A file rewritten as a whole
-// has other bytes at that offset.
-[[nodiscard]] bool ends_a_revision(std::string_view prefix);
 
 struct ByteBinding {
   CheckStatus status = CheckStatus::skip;
@@ -137,6 +83,42 @@ struct ByteBinding {
 // pdf.bytes.later_revisions (warn, with the count).
 ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& extraction, Report& report,
                                const std::optional<std::vector<std::uint64_t>>& xref_section_offsets = {});
+
+// --- After a full rewrite: the page text fingerprint ------------------------
+
+// After a full rewrite (pdf.bytes.rewritten: qpdf, pikepdf, "save as"), the
+// stamped bytes are gone; the page text fingerprint pith-stamp recorded
+// (XMP pith:pageTextSha256, pdf/page_fingerprint.hpp) still tells a re-save
+// from an edited paper:
+//   pdf.bytes.rewritten_text_unchanged  pass  every fingerprinted page reads as stamped
+//   pdf.bytes.rewritten_text_changed    warn  naming the pages whose text changed
+//   pdf.bytes.rewritten_text_unknown    skip  malformed fingerprint, or the pages could not be read
+// The fingerprint is unsigned (anyone who edits a page can rewrite it): a
+// finding for people, never a binding and never a verdict on its own.
+// Nothing is added when the stamp recorded no fingerprint (an older pith-stamp).
+
+// `stamped`: the XMP value as found; `now`: the file's pages as read by the
+// parsing child (nullopt: not read). Adds the check and report.extra["rewritten_text"].
+void check_rewritten_text(const std::optional<std::string>& stamped, const std::optional<pdf::PageFingerprints>& now,
+                          Report& report);
+
+// --- Digital signatures (listed, not validated) -----------------------------
+
+// pith-check lists the digital signatures a PDF carries beside its verdict,
+// for information: pith does not validate them (pdfsig, Acrobat and other
+// readers do) and they change no verdict. What each covers is told against
+// the file's length: a signature over fewer bytes than the file has was made
+// before a later update (a pith stamp is one), as any reader reports it
+// ("not total document signed").
+
+// report.extra["signatures"]: one object per signature (field, signer,
+// signed_at, sub_filter, signed_length, bytes_after, certification).
+// Nothing when there are none.
+void list_signatures(Report& report, const std::vector<pdf::PdfSignature>& signatures, std::uint64_t file_length);
+
+// The human report's lines for report.extra["signatures"]:
+// "  signatures (not validated by pith): 1: field Sig1, signed by …"; empty when none.
+[[nodiscard]] std::string signatures_text(const Report& report);
 
 // --- The whole check ---------------------------------------------------------
 
@@ -172,7 +154,7 @@ struct PdfProbes {
   // after stamping.
   std::function<std::vector<std::string>(std::uint64_t original_length)> page_one_changes;
   // Every page's text fingerprint as the file reads now, for a file rewritten
-  // as a whole (check/rewritten_text.hpp); nullopt when not read.
+  // as a whole (check_rewritten_text above); nullopt when not read.
   std::function<std::optional<pdf::PageFingerprints>()> page_fingerprints;
 };
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
@@ -190,13 +172,6 @@ struct PdfProbes {
 // unverifiable. The online checks are the caller's (check/online.hpp
 // apply_lookup: this PDF verdict never asks what the registry says now).
 void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>& resolved);
-
-// The whole check of a PDF in memory / on disk: opens it with the lazy reader
-// (an unreadable, damaged or encrypted PDF gives a report with `error` set),
-// reads its metadata, then check_pdf_metadata. The file is memory-mapped:
-// only the pages of the file the metadata lives in are touched.
-[[nodiscard]] FileCheck check_pdf_bytes(std::string_view bytes, const registry::TrustStore& trust, std::string_view name);
-[[nodiscard]] FileCheck check_pdf_file(const std::string& path, const registry::TrustStore& trust);
 
 // Whether `head` (the first bytes of a file) is a PDF: `%PDF-` within the
 // first 1024 bytes, as readers accept it, or (its header line lost or

@@ -39,7 +39,7 @@ struct PdfMetadata {
   std::optional<std::string> embedded_bundle;  // the embedded pith-bundle.json, decoded (the first, if several)
   std::size_t embedded_bundle_count = 0;       // EmbeddedFiles entries named pith-bundle.json
   // Where the undecoded data of xmp_packet and embedded_bundle lie in the
-  // file: the checking parent confirms them there (check/pdf_facts.hpp).
+  // file: the checking parent confirms them there (pdf/facts.hpp: confirm_in_file).
   std::optional<StreamSpan> xmp_span;
   std::optional<StreamSpan> embedded_bundle_span;
   std::vector<std::string> link_uris;          // /URI of page 1's link annotations (all of them)

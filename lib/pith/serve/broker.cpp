@@ -5,7 +5,7 @@
 
 #include "pith/base/fd_io.hpp"
 
-#include "pith/check/evidence.hpp"
+#include "pith/check/visible.hpp"
 #include "pith/check/file.hpp"
 #include "pith/runner/child_scheduler.hpp"
 

@@ -17,7 +17,7 @@
 // reply socket. At most `jobs` children run at once; further requests wait in
 // the broker's queue, which the caller bounds (it admits at most jobs + queue).
 #include "pith/base/error.hpp"
-#include "pith/check/carried.hpp"
+#include "pith/check/file.hpp"
 #include "pith/runner/isolation.hpp"
 #include "pith/registry/trust_store.hpp"
 

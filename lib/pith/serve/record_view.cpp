@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/record_view.hpp"
 
-#include "pith/check/carried.hpp"
-#include "pith/check/lookup.hpp"
+#include "pith/check/file.hpp"
+#include "pith/resolver/lookup.hpp"
 
 #include <utility>
 
@@ -84,7 +84,7 @@ RecordView view_record(const std::string& input, Result<resolver::Resolution> re
     view.pith_number = resolved->record.pith_number;
     view.short_number = record["short_pith_number"].get<std::string>();
   }
-  const Report report = check::lookup_report(input, std::move(resolved));
+  const Report report = resolver::lookup_report(input, std::move(resolved));
   nlohmann::json completeness = report.extra.contains("completeness") ? report.extra["completeness"] : nlohmann::json();
   if (report.verdict() == Verdict::verified) {
     view.status = corrections_in(completeness) > 0 ? RecordStatus::corrected : RecordStatus::verified;

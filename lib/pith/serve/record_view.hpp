@@ -2,7 +2,7 @@
 #pragma once
 // GET /api/v1/pith/{id} and the badge: a number resolved (registry, mirrors,
 // cache), verified, and summed up for people: the lookup report pith-check
-// prints for a number (check/lookup.hpp), the record (arXiv source and link,
+// prints for a number (resolver/lookup.hpp), the record (arXiv source and link,
 // dates), the events as a timeline, the completeness panel and one status
 // word (verified / corrected / unknown).
 #include "pith/base/error.hpp"

@@ -6,7 +6,7 @@
 #include "pith/base/terminal_text.hpp"
 #include "pith/base/version.hpp"
 #include "pith/check/online.hpp"
-#include "pith/check/resolver_host.hpp"
+#include "pith/resolver/resolver_host.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/serve/badge.hpp"
 #include "pith/serve/multipart.hpp"
@@ -265,7 +265,7 @@ Result<resolver::Resolution> Service::resolve(const std::string& id) {
 // the carried copy; offline, a PDF that carries only a number still has its
 // record resolved from the cache and file:// mirrors and bound to it.
 void Service::look_up_online(check::FileCheck& checked) {
-  check::check_resolver_hosts(checked.report, resolver_bases_, /*name_known_hosts=*/false);
+  resolver::check_resolver_hosts(checked.report, resolver_bases_, /*name_known_hosts=*/false);
   const std::string& number = check::number_to_look_up(checked);
   if (number.empty() || (options_.resolver.offline && !checked.evidence)) return;
   check::apply_lookup(checked, resolve(number));

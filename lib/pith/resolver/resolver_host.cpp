@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/check/resolver_host.hpp"
+#include "pith/resolver/resolver_host.hpp"
 
 #include "pith/base/check_codes.hpp"
 #include "pith/base/version.hpp"
@@ -8,7 +8,7 @@
 #include <cctype>
 #include <set>
 
-namespace pith::check {
+namespace pith::resolver {
 
 std::string url_host(std::string_view url) {
   const auto scheme_end = url.find("://");
@@ -44,4 +44,4 @@ void check_resolver_hosts(Report& report, const std::vector<std::string>& known_
   }
 }
 
-}  // namespace pith::check
+}  // namespace pith::resolver

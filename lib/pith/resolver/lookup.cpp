@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/check/lookup.hpp"
+#include "pith/resolver/lookup.hpp"
 
 #include "pith/base/check_codes.hpp"
 #include "pith/registry/identifier.hpp"
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string_view>
 
-namespace pith::check {
+namespace pith::resolver {
 namespace {
 
 bool starts_with_ci(std::string_view s, std::string_view lower_prefix) {
@@ -90,4 +90,4 @@ std::vector<std::optional<Report>> look_up_identifiers(const std::vector<std::st
   return reports;
 }
 
-}  // namespace pith::check
+}  // namespace pith::resolver

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::check {
+namespace pith::resolver {
 
 // The host (with any port, lower case, no user info) of a URL; empty when
 // there is none.
@@ -24,4 +24,4 @@ namespace pith::check {
 // answer says "the configured registry": the operator's mirrors are theirs).
 void check_resolver_hosts(Report& report, const std::vector<std::string>& known_bases, bool name_known_hosts = true);
 
-}  // namespace pith::check
+}  // namespace pith::resolver

@@ -1,40 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pith/check/evidence.hpp"
+#include "pith/pdf/evidence.hpp"
 
 #include "pith/base/child_process.hpp"
-#include "pith/base/crypto.hpp"
 #include "pith/base/png.hpp"
 #include "pith/pdf/page_text.hpp"
 
-#include <algorithm>
 #include <charconv>
-#include <span>
 
-namespace pith::check {
-
-std::optional<EvidenceRegion> evidence_region(const Report& report) {
-  const auto bindings = report.extra.find("bindings");
-  if (bindings == report.extra.end() || !bindings->is_object()) return std::nullopt;
-  for (const char* name : {"visible_title", "visible_abstract", "arxiv_id"}) {
-    const auto b = bindings->find(name);
-    if (b == bindings->end() || !b->is_object() || b->value("state", "") != "match") continue;
-    const auto region = b->find("region");
-    if (region == b->end() || !region->is_object()) continue;
-    const auto box = region->find("box");
-    if (box == region->end() || !box->is_array() || box->size() != 4) continue;
-    if (!std::all_of(box->begin(), box->end(), [](const nlohmann::json& v) { return v.is_number(); })) continue;
-    return EvidenceRegion{name, {(*box)[0].get<double>(), (*box)[1].get<double>(), (*box)[2].get<double>(),
-                                 (*box)[3].get<double>()}};
-  }
-  return std::nullopt;
-}
-
-std::string describe_binding(std::string_view binding) {
-  if (binding == "visible_title") return "the record's title as a reader sees it on page 1";
-  if (binding == "visible_abstract") return "the record's abstract as a reader sees it on page 1";
-  if (binding == "arxiv_id") return "arXiv's watermark as a reader sees it on page 1";
-  return std::string(binding);
-}
+namespace pith::pdf {
 
 namespace {
 
@@ -64,9 +37,9 @@ Result<pdf::PageCrop> crop_from_wire(std::string_view sent) {
 
 }  // namespace
 
-Result<std::string> render_evidence_png(std::string_view pdf_bytes, const EvidenceRegion& region, double dpi) {
+Result<std::string> render_evidence_png(std::string_view pdf_bytes, const Box& seen, double dpi) {
   constexpr double margin = 12;  // points around what was seen
-  const pdf::Box box{region.box.x0 - margin, region.box.y0 - margin, region.box.x1 + margin, region.box.y1 + margin};
+  const pdf::Box box{seen.x0 - margin, seen.y0 - margin, seen.x1 + margin, seen.y1 + margin};
   ChildLimits limits;
   limits.memory_bytes = (std::uint64_t{1} << 30) + pdf_bytes.size();
   auto sent = run_in_child(
@@ -84,15 +57,4 @@ Result<std::string> render_evidence_png(std::string_view pdf_bytes, const Eviden
   return png;
 }
 
-void embed_evidence(Report& report, std::string_view pdf_bytes) {
-  const auto region = evidence_region(report);
-  if (!region) return;
-  auto png = render_evidence_png(pdf_bytes, *region, 110);
-  if (!png) return;
-  report.extra["evidence"] = {
-      {"binding", region->binding},
-      {"box", {region->box.x0, region->box.y0, region->box.x1, region->box.y1}},
-      {"png_base64", to_base64(std::span(reinterpret_cast<const std::uint8_t*>(png->data()), png->size()))}};
-}
-
-}  // namespace pith::check
+}  // namespace pith::pdf

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace pith::check {
+namespace pith::resolver {
 
 // A file that exists is checked as a file, even if its name looks like a
 // number. Otherwise a number or arXiv id is resolved; so is anything written
@@ -27,14 +27,14 @@ namespace pith::check {
 // when what was served was forged, tampered or substituted; resolver.rejected
 // (warn, verdict unverifiable) when it was intact but signed by no trusted
 // key; else the error (verdict error).
-[[nodiscard]] Report lookup_report(const std::string& input, Result<resolver::Resolution> resolved);
+[[nodiscard]] Report lookup_report(const std::string& input, Result<Resolution> resolved);
 
 // The reports of every identifier argument among `arguments`, resolved
 // together (concurrent, over reused connections), in argument order; nullopt
 // for the arguments that are files. The resolver is only made (and the
 // network only used) when there is an identifier.
 [[nodiscard]] std::vector<std::optional<Report>> look_up_identifiers(const std::vector<std::string>& arguments,
-                                                                     const resolver::ResolverOptions& options,
+                                                                     const ResolverOptions& options,
                                                                      const registry::TrustStore& trust);
 
-}  // namespace pith::check
+}  // namespace pith::resolver

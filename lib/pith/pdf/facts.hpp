@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The parse/judge split of a PDF check (issue 13, "the child only extracts").
+// What pith-check's parsing child reads from a PDF (issue 13, "the child
+// only extracts"), the message it sends, and what the checking process
+// confirms of it in the file's own bytes.
 //
 // The isolated child (runner/isolation.hpp) opens the hostile PDF with PoDoFo and
 // poppler and sends back only what it read: PdfFacts, raw bytes and strings
-// (read_pdf_facts). The checking process judges them (judge_pdf_facts):
-// strict parsing of the XMP packet and of the embedded bundle, every
-// signature check, the bindings and the verdict. No report, verdict or trust
-// anchor crosses the pipe.
+// (read_pdf_facts). The checking process judges them (check/file.hpp:
+// judge_pdf_facts): strict parsing of the XMP packet and of the embedded
+// bundle, every signature check, the bindings and the verdict. No report,
+// verdict or trust anchor crosses the pipe.
 //
 // A child taken over by a parser exploit can still lie about what it read,
 // so the parent confirms in the file's bytes (which it maps itself) what a
@@ -18,7 +20,7 @@
 //     once decrypted with the reported file key: AES-256 directly, RC4 and
 //     AES-128 with the object's key, derived from the file key and the
 //     `N G obj` the parent finds before the stream); else the part is
-//     dropped and isolation.child.rejected fails the file;
+//     dropped (confirm_in_file) and isolation.child.rejected fails the file;
 //   - the cross-reference section offsets must each point at a section
 //     (`xref` or `N G obj`); else they are ignored and the revisions are
 //     counted from the file's `startxref … %%EOF` tails;
@@ -29,30 +31,28 @@
 // carries to the wrong paper, but never make a record verify that the file's
 // bytes do not carry, signed by a trusted key.
 #include "pith/base/error.hpp"
-#include "pith/check/carried.hpp"
-#include "pith/runner/isolation.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/signatures.hpp"
-#include "pith/registry/trust_store.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace pith::check {
+namespace pith::pdf {
 
 // Everything the child reads from a PDF.
 struct PdfFacts {
   std::optional<std::string> error;  // the PDF could not be opened: why (names no file)
-  pdf::PdfMetadata metadata;
+  PdfMetadata metadata;
   // Page 1 as a viewer shows it now; read when the metadata hints at a Pith
   // Number (otherwise nothing is bound to it and poppler is not run).
-  std::optional<pdf::PageText> page;
+  std::optional<PageText> page;
   // Read when the XMP names a pith:originalLength and revisions follow it:
   // the title metadata of the first stamped_length bytes (the stamped
   // revision; the parent parses its XMP) and page 1's objects redefined at or
@@ -65,14 +65,14 @@ struct PdfFacts {
   // cipher (RC4, AES-128 or AES-256), so the parent can decrypt the stream
   // data it confirms in the file's bytes (a wrong key decrypts them to
   // noise, never to a validly signed record).
-  std::optional<pdf::FileKey> file_key;
+  std::optional<FileKey> file_key;
   // The digital signatures the PDF carries (informational: listed beside
   // the verdict, never validated by pith; the child's word).
-  std::vector<pdf::PdfSignature> signatures;
+  std::vector<PdfSignature> signatures;
   // Read only when the XMP carries a page text fingerprint and the stamped
-  // bytes no longer end a revision (a full rewrite, check/rewritten_text.hpp):
-  // every page's fingerprint as the file reads now.
-  std::optional<pdf::PageFingerprints> page_fingerprints;
+  // bytes no longer end a revision (a full rewrite, check/pdf.hpp:
+  // check_rewritten_text): every page's fingerprint as the file reads now.
+  std::optional<PageFingerprints> page_fingerprints;
 
   // The wire form (base/wire.hpp): every string read from the PDF travels
   // as length and bytes, so bytes that are not UTF-8 arrive exactly as read.
@@ -87,20 +87,22 @@ struct PdfFacts {
 // damaged xref as common readers do) and reads the facts. Never throws.
 [[nodiscard]] PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name);
 
-// The parent's half: confirms the facts against `bytes` (the same file) as
-// above, then the whole check (check_pdf_metadata).
-[[nodiscard]] FileCheck judge_pdf_facts(std::string_view bytes, PdfFacts facts, const registry::TrustStore& trust,
-                                        std::string_view name);
+// The parent's confirmation, in `bytes` (the same file), of what a verdict
+// rests on, as above: an XMP packet or embedded bundle that is not the
+// stream data at its span is dropped from `facts.metadata` and named in the
+// result ("an XMP packet", "an embedded pith-bundle.json"); cross-reference
+// offsets that do not all point at a section are dropped (the revisions are
+// then counted from the file's `startxref … %%EOF` tails).
+[[nodiscard]] std::vector<std::string> confirm_in_file(std::string_view bytes, PdfFacts& facts);
 
-// What the child sends for `bytes` (PdfFacts::to_wire), and the
-// parent's judgement of what arrived (a crash or limit: the report's error).
-// For callers that run the child themselves (pith-check's worker pool).
-[[nodiscard]] std::string pdf_facts_message(std::string_view bytes, std::string_view name);
-[[nodiscard]] FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent,
-                                          const registry::TrustStore& trust, std::string_view name);
+// --- Revisions, as the bytes end them ----------------------------------------
 
-// Both halves: read_pdf_facts in a child process under `limits`, judged here.
-[[nodiscard]] FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name,
-                                           const registry::TrustStore& trust, const runner::IsolationLimits& limits = {});
+// Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
+// (not `startxref 0`: a linearized file's first-page trailer).
+[[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
+// The stamped bytes end with a revision (`%%EOF`, then an end of line):
+// pith-stamp appends its update right there. A file rewritten as a whole
+// has other bytes at that offset.
+[[nodiscard]] bool ends_a_revision(std::string_view prefix);
 
-}  // namespace pith::check
+}  // namespace pith::pdf
