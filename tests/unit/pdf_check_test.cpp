@@ -5,6 +5,9 @@
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/pdf/xmp.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -39,17 +42,15 @@ Check only_check(const Report& r, std::string_view code) {
   return *c;
 }
 
+// The fixture bundle, verified by the real verifier with the pinned key
+// (a VerifiedRecord is made only by verification).
 registry::VerifiedRecord verified_bundle_record() {
-  registry::VerifiedRecord r;
-  r.kind = registry::DocumentKind::bundle;
-  r.pith_number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
-  r.canonical_json = R"({"metadata":{"title_canon_sha256":"434da334d2825ada3dac75e9e2b905314cb028892db0175cc031b036c7f49566"}})";
-  r.canonical_record = nlohmann::json::parse(r.canonical_json);
-  r.canonical_sha256 = "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432";
-  r.receipt_signature_b64 = "c2lnbmF0dXJl";
-  r.key_id = "pith-v1-2026-05";
-  r.key_fingerprint = "8d4b5ee74e4693bcd1df2446408b0d54";
-  return r;
+  auto v = registry::verify_document(test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"),
+                                     registry::TrustStore::with_pinned_key(), "fixture bundle");
+  REQUIRE(v);
+  REQUIRE(v->record());
+  REQUIRE(v->record()->pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  return *v->record();
 }
 
 pdf::PdfExtraction extraction_of(const pdf::PdfMetadata& m) {

@@ -54,12 +54,15 @@ check::FileCheck pdf_report_carrying(const registry::VerifiedRecord& carried) {
 }
 
 Result<resolver::Resolution> served(registry::VerifiedRecord record) {
-  resolver::Resolution res;
-  res.input = record.pith_number;
-  res.record = std::move(record);
-  res.origin = resolver::ResolutionOrigin::server;
-  res.source = "https://pith.example/pith/X/bundle.json";
-  return res;
+  std::string input = record.pith_number;
+  return resolver::Resolution{.input = std::move(input),
+                              .identifier = {},
+                              .record = std::move(record),
+                              .origin = resolver::ResolutionOrigin::server,
+                              .source = "https://pith.example/pith/X/bundle.json",
+                              .failures = {},
+                              .not_served = false,
+                              .report = {}};
 }
 
 const Check* find(const check::FileCheck& r, std::string_view code) { return r.report.find(code); }

@@ -25,18 +25,19 @@ pith::resolver::DocumentVerifier stand_in_verifier() {
   return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::DocumentVerification> {
     auto doc = nlohmann::json::parse(bytes, nullptr, false);
     if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(pith::ErrorKind::malformed, std::string(name), "not a registry document");
-    pith::registry::VerifiedRecord r;
+    pith::registry::DocumentContent r;
     r.kind = pith::registry::DocumentKind::bundle;
     r.pith_number = doc["pith_number"].get<std::string>();
     r.canonical_record = doc.value("canonical_record", nlohmann::json::object());
     r.document_bytes = std::string(bytes);
     r.document = doc;
+    pith::Report report;
     if (doc.value("trusted", false)) {
-      r.report.trust_anchor("stand_in.signature", "trusted");
+      report.trust_anchor("stand_in.signature", "trusted");
     } else {
-      r.report.fail("stand_in.signature", "not signed by a trusted key");
+      report.fail("stand_in.signature", "not signed by a trusted key");
     }
-    return pith::registry::DocumentVerification(r, r.report);
+    return pith::registry::DocumentVerification(r, report);
   };
 }
 

@@ -486,7 +486,7 @@ std::optional<std::string> rollback_from(const DocumentContent& known, const Doc
 DocumentVerification::DocumentVerification(DocumentContent content, Report verification_report)
     : report(std::move(verification_report)) {
   if (report.verdict() == Verdict::verified) {
-    record_ = VerifiedRecord{std::move(content), report};
+    record_ = VerifiedRecord(std::move(content), report);
   } else {
     unverified_ = std::move(content);
   }

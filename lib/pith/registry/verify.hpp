@@ -2,7 +2,7 @@
 #pragma once
 // CONTRACT between the verification core and its users (resolver, stamper,
 // checker, sty generator). The core (issue 2) implements `verify_document` in
-// verified_record.cpp; the other parts only consume these types. Extend it,
+// verify.cpp; the other parts only consume these types. Extend it,
 // do not break it.
 //
 // A registry document is one of: a bundle (`pith_open_graph_bundle`), a state
@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pith::registry {
@@ -43,12 +44,18 @@ struct DocumentContent {
 
 // What a fully verified document yields: everything a stamper or the
 // generated pith.sty needs to carry the signed record onward, and its report
-// (whose verdict is verified). In the library only a DocumentVerification
-// makes one, and only when its report verified, so holding a VerifiedRecord
-// means the record verified: no caller has to remember to look at a verdict.
-// It stays an aggregate so tests and benches can describe one.
+// (whose verdict is verified). Only a DocumentVerification makes one (its
+// constructor is private), and only when its report verified, so holding a
+// VerifiedRecord means the record verified: no caller has to remember to
+// look at a verdict. Tests and benches get one the same way, by verifying
+// signed fixture data (tests/support/test_signer.hpp). Copied and moved freely.
 struct VerifiedRecord : DocumentContent {
   Report report;  // every check performed, in order
+
+ private:
+  friend class DocumentVerification;
+  VerifiedRecord(DocumentContent content, Report verification_report)
+      : DocumentContent(std::move(content)), report(std::move(verification_report)) {}
 };
 
 // The outcome of verifying a document, whatever its verdict: the report
@@ -57,7 +64,10 @@ struct VerifiedRecord : DocumentContent {
 class DocumentVerification {
  public:
   // The one place a VerifiedRecord is made: `content` becomes the record
-  // only when `report`'s verdict is verified.
+  // only when `report`'s verdict is verified. Called by the verifiers
+  // (verify_document, verify_record_with_receipt), by whoever re-wraps a
+  // record one of them verified, and by a test's stand-in for the
+  // resolver's DocumentVerifier hook.
   DocumentVerification(DocumentContent content, Report verification_report);
 
   Report report;
@@ -75,7 +85,7 @@ class DocumentVerification {
   std::optional<VerifiedRecord> record_;
 };
 
-// Strictly parses `bytes` (see strict_json.hpp) and verifies the document
+// Strictly parses `bytes` (signed_json/strict.hpp) and verifies the document
 // with keys from `trust` only. Never fails with an Error for bad *content*:
 // content problems are failed checks in the result's `report` (so the caller
 // can show them), and then the result holds no record; the Error branch is for input that is not a registry document at all

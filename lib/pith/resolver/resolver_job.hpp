@@ -56,16 +56,14 @@ struct Resolver::Job {
   // The answer for this input: `record` from `source`, with the failed
   // attempts and the report's checks so far (moved out of the job).
   [[nodiscard]] Resolution resolved(ResolutionOrigin origin, std::string source, registry::VerifiedRecord record) {
-    Resolution r;
-    r.input = input;
-    r.identifier = id;
-    r.origin = origin;
-    r.source = std::move(source);
-    r.failures = std::move(failures);
-    r.not_served = not_served();
-    r.report = std::move(report);
-    r.record = std::move(record);
-    return r;
+    return Resolution{.input = input,
+                      .identifier = id,
+                      .record = std::move(record),
+                      .origin = origin,
+                      .source = std::move(source),
+                      .failures = std::move(failures),
+                      .not_served = not_served(),
+                      .report = std::move(report)};
   }
 };
 
