@@ -49,7 +49,7 @@ registry::VerifiedRecord verified_bundle_record() {
                                      registry::TrustStore::with_pinned_key(), "fixture bundle");
   REQUIRE(v);
   REQUIRE(v->record());
-  REQUIRE(v->record()->pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  REQUIRE(v->record()->number().to_string() == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
   return *v->record();
 }
 
@@ -295,7 +295,7 @@ TEST_CASE("record binding: numbers and XMP copies must be the verified record's"
   const auto record = verified_bundle_record();
   pdf::PdfMetadata m;
   m.xmp_packet = xmp_copying(record);
-  m.info_number = record.pith_number;
+  m.info_number = record.number().to_string();
 
   Report good;
   check::check_pdf_record_binding(extraction_of(m), record, good);
@@ -304,7 +304,7 @@ TEST_CASE("record binding: numbers and XMP copies must be the verified record's"
 
   // Numbers consistent with each other, but not the embedded bundle's record.
   auto other = record;
-  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.pith_number = pith::registry::parse_pith_number("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3").value();
   Report wrong_number;
   check::check_pdf_record_binding(extraction_of(m), other, wrong_number);
   CHECK(only_check(wrong_number, "pdf.number.matches_record").status == CheckStatus::fail);

@@ -49,12 +49,12 @@ check::FileCheck pdf_report_carrying(const registry::VerifiedRecord& carried) {
   Report r;
   r.input = "paper.pdf";
   r.input_kind = "pdf";
-  r.pith_number = carried.pith_number;
+  r.pith_number = carried.number().to_string();
   return check::FileCheck{r, check::CarriedCopy::of(carried, carried.report)};
 }
 
 Result<resolver::Resolution> served(registry::VerifiedRecord record) {
-  std::string input = record.pith_number;
+  std::string input = record.number().to_string();
   return resolver::Resolution{.input = std::move(input),
                               .identifier = {},
                               .record = std::move(record),

@@ -11,6 +11,7 @@
 // detected from the content, never from a file name.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
+#include "pith/registry/number.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -31,7 +32,7 @@ enum class DocumentKind { bundle, state, record, resolver_answer };
 // check's binding checks, the carried copy for the online check).
 struct DocumentContent {
   DocumentKind kind = DocumentKind::record;
-  std::string pith_number;            // full form, e.g. pith:2020:WXNI57C2SJ24QK62DB7DTUREA3; empty if underivable
+  std::optional<PithNumber> pith_number;  // derived from the record, full form (pith:2020:WXNI57C2...); none if underivable
   nlohmann::json canonical_record;    // as parsed (strictly)
   std::string canonical_json;         // canon(canonical_record): the exact hashed bytes
   std::string canonical_sha256;       // lower-case hex
@@ -52,6 +53,9 @@ struct DocumentContent {
 struct VerifiedRecord : DocumentContent {
   Report report;  // every check performed, in order
 
+  // The record's number, full form: a verified record always has one.
+  [[nodiscard]] const PithNumber& number() const { return *pith_number; }
+
  private:
   friend class DocumentVerification;
   VerifiedRecord(DocumentContent content, Report verification_report)
@@ -64,7 +68,7 @@ struct VerifiedRecord : DocumentContent {
 class DocumentVerification {
  public:
   // The one place a VerifiedRecord is made: `content` becomes the record
-  // only when `report`'s verdict is verified. Called by the verifiers
+  // only when `report`'s verdict is verified (and its number was derived). Called by the verifiers
   // (verify_document, verify_record_with_receipt), by whoever re-wraps a
   // record one of them verified, and by a test's stand-in for the
   // resolver's DocumentVerifier hook.

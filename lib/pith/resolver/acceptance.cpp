@@ -19,8 +19,8 @@ std::optional<Refusal> rejection_reason(const registry::DocumentVerification& ve
                    "failed verification (" + first_failure(verification.report) + ")"};
   }
   const registry::VerifiedRecord& record = *verification.record();
-  if (!id.matches(record.pith_number, record.canonical_record)) {
-    return Refusal{ErrorKind::rejected, "substitution: " + id.mismatch(record.pith_number, record.canonical_record)};
+  if (!id.matches(record.number(), record.canonical_record)) {
+    return Refusal{ErrorKind::rejected, "substitution: " + id.mismatch(record.number(), record.canonical_record)};
   }
   return std::nullopt;
 }
@@ -35,14 +35,13 @@ std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
 }
 
 std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const DocumentVerifier& verify,
-                                         const std::string& full_number) {
-  const auto number = registry::parse_pith_number(full_number);
-  if (!number || !number->has_whole_body()) return std::nullopt;
-  auto doc = cache.load_body(number->body);
+                                         const registry::PithNumber& full_number) {
+  if (!full_number.has_whole_body()) return std::nullopt;
+  auto doc = cache.load_body(full_number.body);
   if (!doc) return std::nullopt;
   auto verified = verify(doc->bytes, doc->path.string());
-  if (!verified || !verified->record() || verified->record()->pith_number != full_number) return std::nullopt;
-  if (!doc->full_number.empty() && doc->full_number != full_number) return std::nullopt;
+  if (!verified || !verified->record() || verified->record()->number() != full_number) return std::nullopt;
+  if (!doc->full_number.empty() && doc->full_number != full_number.to_string()) return std::nullopt;
   return HeldEntry{std::move(*doc), *std::move(*verified).record()};
 }
 

@@ -43,7 +43,7 @@ struct HeldEntry {
   registry::VerifiedRecord record;
 };
 [[nodiscard]] std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const DocumentVerifier& verify,
-                                                       const std::string& full_number);
+                                                       const registry::PithNumber& full_number);
 
 // Only a signed bundle is kept: a state alone is not signed, and a cached
 // copy is what later lookups (and the rollback check) start from.

@@ -71,8 +71,8 @@ void Resolver::consult_cache(Job& job) {
     unusable = verified.error().describe();
   } else if (!verified->record()) {
     unusable = "failed verification (" + first_failure(verified->report) + ")";
-  } else if (!doc->full_number.empty() && doc->full_number != verified->record()->pith_number) {
-    unusable = "filed under " + doc->full_number + " but holds " + verified->record()->pith_number;
+  } else if (!doc->full_number.empty() && doc->full_number != verified->record()->number().to_string()) {
+    unusable = "filed under " + doc->full_number + " but holds " + verified->record()->number().to_string();
   }
   if (unusable) {
     const ErrorKind kind = verified && !verified->record() && verified->report.verdict() == Verdict::unverifiable
@@ -89,7 +89,7 @@ void Resolver::consult_cache(Job& job) {
   // arXiv id): the lookup's mistake, not the entry's. It is neither used nor
   // touched, and the answer says which record the cache does hold.
   if (auto why = rejection_reason(*verified, job.id)) {
-    const std::string& held = verified->record()->pith_number;
+    const std::string held = verified->record()->number().to_string();
     const bool same_body = job.id.number() && job.id.number()->has_whole_body() &&
                            held.ends_with(":" + job.id.number()->body);
     const std::string reason = same_body ? "the year differs: the record with this body is " + held : why->reason;
@@ -122,7 +122,7 @@ void Resolver::finish_from_network(Job& job, registry::VerifiedRecord record, co
   const Endpoint& ep = job.endpoints[job.next];
   const bool mirror = ep.role != BaseRole::registry;
   if (cacheable(record.kind)) {
-    pending_stores_.push_back({record.pith_number, record.document_bytes,
+    pending_stores_.push_back({record.number(), record.document_bytes,
                                CacheMeta{url, response.etag, response.last_modified, unix_now()},
                                arxiv_aliases_of(record.canonical_record)});
   }
@@ -144,7 +144,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
   }
   if (answer->not_modified && job.cached && job.cached_record) {
     // Same bytes as our verified copy: use it, refreshed.
-    const std::string full = job.cached_record->pith_number;
+    const registry::PithNumber full = job.cached_record->number();
     (void)cache_.touch(full, unix_now());
     HttpResponse same = *answer;
     same.etag = job.cached->meta.etag;
@@ -193,7 +193,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     return;
   }
   if (!job.cached_record) {
-    if (auto held = sound_entry_for(cache_, verify_, verified->record()->pith_number)) {
+    if (auto held = sound_entry_for(cache_, verify_, verified->record()->number())) {
       job.cached = std::move(held->document);
       job.cached_record = std::move(held->record);
     }
@@ -335,9 +335,9 @@ std::vector<Result<Resolution>> Resolver::resolve_many(const std::vector<std::st
         r.failures.clear();
       }
       if (job.id.kind() == registry::IdentifierKind::short_form) {
-        r.report.pass(check_code::resolver_short_form, job.id.text() + " resolved to " + r.record.pith_number);
+        r.report.pass(check_code::resolver_short_form, job.id.text() + " resolved to " + r.record.number().to_string());
       } else if (job.id.kind() == registry::IdentifierKind::arxiv) {
-        r.report.pass(check_code::resolver_arxiv, "arXiv " + job.id.text() + " resolved to " + r.record.pith_number +
+        r.report.pass(check_code::resolver_arxiv, "arXiv " + job.id.text() + " resolved to " + r.record.number().to_string() +
                                             " (the signed record's source matches)");
       }
     }

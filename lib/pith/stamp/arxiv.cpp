@@ -121,7 +121,7 @@ struct Paper {
   fs::path tex;  // absolute
   fs::path dir;  // absolute
   std::string stem;
-  std::string number;  // full form, from the verified pith.sty
+  registry::PithNumber number;  // full form, from the verified pith.sty
 };
 
 // Files of the paper's tree the build opened that -recorder does not list
@@ -284,7 +284,7 @@ void judge_pdf(const Paper& paper, const fs::path& pdf, const registry::TrustSto
   std::string why;
   ErrorKind kind = ErrorKind::rejected;
   if (verdict == Verdict::verified) {
-    why = "it carries " + report.pith_number + ", not the paper's " + paper.number;
+    why = "it carries " + report.pith_number + ", not the paper's " + paper.number.to_string();
     kind = ErrorKind::conflict;
   } else if (verdict == Verdict::not_found) {
     why = "it carries no Pith Number (is \\usepackage{pith} in the paper?)";
@@ -324,7 +324,8 @@ std::optional<Paper> paper_with_verified_sty(const ArxivOptions& opt, const regi
                 "the upload needs " + o.missing.back() + "; run 'pith-stamp " + opt.tex.string() + "' first");
     return std::nullopt;
   }
-  paper.number = o.pith_number = record->pith_number;
+  paper.number = record->number();
+  o.pith_number = paper.number.to_string();
   return paper;
 }
 

@@ -23,6 +23,10 @@ namespace fs = std::filesystem;
 
 StampNote warning_note(std::string text) { return StampNote{StampNote::Severity::warning, std::move(text)}; }
 
+std::string derived_number(const registry::DocumentContent& content) {
+  return content.pith_number ? content.pith_number->to_string() : std::string();
+}
+
 Outcome failure(Status status, ErrorKind kind, std::string message) {
   Outcome o;
   o.status = status;
@@ -158,7 +162,8 @@ namespace {
 // A name for the record's paper: its number, and its arXiv id when it has one.
 std::string record_paper(const registry::VerifiedRecord& record) {
   const auto arxiv = registry::record_arxiv_source(record.canonical_record);
-  return arxiv ? record.pith_number + " (arXiv:" + arxiv->to_string() + ")" : record.pith_number;
+  const std::string number = record.number().to_string();
+  return arxiv ? number + " (arXiv:" + arxiv->to_string() + ")" : number;
 }
 
 }  // namespace

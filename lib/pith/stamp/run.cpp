@@ -42,7 +42,7 @@ std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, cons
 // (check::check_file, as `pith-check --offline FILE`, in a child) is
 // verified. Returns that report when it is not (the record itself was just
 // verified, and is the registry's current one: only the file can be wrong).
-std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const std::string& number) {
+std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const registry::PithNumber& number) {
   auto trust = trust_store(opt);
   if (!trust) {
     Report report;
@@ -103,14 +103,15 @@ pdf::StampOptions stamp_options(const StampRunOptions& opt) {
 
 // The record to plan with when it was obtained before the PDF was read:
 // verified, and the record of the number --pith names.
-const registry::VerifiedRecord* record_for_pith(const StampRunOptions& opt,
+const registry::VerifiedRecord* record_for_pith(const std::optional<registry::PithNumber>& pith,
                                                 const std::optional<Result<registry::DocumentVerification>>& obtained) {
-  if (!obtained || !*obtained || !(*obtained)->record()) return nullptr;
+  if (!pith || !obtained || !*obtained || !(*obtained)->record()) return nullptr;
   const registry::VerifiedRecord& record = *(*obtained)->record();
-  return registry::same_number(opt.pith, record.pith_number) ? &record : nullptr;
+  return pith->matches(record.number()) ? &record : nullptr;
 }
 
-Outcome stamp_pdf(const StampRunOptions& opt) {
+// `pith`: --pith, parsed (the text goes to the resolver as typed).
+Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::PithNumber>& pith) {
   struct stat before {};
   if (::stat(opt.input.c_str(), &before) != 0)
     return failure(Status::error, ErrorKind::io, opt.input + ": cannot open: " + std::strerror(errno));
@@ -138,8 +139,8 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   // first, and one child reads the PDF and plans. What goes wrong is still
   // reported in the order of the steps (the PDF, its number, the record).
   std::optional<Result<registry::DocumentVerification>> verification;
-  if (!opt.pith.empty()) verification = obtain_record(opt, opt.pith, outcome);
-  auto examined = examine_pdf(opt, *file, record_for_pith(opt, verification), so, start_copy);
+  if (pith) verification = obtain_record(opt, opt.pith, outcome);
+  auto examined = examine_pdf(opt, *file, record_for_pith(pith, verification), so, start_copy);
   if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
   if (!examined) return refused(examined.error());
   if (!examined->number) {
@@ -156,11 +157,12 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
     if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, verification->error(), *kept, opt.input, "its record");
   }
   if (!*verification) return not_obtained(verification->error());
-  outcome.pith_number = (*verification)->content().pith_number;  // derived from the record, as before
+  outcome.pith_number = derived_number((*verification)->content());
   if (!(*verification)->record()) return unverified(opt, outcome, (*verification)->report, number);
   const registry::VerifiedRecord& record = *(*verification)->record();
-  if (!registry::same_number(number, record.pith_number))
-    return wrong_record(opt, outcome, record.pith_number, from + " names " + number);
+  const std::string record_number = record.number().to_string();
+  if (!registry::same_number(record.number(), number))
+    return wrong_record(opt, outcome, record_number, from + " names " + number);
 
   if (!examined->plan) {  // the number was the PDF's: now plan with its record
     examined = examine_pdf(opt, *file, &record, so, start_copy);
@@ -170,8 +172,8 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
   // Already stamped: so only when pith-check says verified; --force stamps again.
   std::optional<std::string> forced_over;
   if (examined->plan->outcome == pdf::StampOutcome::already_stamped) {
-    if (auto report = stamp_not_verified(opt, record.pith_number)) {
-      if (!opt.force) return not_verified(opt, outcome, record.pith_number, std::move(*report));
+    if (auto report = stamp_not_verified(opt, record.number())) {
+      if (!opt.force) return not_verified(opt, outcome, record_number, std::move(*report));
       forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
       pdf::StampOptions again = so;
       again.restamp = true;
@@ -192,11 +194,11 @@ Outcome stamp_pdf(const StampRunOptions& opt) {
       outcome.status = Status::conflict;
       outcome.failure = ErrorKind::conflict;
       outcome.message = opt.input + " already carries " + plan.previous_number.value_or("another Pith Number") +
-                        "; refusing to stamp " + record.pith_number + " (use --force to replace it)";
+                        "; refusing to stamp " + record_number + " (use --force to replace it)";
       return outcome;
     case pdf::StampOutcome::already_stamped:
       outcome.status = Status::already_stamped;
-      outcome.message = opt.input + ": already stamped with " + record.pith_number;
+      outcome.message = opt.input + ": already stamped with " + record_number;
       if (writes_to_stdout(opt)) {
         if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->size(), {}); !ok)
           return failure(Status::error, ok.error().kind, ok.error().describe());
@@ -269,15 +271,19 @@ StampRunOutcome run_stamp(const StampRunOptions& options) {
     return failure(Status::error, ErrorKind::usage, "--append updates FILE in place; it cannot be combined with -o");
   if (options.output == "-" && fs::path(options.input).extension() == ".tex")
     return failure(Status::error, ErrorKind::usage, "-o - (standard output) is for PDFs; a .tex is stamped by writing pith.sty beside it");
+  // --pith is parsed here, once; the steps compare the parsed number.
+  std::optional<registry::PithNumber> pith;
   if (!options.pith.empty()) {
-    if (auto parsed = registry::parse_pith_number(options.pith); !parsed) {
+    auto parsed = registry::parse_pith_number(options.pith);
+    if (!parsed) {
       return failure(Status::error, ErrorKind::usage,
                      "--pith " + options.pith + ": malformed Pith Number: " + parsed.error().message +
                          " (expected pith:YYYY:<26 characters A-Z 2-7>, pith:<26> or the bare 26 characters)");
     }
+    pith = std::move(*parsed);
   }
-  if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options);
-  return stamp_pdf(options);
+  if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options, pith);
+  return stamp_pdf(options, pith);
 }
 
 void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, const StampPrintOptions& print,

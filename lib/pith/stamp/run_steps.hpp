@@ -36,6 +36,8 @@ using Outcome = StampRunOutcome;
 // ---------------------------------------------------------- record_steps.cpp
 
 [[nodiscard]] StampNote warning_note(std::string text);
+// The number a document's record derives to, as text ("" when it derives none).
+[[nodiscard]] std::string derived_number(const registry::DocumentContent& content);
 [[nodiscard]] Outcome failure(Status status, ErrorKind kind, std::string message);
 // A failed step: nothing was written.
 [[nodiscard]] Outcome refused(const Error& e);
@@ -72,8 +74,8 @@ using Outcome = StampRunOutcome;
 
 // ---------------------------------------------------------------- run_tex.cpp
 
-// pith-stamp paper.tex: pith.sty beside it.
-[[nodiscard]] Outcome stamp_tex_file(const StampRunOptions& opt);
+// pith-stamp paper.tex: pith.sty beside it. `pith`: --pith, parsed.
+[[nodiscard]] Outcome stamp_tex_file(const StampRunOptions& opt, const std::optional<registry::PithNumber>& pith);
 
 // ------------------------------------------------------------- pdf_output.cpp
 

@@ -23,7 +23,7 @@ Outcome stamp_tex_offline(const StampRunOptions& opt, const tex::TexNumber& numb
   auto trust = trust_store(opt);
   if (!trust) return refused(trust.error());
   auto kept = tex::verify_existing_sty(opt.input, number, *trust);
-  if (kept) return kept_offline(opt, unreachable, kept->pith_number, sty, "its record");
+  if (kept) return kept_offline(opt, unreachable, kept->number().to_string(), sty, "its record");
   Outcome o = refused(unreachable);
   o.message = unreachable.describe() + "; and " + kept.error().describe() +
               ". Connect to the registry and run 'pith-stamp " + opt.input + "' again, or give the paper's registry "
@@ -38,21 +38,21 @@ Outcome stamp_tex_offline(const StampRunOptions& opt, const tex::TexNumber& numb
 // --pith on a .tex is honoured only as the number the paper names: pith.sty
 // is read by the paper's \pithnumber, so another number would be written
 // for nothing (or contradict it). Disagreeing, or no \pithnumber: exit 2.
-Outcome stamp_tex_file(const StampRunOptions& opt) {
+Outcome stamp_tex_file(const StampRunOptions& opt, const std::optional<registry::PithNumber>& pith) {
   auto found = tex::find_pith_number(opt.input);
   if (!found) {
     if (found.error().kind == ErrorKind::not_found) {
-      if (!opt.pith.empty()) {
+      if (pith) {
         return failure(Status::error, ErrorKind::usage,
                        opt.input + ": --pith " + opt.pith + " given, but the paper has no \\pithnumber{...}: add " +
-                           "\\pithnumber{" + registry::parse_pith_number(opt.pith)->body +
+                           "\\pithnumber{" + pith->body +
                            "} to it (pith.sty is written for the number the paper names)");
       }
       return failure(Status::no_number, ErrorKind::not_found, found.error().describe());
     }
     return refused(found.error());
   }
-  if (!opt.pith.empty() && !registry::same_number(opt.pith, found->number.to_string())) {
+  if (pith && !pith->matches(found->number)) {
     return failure(Status::error, ErrorKind::usage,
                    opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location() +
                        ", but --pith names " + opt.pith + ": change one so both name the same number");
@@ -64,11 +64,11 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
   if (!verification && registry_unreachable(opt, verification.error()))
     return stamp_tex_offline(opt, *found, verification.error());
   if (!verification) return not_obtained(verification.error());
-  outcome.pith_number = verification->content().pith_number;  // derived from the record, as before
+  outcome.pith_number = derived_number(verification->content());
   if (!verification->record()) return unverified(opt, outcome, verification->report, number);
   const registry::VerifiedRecord& record = *verification->record();
   if (!tex::record_matches(*found, record)) {
-    return wrong_record(opt, outcome, record.pith_number,
+    return wrong_record(opt, outcome, record.number().to_string(),
                         opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location());
   }
 
@@ -84,7 +84,7 @@ Outcome stamp_tex_file(const StampRunOptions& opt) {
   if (!result) {
     // The number and the record were checked above: what is left is writing pith.sty.
     Outcome o = refused(result.error());
-    o.pith_number = record.pith_number;
+    o.pith_number = record.number().to_string();
     o.verification = outcome.verification;
     return o;
   }
