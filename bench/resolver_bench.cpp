@@ -24,7 +24,7 @@ namespace {
 int count_verified(const std::vector<pith::Result<pith::resolver::Resolution>>& results, const std::vector<std::string>& numbers) {
   int ok = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    if (results[i] && results[i]->record.pith_number == numbers[i]) {
+    if (results[i] && results[i]->record.number().to_string() == numbers[i]) {
       ++ok;
     } else if (!results[i]) {
       std::fprintf(stderr, "resolver_bench: %s\n", results[i].error().describe().c_str());

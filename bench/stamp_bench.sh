@@ -11,7 +11,7 @@
 #   pith-stamp -o      verify the bundle + incremental update into a copy
 #   pith-stamp         the same, in place (temporary file, fsync, rename)
 #   pith-stamp --append  in place, appended directly (no copy)
-#   pdf_stamp_bench    the PDF half of pith-stamp alone (no verification)
+#   pdf_stamp_bench    the PDF half of pith-stamp in one process (the bundle verified, no resolver, no children)
 #   exiftool           -XMP-dc:Identifier=x (also an incremental update)
 #   qpdf               a full rewrite (qpdf in.pdf out.pdf)
 #   podofo WriteUpdate PoDoFo's whole-document load + update (Info key)
@@ -73,7 +73,7 @@ for name in paper thesis tome; do
   add "pith-stamp -o" "rm -f '$o'" "'$stamp' --bundle '$bundle' --pith $number -o '$o' '$in'"
   add "pith-stamp (in place)" "$reset" "'$stamp' --bundle '$bundle' --pith $number '$w'"
   add "pith-stamp --append" "$reset" "'$stamp' --append --bundle '$bundle' --pith $number '$w'"
-  add "PDF half only (no verification)" "rm -f '$o'" "'$build/bench/pdf_stamp_bench' '$bundle' '$in' '$o'"
+  add "PDF half only (in one process)" "rm -f '$o'" "'$build/bench/pdf_stamp_bench' '$bundle' '$in' '$o'"
   add "exiftool -XMP-dc:Identifier=x" "$reset" "exiftool -q -overwrite_original -XMP-dc:Identifier=x '$w'"
   add "qpdf rewrite" "rm -f '$o'" "qpdf '$in' '$o'"
   add "PoDoFo WriteUpdate" "rm -f '$o'" "'$build/bench/podofo_writeupdate_bench' '$in' '$o'"

@@ -25,6 +25,6 @@ int main(int argc, char** argv) {
     std::cerr << verified->report.to_text() << "\n";
     return 1;
   }
-  std::cout << "verified " << verified->record()->pith_number << "\n";
+  std::cout << "verified " << verified->record()->number().to_string() << "\n";
   return 0;
 }

@@ -147,10 +147,10 @@ void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::
   CHECK(qpdf_check_clean(c.pdf, &check_out));
   INFO(check_out);
 
-  const std::string url = "https://pith.science/pith/" + record.pith_number.substr(10);
-  CHECK(info_value(c.pdf, "PithNumber") == record.pith_number);
+  const std::string url = "https://pith.science/pith/" + record.number().body;
+  CHECK(info_value(c.pdf, "PithNumber") == record.number().to_string());
   CHECK(info_value(c.pdf, "PithURL") == url);
-  CHECK(xmp_value(c.pdf, "Number") == record.pith_number);
+  CHECK(xmp_value(c.pdf, "Number") == record.number().to_string());
   CHECK(xmp_value(c.pdf, "ResolverUrl") == url);
   CHECK(xmp_value(c.pdf, "CanonicalRecord") == record.canonical_json);
   CHECK(xmp_value(c.pdf, "CanonicalSha256") == record.canonical_sha256);

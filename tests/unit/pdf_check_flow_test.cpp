@@ -36,7 +36,7 @@ registry::VerifiedRecord verified(const std::string& bytes, const registry::Trus
 }
 
 pdf::meta::PithProperties props_from(const registry::VerifiedRecord& r) {
-  auto p = pdf::meta::pith_properties_of(r, "https://pith.science/pith/" + r.pith_number.substr(10), "pith-stamp test");
+  auto p = pdf::meta::pith_properties_of(r, "https://pith.science/pith/" + r.number().body, "pith-stamp test");
   p.original_sha256 = sha256_hex(original);
   p.original_length = original.size();
   return p;
@@ -53,7 +53,7 @@ Stamped stamp(const std::string& bundle, const registry::VerifiedRecord& r, cons
   auto packet = pdf::merge_pith_xmp("", props);
   REQUIRE(packet);
   s.metadata.xmp_packet = *packet;
-  s.metadata.info_number = r.pith_number;
+  s.metadata.info_number = r.number().to_string();
   s.metadata.info_url = props.resolver_url;
   s.metadata.info_title = title;
   s.metadata.embedded_bundle = bundle;

@@ -6,6 +6,9 @@
 #include "pith/pdf/facts.hpp"
 #include "pith/pdf/vocabulary.hpp"
 #include "pith/pdf/xmp.hpp"
+#include "pith/registry/trust_store.hpp"
+#include "pith/registry/verify.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -40,17 +43,15 @@ Check only_check(const Report& r, std::string_view code) {
   return *c;
 }
 
+// The fixture bundle, verified by the real verifier with the pinned key
+// (a VerifiedRecord is made only by verification).
 registry::VerifiedRecord verified_bundle_record() {
-  registry::VerifiedRecord r;
-  r.kind = registry::DocumentKind::bundle;
-  r.pith_number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
-  r.canonical_json = R"({"metadata":{"title_canon_sha256":"434da334d2825ada3dac75e9e2b905314cb028892db0175cc031b036c7f49566"}})";
-  r.canonical_record = nlohmann::json::parse(r.canonical_json);
-  r.canonical_sha256 = "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432";
-  r.receipt_signature_b64 = "c2lnbmF0dXJl";
-  r.key_id = "pith-v1-2026-05";
-  r.key_fingerprint = "8d4b5ee74e4693bcd1df2446408b0d54";
-  return r;
+  auto v = registry::verify_document(test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"),
+                                     registry::TrustStore::with_pinned_key(), "fixture bundle");
+  REQUIRE(v);
+  REQUIRE(v->record());
+  REQUIRE(v->record()->number().to_string() == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  return *v->record();
 }
 
 pdf::PdfExtraction extraction_of(const pdf::PdfMetadata& m) {
@@ -295,7 +296,7 @@ TEST_CASE("record binding: numbers and XMP copies must be the verified record's"
   const auto record = verified_bundle_record();
   pdf::PdfMetadata m;
   m.xmp_packet = xmp_copying(record);
-  m.info_number = record.pith_number;
+  m.info_number = record.number().to_string();
 
   Report good;
   check::check_pdf_record_binding(extraction_of(m), record, good);
@@ -304,7 +305,7 @@ TEST_CASE("record binding: numbers and XMP copies must be the verified record's"
 
   // Numbers consistent with each other, but not the embedded bundle's record.
   auto other = record;
-  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.pith_number = pith::registry::parse_pith_number("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3").value();
   Report wrong_number;
   check::check_pdf_record_binding(extraction_of(m), other, wrong_number);
   CHECK(only_check(wrong_number, "pdf.number.matches_record").status == CheckStatus::fail);

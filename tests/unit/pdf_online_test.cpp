@@ -49,17 +49,20 @@ check::FileCheck pdf_report_carrying(const registry::VerifiedRecord& carried) {
   Report r;
   r.input = "paper.pdf";
   r.input_kind = "pdf";
-  r.pith_number = carried.pith_number;
+  r.pith_number = carried.number().to_string();
   return check::FileCheck{r, check::CarriedCopy::of(carried, carried.report)};
 }
 
 Result<resolver::Resolution> served(registry::VerifiedRecord record) {
-  resolver::Resolution res;
-  res.input = record.pith_number;
-  res.record = std::move(record);
-  res.origin = resolver::ResolutionOrigin::server;
-  res.source = "https://pith.example/pith/X/bundle.json";
-  return res;
+  std::string input = record.number().to_string();
+  return resolver::Resolution{.input = std::move(input),
+                              .identifier = {},
+                              .record = std::move(record),
+                              .origin = resolver::ResolutionOrigin::server,
+                              .source = "https://pith.example/pith/X/bundle.json",
+                              .failures = {},
+                              .not_served = false,
+                              .report = {}};
 }
 
 const Check* find(const check::FileCheck& r, std::string_view code) { return r.report.find(code); }

@@ -94,12 +94,12 @@ TEST_CASE("stamp: every producer's PDF reads back the same in qpdf, poppler and 
     CHECK(out.find("No syntax or stream encoding errors") != std::string::npos);
 
     CHECK(pith::test::run("pdfinfo -meta " + shell_quote(s.path.string()), &out) == 0);
-    CHECK(out.find(record.pith_number) != std::string::npos);
+    CHECK(out.find(record.number().to_string()) != std::string::npos);
     CHECK(out.find("pith:canonicalSha256") != std::string::npos);
 
     CHECK(pith::test::run("exiftool -XMP-pith:all -PDF:all " + shell_quote(s.path.string()), &out) == 0);
     CHECK(out.find("Number") != std::string::npos);
-    CHECK(out.find(record.pith_number) != std::string::npos);
+    CHECK(out.find(record.number().to_string()) != std::string::npos);
     CHECK(out.find("Pith URL") != std::string::npos);
 
     const fs::path saved = s.path.parent_path() / "detached.json";
@@ -114,8 +114,8 @@ TEST_CASE("stamp: every producer's PDF reads back the same in qpdf, poppler and 
     const auto found = pith::pdf::extract_pith_numbers(meta);
     REQUIRE(found);
     REQUIRE(found->xmp);
-    CHECK(meta.info_number == record.pith_number);
-    CHECK(found->xmp->number == record.pith_number);
+    CHECK(meta.info_number == record.number().to_string());
+    CHECK(found->xmp->number == record.number().to_string());
     CHECK(meta.embedded_bundle == record.document_bytes);
     auto replan = plan_stamp_on(*again, record, options);
     REQUIRE(replan);
@@ -197,31 +197,31 @@ TEST_CASE("stamp: the record's number in another spelling is no conflict; anothe
   const auto record = fixture_record();
   // What plain pith.sty writes from \pithnumber{BODY}: the number without its year.
   auto body_only = record;
-  body_only.pith_number = "pith:JFLLIOJUI2M3KX3FLLGP4N2V65";
+  body_only.pith_number = pith::registry::parse_pith_number("pith:JFLLIOJUI2M3KX3FLLGP4N2V65").value();
   const Stamped s = stamp(SamplePdf::classic, body_only);
   auto reader = Reader::open(s.stamped, "body-only.pdf");
   REQUIRE(reader);
   auto plan = plan_stamp_on(*reader, record, {});
   REQUIRE(plan);
   CHECK(plan->outcome == StampOutcome::stamped);
-  CHECK(plan->previous_number == body_only.pith_number);
+  CHECK(plan->previous_number == body_only.number().to_string());
 
   auto other_year = record;
-  other_year.pith_number = "pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65";
+  other_year.pith_number = pith::registry::parse_pith_number("pith:2020:JFLLIOJUI2M3KX3FLLGP4N2V65").value();
   const Stamped y = stamp(SamplePdf::classic, other_year);
   auto year_reader = Reader::open(y.stamped, "other-year.pdf");
   REQUIRE(year_reader);
   auto conflict = plan_stamp_on(*year_reader, record, {});
   REQUIRE(conflict);
   CHECK(conflict->outcome == StampOutcome::conflict);
-  CHECK(conflict->previous_number == other_year.pith_number);
+  CHECK(conflict->previous_number == other_year.number().to_string());
 }
 
 TEST_CASE("stamp: a different number is a conflict unless forced") {
   const auto record = fixture_record();
   const Stamped s = stamp(SamplePdf::classic, record);
   auto other = record;
-  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.pith_number = pith::registry::parse_pith_number("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3").value();
   other.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
   other.document_bytes = "{\"other\":true}";
   auto reader = Reader::open(s.stamped, "stamped.pdf");
@@ -229,7 +229,7 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   auto plan = plan_stamp_on(*reader, other, {});
   REQUIRE(plan);
   CHECK(plan->outcome == StampOutcome::conflict);
-  CHECK(plan->previous_number == record.pith_number);
+  CHECK(plan->previous_number == record.number().to_string());
   CHECK(plan->update.empty());
 
   pith::pdf::StampOptions force;
@@ -244,8 +244,8 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   const auto found = pith::pdf::extract_pith_numbers(meta);
   REQUIRE(found);
   REQUIRE(found->xmp);
-  CHECK(meta.info_number == other.pith_number);
-  CHECK(found->xmp->number == other.pith_number);
+  CHECK(meta.info_number == other.number().to_string());
+  CHECK(found->xmp->number == other.number().to_string());
   CHECK(meta.embedded_bundle == other.document_bytes);
   auto files = r2->embedded_files();
   REQUIRE(files);
@@ -275,7 +275,7 @@ TEST_CASE("stamp: the badge is skipped when page 1 already links to this number,
 
   // Another number under --force: our old badge goes, the new one comes, other links stay.
   auto other = record;
-  other.pith_number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
+  other.pith_number = pith::registry::parse_pith_number("pith:2020:WXNI57C2SJ24QK62DB7DTUREA3").value();
   other.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
   options.force = true;
   auto forced = plan_stamp_on(*reader, other, options);
@@ -312,7 +312,7 @@ TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith
     REQUIRE(reader);
     const pith::pdf::PdfMetadata metadata = pith::pdf::read_pdf_metadata(*reader);
     CHECK(metadata.read_problems.empty());
-    CHECK(metadata.info_number == record.pith_number);
+    CHECK(metadata.info_number == record.number().to_string());
     CHECK(metadata.embedded_bundle == record.document_bytes);
     REQUIRE(metadata.xmp_packet);
     bool badge = false;
@@ -320,7 +320,7 @@ TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith
     CHECK(badge);
     auto extraction = pith::pdf::extract_pith_numbers(metadata);
     REQUIRE(extraction);
-    CHECK(extraction->number().value().to_string() == record.pith_number);
+    CHECK(extraction->number().value().to_string() == record.number().to_string());
     CHECK(extraction->conflicts().empty());
     const pith::Report report =
         pith::check::check_pdf_metadata(s.stamped, metadata, pith::registry::TrustStore::with_pinned_key(), "stamped.pdf")

@@ -25,18 +25,19 @@ pith::resolver::DocumentVerifier stand_in_verifier() {
   return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::DocumentVerification> {
     auto doc = nlohmann::json::parse(bytes, nullptr, false);
     if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(pith::ErrorKind::malformed, std::string(name), "not a registry document");
-    pith::registry::VerifiedRecord r;
+    pith::registry::DocumentContent r;
     r.kind = pith::registry::DocumentKind::bundle;
-    r.pith_number = doc["pith_number"].get<std::string>();
+    if (auto n = pith::registry::parse_pith_number(doc["pith_number"].get<std::string>())) r.pith_number = *n;
     r.canonical_record = doc.value("canonical_record", nlohmann::json::object());
     r.document_bytes = std::string(bytes);
     r.document = doc;
+    pith::Report report;
     if (doc.value("trusted", false)) {
-      r.report.trust_anchor("stand_in.signature", "trusted");
+      report.trust_anchor("stand_in.signature", "trusted");
     } else {
-      r.report.fail("stand_in.signature", "not signed by a trusted key");
+      report.fail("stand_in.signature", "not signed by a trusted key");
     }
-    return pith::registry::DocumentVerification(r, r.report);
+    return pith::registry::DocumentVerification(r, report);
   };
 }
 
@@ -93,7 +94,7 @@ TEST_CASE("a full number resolves from the server's bundle.json and is cached", 
   Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
   auto r = resolver.resolve(number(1));
   REQUIRE(r);
-  CHECK(r->record.pith_number == number(1));
+  CHECK(r->record.number().to_string() == number(1));
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(r->source == server.base_url() + "/pith/" + body(1) + "/bundle.json");
   CHECK(contains(check_detail(*r, "resolver.source"), "from server"));
@@ -129,7 +130,7 @@ TEST_CASE("a short form reports the full number it resolved to", "[resolver]") {
   Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
   auto r = resolver.resolve("pith:" + prefix);
   REQUIRE(r);
-  CHECK(r->record.pith_number == number(3));
+  CHECK(r->record.number().to_string() == number(3));
   CHECK(check_detail(*r, "resolver.short_form") == "pith:" + prefix + " resolved to " + number(3));
 }
 
@@ -286,10 +287,10 @@ TEST_CASE("offline: served from the cache and reported; without a cache entry an
   CHECK(contains(check_detail(*r, "resolver.offline"), "offline: the registry was not asked"));
   auto by_arxiv = offline.resolve("arXiv:2106.02679v1");
   REQUIRE(by_arxiv);
-  CHECK(by_arxiv->record.pith_number == number(11));
+  CHECK(by_arxiv->record.number().to_string() == number(11));
   auto by_short = offline.resolve("pith:" + body(11).substr(0, 12));
   REQUIRE(by_short);
-  CHECK(by_short->record.pith_number == number(11));
+  CHECK(by_short->record.number().to_string() == number(11));
   auto missing = offline.resolve(number(12));
   REQUIRE_FALSE(missing);
   CHECK(contains(missing.error().message, number(12) + " is not in the cache " + cache.path.string()));
@@ -419,7 +420,7 @@ TEST_CASE("a batch resolves many numbers concurrently over few connections", "[r
   REQUIRE(results.size() == inputs.size());
   for (std::size_t i = 0; i < 60; ++i) {
     REQUIRE(results[i]);
-    CHECK(results[i]->record.pith_number == inputs[i]);
+    CHECK(results[i]->record.number().to_string() == inputs[i]);
   }
   REQUIRE_FALSE(results[60]);
   CHECK(contains(results[60].error().message, "position"));

@@ -75,7 +75,7 @@ TEST_CASE("a signed bundle only on the server resolves, verified, and is cached"
   Resolver resolver(options_for(server.base_url(), cache), pith::resolver::verifier_using(trust()));
   auto r = resolver.resolve(paper.number);
   REQUIRE(r);
-  CHECK(r->record.pith_number == paper.number);
+  CHECK(r->record.number().to_string() == paper.number);
   CHECK(r->record.kind == pith::registry::DocumentKind::bundle);
   CHECK(r->record.report.verdict() == pith::Verdict::verified);
   CHECK(r->record.document_bytes == paper.bytes);
@@ -87,11 +87,11 @@ TEST_CASE("a signed bundle only on the server resolves, verified, and is cached"
     Resolver offline(o, pith::resolver::verifier_using(trust()));
     auto by_short = offline.resolve("pith:" + paper.body.substr(0, 16));
     REQUIRE(by_short);
-    CHECK(by_short->record.pith_number == paper.number);
+    CHECK(by_short->record.number().to_string() == paper.number);
     CHECK(contains(all_text(*by_short), "resolved to " + paper.number));
     auto by_arxiv = offline.resolve("arXiv:2401.10001v1");
     REQUIRE(by_arxiv);
-    CHECK(by_arxiv->record.pith_number == paper.number);
+    CHECK(by_arxiv->record.number().to_string() == paper.number);
     CHECK(contains(all_text(*by_arxiv), "resolver.offline"));
   }
 }
@@ -106,7 +106,7 @@ TEST_CASE("the state alone (state.json) resolves when no bundle is served", "[re
   auto r = resolver.resolve(paper.body);
   REQUIRE(r);
   CHECK(r->record.kind == pith::registry::DocumentKind::state);
-  CHECK(r->record.pith_number == paper.number);
+  CHECK(r->record.number().to_string() == paper.number);
   CHECK(r->record.report.verdict() == pith::Verdict::verified);
   CHECK(r->failures.size() == 2);  // the two bundle paths: 404
 }
@@ -341,7 +341,7 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
   REQUIRE(results.size() == numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     REQUIRE(results[i]);
-    CHECK(results[i]->record.pith_number == numbers[i]);
+    CHECK(results[i]->record.number().to_string() == numbers[i]);
   }
   CHECK(server.connections() <= 16);  // reuse: 40 lookups over a handful of connections
 
@@ -351,7 +351,7 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     REQUIRE(cached[i]);
     CHECK(cached[i]->origin == ResolutionOrigin::cache);
-    CHECK(cached[i]->record.pith_number == numbers[i]);
+    CHECK(cached[i]->record.number().to_string() == numbers[i]);
   }
   CHECK(std::filesystem::exists(cache / "aliases" / "arxiv-2401.10020v1"));
 }

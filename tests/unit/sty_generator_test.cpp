@@ -67,7 +67,7 @@ TEST_CASE("a record without a receipt or document is refused") {
   record.document_bytes.assign(pith::tex::sty_max_document_bytes + 1, 'x');
   CHECK_FALSE(pith::tex::generate_sty(record));
   record = pith::test::fixture_record();
-  record.pith_number = "pith:WXNI57C2SJ24QK62DB7DTUREA3";
+  record.pith_number = pith::registry::parse_pith_number("pith:WXNI57C2SJ24QK62DB7DTUREA3").value();
   CHECK_FALSE(pith::tex::generate_sty(record));
 }
 

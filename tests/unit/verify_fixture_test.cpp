@@ -74,7 +74,7 @@ TEST_CASE("the fixture bundle verifies completely with the pinned key", "[verify
   }
   CHECK(event_signatures == 2);
   CHECK(v.kind() == pith::registry::DocumentKind::bundle);
-  CHECK(v.content().pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(v.content().pith_number.value().to_string() == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
   CHECK(v.content().canonical_sha256 == "4956b439344699b55f655accfe3755f76675906c3782b2b848781fbe13e87432");
   CHECK(pith::sha256_hex(v.content().canonical_json) == v.content().canonical_sha256);
   CHECK(v.content().key_id == "pith-v1-2026-05");
@@ -127,14 +127,14 @@ TEST_CASE("the fixture's state alone verifies through its receipt", "[verify][fi
   REQUIRE(r.find("events.unavailable") != nullptr);
   CHECK(r.find("events.unavailable")->status == CheckStatus::skip);
   CHECK(r.find("bundle.signature.unavailable")->status == CheckStatus::skip);
-  CHECK(v.content().pith_number == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(v.content().pith_number.value().to_string() == "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65");
 }
 
 TEST_CASE("the WXNI57C2 record alone derives its number but is unverifiable", "[verify][fixture]") {
   const auto v = verify_bytes(pith::test::read_data("WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"),
                               pith::registry::TrustStore::with_pinned_key());
   CHECK(v.kind() == pith::registry::DocumentKind::record);
-  CHECK(v.content().pith_number == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
+  CHECK(v.content().pith_number.value().to_string() == "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3");
   CHECK(passed(v.report, "record.number.derived"));
   CHECK(v.report.verdict() == Verdict::unverifiable);
   CHECK(v.content().receipt_signature_b64.empty());

@@ -13,7 +13,7 @@ std::string published_resolver(std::string_view base) {
 
 PithProperties pith_properties_of(const registry::VerifiedRecord& record, std::string resolver_url, std::string tool) {
   PithProperties p;
-  p.number = record.pith_number;
+  p.number = record.number().to_string();
   p.canonical_record = record.canonical_json;
   p.canonical_sha256 = record.canonical_sha256;
   p.receipt_signature = record.receipt_signature_b64;

@@ -135,11 +135,11 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
   if (now.report.has_failure()) {
     // The resolver verifies before use; a failing document here is a bug or
     // a rejected answer that slipped through: never report it as current.
-    pdf_report.fail(check_code::online_rejected, "the document served for " + now.pith_number + " does not verify");
+    pdf_report.fail(check_code::online_rejected, "the document served for " + now.number().to_string() + " does not verify");
     return;
   }
-  if (!pdf_report.pith_number.empty() && now.pith_number != pdf_report.pith_number) {
-    pdf_report.fail(check_code::online_rejected, "the registry answered with " + now.pith_number + ", not " +
+  if (!pdf_report.pith_number.empty() && now.number().to_string() != pdf_report.pith_number) {
+    pdf_report.fail(check_code::online_rejected, "the registry answered with " + now.number().to_string() + ", not " +
                                            pdf_report.pith_number);
     return;
   }

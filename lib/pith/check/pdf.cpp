@@ -64,17 +64,17 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
 }
 
 void check_pdf_record_binding(const pdf::PdfExtraction& extraction, const registry::DocumentContent& record, Report& report) {
-  if (record.pith_number.empty()) return;  // the record itself failed: its checks say why
-  const auto record_number = registry::parse_pith_number(record.pith_number);
+  if (!record.pith_number) return;  // the record itself failed: its checks say why
+  const registry::PithNumber& record_number = *record.pith_number;
   bool numbers_ok = true;
   for (const auto& s : extraction.sightings) {
-    if (!record_number || !s.number.matches(*record_number)) {
+    if (!s.number.matches(record_number)) {
       numbers_ok = false;
       report.fail(check_code::pdf_number_matches_record,
-                  s.where + " names " + s.number.to_string() + " but the verified record is " + record.pith_number);
+                  s.where + " names " + s.number.to_string() + " but the verified record is " + record_number.to_string());
     }
   }
-  if (numbers_ok) report.pass(check_code::pdf_number_matches_record, "every number in the PDF names " + record.pith_number);
+  if (numbers_ok) report.pass(check_code::pdf_number_matches_record, "every number in the PDF names " + record_number.to_string());
 
   if (!extraction.xmp || !extraction.xmp->has_pith_properties()) return;
   const auto& xmp = *extraction.xmp;
@@ -441,7 +441,7 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
   const auto verification = verify_carried_record(metadata, *extraction, trust, report);
   const registry::DocumentContent* record = verification ? &verification->content() : nullptr;
   if (record) {
-    if (!record->pith_number.empty()) report.pith_number = record->pith_number;
+    if (record->pith_number) report.pith_number = record->pith_number->to_string();
     checked.carried = CarriedCopy::of(*record, verification->report);  // for the online comparison
     check_pdf_record_binding(*extraction, *record, report);
   }
@@ -480,15 +480,16 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
     return;
   }
   const registry::VerifiedRecord& record = resolved->record;
-  report.pass(check_code::pdf_record_resolved, "the PDF carries no record; " + record.pith_number + " resolved from " +
+  const std::string record_number = record.number().to_string();
+  report.pass(check_code::pdf_record_resolved, "the PDF carries no record; " + record_number + " resolved from " +
                                          std::string(resolver::to_string(resolved->origin)) + " (" + resolved->source + ")");
   report.merge(record.report);
-  report.pith_number = record.pith_number;
-  if (registry::same_number(evidence.number, record.pith_number)) {
-    report.pass(check_code::pdf_number_matches_record, "the PDF's " + evidence.number + " names " + record.pith_number);
+  report.pith_number = record_number;
+  if (registry::same_number(record.number(), evidence.number)) {
+    report.pass(check_code::pdf_number_matches_record, "the PDF's " + evidence.number + " names " + record_number);
   } else {
     report.fail(check_code::pdf_number_matches_record,
-                "the PDF names " + evidence.number + " but the resolved record is " + record.pith_number);
+                "the PDF names " + evidence.number + " but the resolved record is " + record_number);
   }
   report.requires_content_binding = true;
   nlohmann::json bindings = nlohmann::json::object();

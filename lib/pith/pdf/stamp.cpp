@@ -44,6 +44,12 @@ std::string number_body(std::string_view number) {
   return parsed ? parsed->body : std::string(number);
 }
 
+// Whether `number`, as the PDF writes it, names `record`'s number.
+bool names_the_record(std::string_view number, const registry::VerifiedRecord& record) {
+  const auto parsed = registry::parse_pith_number(number);
+  return parsed && parsed->matches(record.number());
+}
+
 std::string pdf_date(std::int64_t epoch) {
   const std::time_t t = static_cast<std::time_t>(epoch);
   std::tm tm{};
@@ -146,15 +152,15 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   if (!page) return std::unexpected(page.error());
   auto annots = b.reader.page_annotations(*page);
   if (!annots) return std::unexpected(annots.error());
-  const std::string body = number_body(record.pith_number);
+  const std::string body = record.number().body;
   for (const auto& [id, a] : *annots)
     if (links_to_number(a, body)) {
-      plan.notes.push_back("badge skipped: page 1 already links to " + record.pith_number);
+      plan.notes.push_back("badge skipped: page 1 already links to " + record.number().to_string());
       return {};
     }
   auto box = page_box(b.reader, *page);
   if (!box) return std::unexpected(box.error());
-  const std::string label = record.pith_number;
+  const std::string label = record.number().to_string();
   const double font = 6.0;
   const double width = 6.0 + 0.6 * font * static_cast<double>(label.size());  // Helvetica digits/caps ≈ 0.6 em
   const double height = 11.0;
@@ -191,7 +197,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   for (double v : {x1, y1, x1 + width, y1 + height}) rect.push_back(PdfObject(v));
   PdfDictionary action;
   action.AddKey(PdfName("S"), PdfName("URI"));
-  action.AddKey(PdfName("URI"), text(resolver_url(options.resolver, record.pith_number)));
+  action.AddKey(PdfName("URI"), text(resolver_url(options.resolver, record.number().to_string())));
   PdfDictionary ap;
   ap.AddKey(PdfName("N"), ref(form_id));
   PdfArray border;
@@ -204,7 +210,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   annot.AddKey(PdfName("F"), PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // print
   annot.AddKey(PdfName("A"), action);
   annot.AddKey(PdfName("AP"), ap);
-  annot.AddKey(PdfName("Contents"), text("Pith Number " + record.pith_number));
+  annot.AddKey(PdfName("Contents"), text("Pith Number " + record.number().to_string()));
   annot.AddKey(PdfName("P"), ref(page->id));
   const ObjectId annot_id = b.numbers.next();
   b.put(annot_id, annot);
@@ -266,7 +272,7 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   spec.AddKey(PdfName("UF"), text(carrier::embedded_name));
   spec.AddKey(PdfName("EF"), ef);
   spec.AddKey(PdfName("AFRelationship"), PdfName("Supplement"));
-  spec.AddKey(PdfName("Desc"), text("Pith registry record " + record.pith_number + " (signed, verified)"));
+  spec.AddKey(PdfName("Desc"), text("Pith registry record " + record.number().to_string() + " (signed, verified)"));
   const ObjectId spec_id = b.numbers.next();
   b.put(spec_id, spec);
 
@@ -322,7 +328,7 @@ std::optional<std::string> xmp_number(const std::optional<XmpReadout>& xmp) {
 }
 
 bool already_carries(const PdfMetadata& m, const std::optional<XmpReadout>& xmp, const registry::VerifiedRecord& record) {
-  return m.info_number == record.pith_number && xmp_number(xmp) == record.pith_number &&
+  return m.info_number == record.number().to_string() && xmp_number(xmp) == record.number().to_string() &&
          xmp->canonical_sha256 == record.canonical_sha256 && m.embedded_bundle == record.document_bytes;
 }
 
@@ -342,7 +348,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     if (n && !n->empty() && !plan.previous_number) plan.previous_number = *n;
   // `pith:BODY`, as plain pith.sty writes it, is the record's number too.
   for (const auto& n : carried)
-    if (n && !n->empty() && !registry::same_number(*n, record.pith_number) && !options.force) {
+    if (n && !n->empty() && !names_the_record(*n, record) && !options.force) {
       plan.outcome = StampOutcome::conflict;
       plan.previous_number = *n;
       return plan;
@@ -350,7 +356,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
   // Already stamped with this record: nothing to do, unless --badge asks
   // for a badge page 1 does not have yet (then the update is made again, with it).
   if (!options.restamp && already_carries(metadata, extraction.xmp, record) &&
-      !(options.badge && !page_one_links_to(reader, number_body(record.pith_number)))) {
+      !(options.badge && !page_one_links_to(reader, record.number().body))) {
     plan.outcome = StampOutcome::already_stamped;
     return plan;
   }
@@ -378,7 +384,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
 
     // XMP
     carrier::PithProperties props =
-        carrier::pith_properties_of(record, resolver_url(options.resolver, record.pith_number),
+        carrier::pith_properties_of(record, resolver_url(options.resolver, record.number().to_string()),
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;
@@ -413,7 +419,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     auto info = reader.info();
     if (!info) return std::unexpected(info.error());
     PdfDictionary info_dict = info->value_or(PdfDictionary());
-    info_dict.AddKey(PdfName(carrier::info_number), text(record.pith_number));
+    info_dict.AddKey(PdfName(carrier::info_number), text(record.number().to_string()));
     info_dict.AddKey(PdfName(carrier::info_url), text(props.resolver_url));
     const ObjectId info_id = reader.info_id().value_or(b.numbers.next());
     b.put(info_id, info_dict);

@@ -134,23 +134,20 @@ std::string Identifier::path_id() const {
   return arxiv()->to_string();
 }
 
-bool Identifier::matches(std::string_view full_number, const nlohmann::json& canonical_record) const {
-  if (const PithNumber* n = number()) {
-    const auto got = parse_pith_number(full_number);
-    return got && n->matches(*got);
-  }
+bool Identifier::matches(const PithNumber& full_number, const nlohmann::json& canonical_record) const {
+  if (const PithNumber* n = number()) return n->matches(full_number);
   const ArxivId& wanted = *arxiv();
   const auto source = record_arxiv_source(canonical_record);
   if (!source || source->id != wanted.id) return false;
   return !wanted.version || source->version == wanted.version;
 }
 
-std::string Identifier::mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const {
+std::string Identifier::mismatch(const PithNumber& full_number, const nlohmann::json& canonical_record) const {
   if (arxiv() != nullptr) {
-    return "asked for arXiv " + text() + ", got " + std::string(full_number) + " whose source is " +
+    return "asked for arXiv " + text() + ", got " + full_number.to_string() + " whose source is " +
            source_text(canonical_record);
   }
-  return "asked for " + text() + ", got " + std::string(full_number);
+  return "asked for " + text() + ", got " + full_number.to_string();
 }
 
 Result<Identifier> parse_identifier(std::string_view raw) {

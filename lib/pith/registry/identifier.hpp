@@ -48,9 +48,9 @@ struct Identifier {
   [[nodiscard]] std::string path_id() const;
   // True when a verified record with this full number and canonical record
   // is the one this identifier names (PithNumber::matches for a number).
-  [[nodiscard]] bool matches(std::string_view full_number, const nlohmann::json& canonical_record) const;
+  [[nodiscard]] bool matches(const PithNumber& full_number, const nlohmann::json& canonical_record) const;
   // Why it does not match, for the report ("asked for X, got Y").
-  [[nodiscard]] std::string mismatch(std::string_view full_number, const nlohmann::json& canonical_record) const;
+  [[nodiscard]] std::string mismatch(const PithNumber& full_number, const nlohmann::json& canonical_record) const;
 };
 
 // Parses user input (surrounding whitespace and lower case accepted). The

@@ -101,6 +101,11 @@ bool same_number(std::string_view a, std::string_view b) {
   return first && second && first->matches(*second);
 }
 
+bool same_number(const PithNumber& number, std::string_view written) {
+  const auto parsed = parse_pith_number(written);
+  return parsed && number.matches(*parsed);
+}
+
 Result<PithNumber> parse_pith_number(std::string_view input) {
   std::size_t begin = 0;
   std::size_t end = input.size();

@@ -56,11 +56,16 @@ struct PithNumber {
   // year, the years agree; different years are a conflict, never a match.
   // Symmetric: a.matches(b) == b.matches(a).
   [[nodiscard]] bool matches(const PithNumber& other) const;
+  // The same spelling (form, year, body): two full numbers of records are
+  // the same record's exactly when equal. `matches` is the looser rule.
+  friend bool operator==(const PithNumber&, const PithNumber&) = default;
 };
 
 // Whether two written numbers name the same paper: both parse and `matches`
 // (text that is not a Pith Number names nothing).
 [[nodiscard]] bool same_number(std::string_view a, std::string_view b);
+// Whether `written` (a report's, a file's, a user's text) parses and matches `number`.
+[[nodiscard]] bool same_number(const PithNumber& number, std::string_view written);
 
 // The only Pith Number parser. Accepts `pith:YYYY:<26>`, `pith:<26>`, a bare
 // 26-character body, and the short forms `pith:<8|12|16>` (or bare 8/12/16

@@ -52,14 +52,14 @@ std::optional<DocumentKind> detect_kind(const json& doc) {
 }
 
 void fill_record(Verifying& out, const json& record, const DerivedNumber& derived) {
-  out.pith_number = derived.number.to_string();
+  out.pith_number = derived.number;
   out.canonical_record = record;
   out.canonical_json = derived.canonical_json;
   out.canonical_sha256 = derived.canonical_sha256;
   // The headline names the number the document claims (set before this
   // when it claims one): a tampered document is reported under the number
   // it pretends to be, not the one its altered record hashes to.
-  if (out.report.pith_number.empty()) out.report.pith_number = out.pith_number;
+  if (out.report.pith_number.empty()) out.report.pith_number = derived.number.to_string();
 }
 
 void fill_receipt(Verifying& out, const ReceiptOutcome& receipt) {
@@ -485,8 +485,8 @@ std::optional<std::string> rollback_from(const DocumentContent& known, const Doc
 
 DocumentVerification::DocumentVerification(DocumentContent content, Report verification_report)
     : report(std::move(verification_report)) {
-  if (report.verdict() == Verdict::verified) {
-    record_ = VerifiedRecord{std::move(content), report};
+  if (report.verdict() == Verdict::verified && content.pith_number) {
+    record_ = VerifiedRecord(std::move(content), report);
   } else {
     unverified_ = std::move(content);
   }

@@ -2,7 +2,7 @@
 #pragma once
 // CONTRACT between the verification core and its users (resolver, stamper,
 // checker, sty generator). The core (issue 2) implements `verify_document` in
-// verified_record.cpp; the other parts only consume these types. Extend it,
+// verify.cpp; the other parts only consume these types. Extend it,
 // do not break it.
 //
 // A registry document is one of: a bundle (`pith_open_graph_bundle`), a state
@@ -11,11 +11,13 @@
 // detected from the content, never from a file name.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
+#include "pith/registry/number.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pith::registry {
@@ -30,7 +32,7 @@ enum class DocumentKind { bundle, state, record, resolver_answer };
 // check's binding checks, the carried copy for the online check).
 struct DocumentContent {
   DocumentKind kind = DocumentKind::record;
-  std::string pith_number;            // full form, e.g. pith:2020:WXNI57C2SJ24QK62DB7DTUREA3; empty if underivable
+  std::optional<PithNumber> pith_number;  // derived from the record, full form (pith:2020:WXNI57C2...); none if underivable
   nlohmann::json canonical_record;    // as parsed (strictly)
   std::string canonical_json;         // canon(canonical_record): the exact hashed bytes
   std::string canonical_sha256;       // lower-case hex
@@ -43,12 +45,21 @@ struct DocumentContent {
 
 // What a fully verified document yields: everything a stamper or the
 // generated pith.sty needs to carry the signed record onward, and its report
-// (whose verdict is verified). In the library only a DocumentVerification
-// makes one, and only when its report verified, so holding a VerifiedRecord
-// means the record verified: no caller has to remember to look at a verdict.
-// It stays an aggregate so tests and benches can describe one.
+// (whose verdict is verified). Only a DocumentVerification makes one (its
+// constructor is private), and only when its report verified, so holding a
+// VerifiedRecord means the record verified: no caller has to remember to
+// look at a verdict. Tests and benches get one the same way, by verifying
+// signed fixture data (tests/support/test_signer.hpp). Copied and moved freely.
 struct VerifiedRecord : DocumentContent {
   Report report;  // every check performed, in order
+
+  // The record's number, full form: a verified record always has one.
+  [[nodiscard]] const PithNumber& number() const { return *pith_number; }
+
+ private:
+  friend class DocumentVerification;
+  VerifiedRecord(DocumentContent content, Report verification_report)
+      : DocumentContent(std::move(content)), report(std::move(verification_report)) {}
 };
 
 // The outcome of verifying a document, whatever its verdict: the report
@@ -57,7 +68,10 @@ struct VerifiedRecord : DocumentContent {
 class DocumentVerification {
  public:
   // The one place a VerifiedRecord is made: `content` becomes the record
-  // only when `report`'s verdict is verified.
+  // only when `report`'s verdict is verified (and its number was derived). Called by the verifiers
+  // (verify_document, verify_record_with_receipt), by whoever re-wraps a
+  // record one of them verified, and by a test's stand-in for the
+  // resolver's DocumentVerifier hook.
   DocumentVerification(DocumentContent content, Report verification_report);
 
   Report report;
@@ -75,7 +89,7 @@ class DocumentVerification {
   std::optional<VerifiedRecord> record_;
 };
 
-// Strictly parses `bytes` (see strict_json.hpp) and verifies the document
+// Strictly parses `bytes` (signed_json/strict.hpp) and verifies the document
 // with keys from `trust` only. Never fails with an Error for bad *content*:
 // content problems are failed checks in the result's `report` (so the caller
 // can show them), and then the result holds no record; the Error branch is for input that is not a registry document at all

@@ -47,9 +47,11 @@ std::string alias_file_name(std::string arxiv_text) {
 }
 
 // The body an entry is filed under: that of a full number, else none ("").
+std::string cache_key(const registry::PithNumber& number) { return number.has_whole_body() ? number.body : std::string(); }
+
 std::string cache_key(std::string_view full_number) {
   const auto number = registry::parse_pith_number(full_number);
-  return number && number->has_whole_body() ? number->body : std::string();
+  return number ? cache_key(*number) : std::string();
 }
 
 std::unexpected<Error> no_cache_location() {
@@ -100,7 +102,7 @@ Result<std::filesystem::path> RecordCache::store(const std::string& full_number,
 Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
   if (entries.size() == 1) {
     const Entry& e = entries.front();
-    if (auto stored = store(e.full_number, e.bytes, e.meta, e.arxiv_aliases); !stored) {
+    if (auto stored = store(e.full_number.to_string(), e.bytes, e.meta, e.arxiv_aliases); !stored) {
       return std::unexpected(stored.error());
     }
     return {};
@@ -131,13 +133,14 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
   for (const Entry& e : entries) {
     const std::string body = cache_key(e.full_number);
     if (!safe_name(body)) continue;
-    const nlohmann::json m = {{"pith_number", e.full_number}, {"url", e.meta.url}, {"etag", e.meta.etag},
+    const std::string number = e.full_number.to_string();
+    const nlohmann::json m = {{"pith_number", number}, {"url", e.meta.url}, {"etag", e.meta.etag},
                               {"last_modified", e.meta.last_modified}, {"fetched_at", e.meta.fetched_at}};
     if (auto ok = write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", Durability::none); !ok) return ok;
     for (const auto& alias : e.arxiv_aliases) {
       const std::string name = alias_file_name(alias);
       if (!safe_name(name)) continue;
-      if (auto ok = write_file_atomically(dir_ / "aliases" / name, e.full_number + "\n", Durability::none); !ok) return ok;
+      if (auto ok = write_file_atomically(dir_ / "aliases" / name, number + "\n", Durability::none); !ok) return ok;
     }
   }
   // Makes the renames durable; a failure here only risks losing the newest
@@ -146,11 +149,11 @@ Result<void> RecordCache::store_many(const std::vector<Entry>& entries) {
   return {};
 }
 
-Result<void> RecordCache::touch(const std::string& full_number, std::int64_t fetched_at) {
+Result<void> RecordCache::touch(const registry::PithNumber& full_number, std::int64_t fetched_at) {
   const std::string body = cache_key(full_number);
   auto doc = load_body(body);
-  if (!doc) return fail(ErrorKind::io, full_number, "not in the cache");
-  nlohmann::json m = {{"pith_number", full_number}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
+  if (!doc) return fail(ErrorKind::io, full_number.to_string(), "not in the cache");
+  nlohmann::json m = {{"pith_number", full_number.to_string()}, {"url", doc->meta.url}, {"etag", doc->meta.etag},
                       {"last_modified", doc->meta.last_modified}, {"fetched_at", fetched_at}};
   return write_file_atomically(dir_ / (body + ".meta.json"), m.dump(2) + "\n", Durability::none);
 }

@@ -14,6 +14,7 @@
 // verified copy of its number replaces it). So a mistyped or hostile number
 // (another year, another paper's body) cannot delete or replace a good one.
 #include "pith/base/error.hpp"
+#include "pith/registry/number.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -31,7 +32,10 @@ struct CacheMeta {
 };
 
 struct CachedDocument {
-  std::string full_number;   // the number the entry is filed under (re-checked after verifying)
+  // The number the entry's metadata says it is filed under, as that
+  // advisory file writes it (empty: it says none). Never trusted: compared,
+  // as text, with the number of the record the entry verifies as.
+  std::string full_number;
   std::string bytes;
   CacheMeta meta;
   std::filesystem::path path;
@@ -46,7 +50,7 @@ class RecordCache {
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
   struct Entry {
-    std::string full_number;
+    registry::PithNumber full_number;  // of the verified record (full form)
     std::string bytes;
     CacheMeta meta;
     std::vector<std::string> arxiv_aliases;  // `2011.03641`, `2011.03641v3`
@@ -59,7 +63,7 @@ class RecordCache {
   // renamed into place, with one file-system sync instead of one per entry.
   [[nodiscard]] Result<void> store_many(const std::vector<Entry>& entries);
   // Updates only the fetch time (after a 304).
-  [[nodiscard]] Result<void> touch(const std::string& full_number, std::int64_t fetched_at);
+  [[nodiscard]] Result<void> touch(const registry::PithNumber& full_number, std::int64_t fetched_at);
 
   [[nodiscard]] std::optional<CachedDocument> load_body(const std::string& body) const;
   // Bodies of the entries whose body starts with `prefix` (short forms).

@@ -61,8 +61,8 @@ Report lookup_report(const std::string& input, Result<resolver::Resolution> reso
   report.merge(r.report);
   report.input = input;
   report.input_kind = "identifier";
-  report.pith_number = r.record.pith_number;
-  report.extra["resolved_number"] = r.record.pith_number;
+  report.pith_number = r.record.number().to_string();
+  report.extra["resolved_number"] = r.record.number().to_string();
   report.extra["resolved_from"] = r.source;
   report.extra["origin"] = resolver::to_string(r.origin);
   report.extra["document_kind"] = registry::to_string(r.record.kind);

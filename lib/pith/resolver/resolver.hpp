@@ -41,7 +41,7 @@ enum class ResolutionOrigin { server, mirror, cache, stale_cache };
 struct Resolution {
   std::string input;           // as typed
   registry::Identifier identifier;
-  registry::VerifiedRecord record;       // verified; record.pith_number is the full number
+  registry::VerifiedRecord record;       // verified; record.number() is the full number
   ResolutionOrigin origin = ResolutionOrigin::server;
   std::string source;          // URL, or cache file path; in a public answer "the registry", "a mirror", "the cache"
   // Each attempt that did not yield the record: "URL: why" (empty in a

@@ -43,7 +43,7 @@ std::string registered_at(const nlohmann::json& document) {
 
 nlohmann::json record_of(const registry::VerifiedRecord& record) {
   const auto& canonical = record.canonical_record;
-  nlohmann::json out = {{"pith_number", record.pith_number},
+  nlohmann::json out = {{"pith_number", record.number().to_string()},
                         {"short_pith_number", text_at(record.document, ptr("/short_pith_number"))},
                         {"source_kind", text_at(canonical, ptr("/source/kind"))},
                         {"source_id", text_at(canonical, ptr("/source/id"))},
@@ -81,7 +81,7 @@ RecordView view_record(const std::string& input, Result<resolver::Resolution> re
   if (resolved) {
     record = record_of(resolved->record);
     events = events_of(resolved->record.document);
-    view.pith_number = resolved->record.pith_number;
+    view.pith_number = resolved->record.number();
     view.short_number = record["short_pith_number"].get<std::string>();
   }
   const Report report = resolver::lookup_report(input, std::move(resolved));

@@ -9,6 +9,7 @@
 #include "pith/resolver/resolver.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace pith::serve {
@@ -18,8 +19,8 @@ enum class RecordStatus { verified, corrected, unknown };
 
 struct RecordView {
   RecordStatus status = RecordStatus::unknown;
-  std::string pith_number;  // full form; empty when nothing was resolved
-  std::string short_number;
+  std::optional<registry::PithNumber> pith_number;  // full form; none when nothing was resolved
+  std::string short_number;  // the record's short_pith_number as the registry writes it, for the badge
   // {"check": lookup report (pith-check --json), "status", "record": {...},
   //  "events": [{type, created_at, event_id}], "completeness": {...}}
   nlohmann::json json;

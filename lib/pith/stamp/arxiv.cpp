@@ -3,75 +3,33 @@
 
 #include "pith/stamp/tree_watch.hpp"
 
-#include "pith/base/atomic_file.hpp"
-#include "pith/base/exit_codes.hpp"
+#include "pith/base/run_program.hpp"
+#include "pith/base/tar_archive.hpp"
 #include "pith/check/file.hpp"
 #include "pith/registry/number.hpp"
 #include "pith/registry/trust_store.hpp"
+#include "pith/tex/build_log.hpp"
 #include "pith/tex/source.hpp"
 #include "pith/tex/stamp.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <csignal>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <functional>
-#include <map>
-#include <memory>
-#include <numeric>
 #include <ostream>
 #include <set>
-#include <spawn.h>
 #include <sstream>
 #include <string_view>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace pith::stamp {
 namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using tex::LogFindings;
+using Recorded = tex::RecordedFiles;
+using Member = TarEntry;
 
 // ------------------------------------------------------------ small helpers
-
-// A directory of our own under $TMPDIR, removed with everything in it.
-class TempDir {
- public:
-  static Result<TempDir> make(std::string_view purpose) {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / ("pith-" + std::string(purpose) + ".XXXXXX")).string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-      return fail(ErrorKind::io, pattern, std::string("cannot make a temporary directory: ") + std::strerror(errno));
-    return TempDir(pattern);
-  }
-  TempDir(TempDir&& other) noexcept : path_(std::exchange(other.path_, {})) {}
-  TempDir& operator=(TempDir&&) = delete;
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  explicit TempDir(fs::path p) : path_(std::move(p)) {}
-  fs::path path_;
-};
 
 std::optional<std::string> read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -79,69 +37,6 @@ std::optional<std::string> read_text(const fs::path& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    lines.push_back(line);
-    text.remove_prefix(std::min(end + 1, text.size()));
-  }
-  return lines;
-}
-
-std::string human_bytes(std::uint64_t n) {
-  if (n < 10 * 1024) return std::to_string(n) + " bytes";
-  return std::to_string((n + 512) / 1024) + " KB";
-}
-
-// ------------------------------------------------------------ running programs
-
-struct Program {
-  std::vector<std::string> argv;
-  fs::path cwd;
-  std::optional<std::vector<std::string>> env;  // empty: this process's environment
-};
-
-// Runs `p` with stdin, stdout and stderr on /dev/null (TeX in batchmode
-// writes its log; dvips and ps2pdf their errors only), killing it at
-// `deadline`, calling `while_waiting` (if any) each time it looks. The
-// exit status, or 128 + the signal.
-Result<int> run_program(const Program& p, Clock::time_point deadline, const std::function<void()>& while_waiting = {}) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
-  posix_spawn_file_actions_addchdir_np(&actions, p.cwd.c_str());
-  std::vector<char*> argv;
-  for (const auto& a : p.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  if (p.env) {
-    for (const auto& e : *p.env) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-  }
-  pid_t pid = -1;
-  const int rc = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), p.env ? envp.data() : environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return fail(ErrorKind::io, p.argv[0], std::string("cannot run: ") + std::strerror(rc));
-  int status = 0;
-  for (;;) {
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) return fail(ErrorKind::internal, p.argv[0], std::strerror(errno));
-    if (while_waiting) while_waiting();
-    if (Clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return fail(ErrorKind::io, p.argv[0], "did not finish within the time limit");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
 }
 
 // ------------------------------------------------------------ the compiler
@@ -193,191 +88,13 @@ bool is_within(const fs::path& dir, const fs::path& file) {
   return !rel.empty() && *rel.begin() != ".." && !rel.is_absolute();
 }
 
-struct Recorded {
-  std::vector<fs::path> inputs;   // absolute, lexically normal, in order of first reading
-  std::set<fs::path> outputs;     // absolute, lexically normal
-  // Inputs named by a relative path (the paper's own \input, \includegraphics),
-  // as written: TeX Live's files are named by absolute paths.
-  std::vector<std::pair<fs::path, std::string>> relative;
-};
-
-// The -recorder file: PWD, then INPUT and OUTPUT lines (relative to PWD).
-Recorded read_fls(std::string_view text) {
-  Recorded r;
-  fs::path pwd;
-  std::set<fs::path> seen;
-  for (std::string_view line : lines_of(text)) {
-    if (line.starts_with("PWD ")) {
-      pwd = fs::path(line.substr(4));
-      continue;
-    }
-    const bool input = line.starts_with("INPUT ");
-    if (!input && !line.starts_with("OUTPUT ")) continue;
-    const std::string_view written = line.substr(input ? 6 : 7);
-    fs::path file(written);
-    const bool relative = file.is_relative();
-    if (relative) file = pwd / file;
-    file = file.lexically_normal();
-    if (!input) r.outputs.insert(file);
-    else if (seen.insert(file).second) {
-      r.inputs.push_back(file);
-      if (relative) r.relative.emplace_back(file, std::string(written));
-    }
-  }
-  return r;
-}
-
-// The first "! ..." line of a TeX log, and the files it says are missing.
-struct LogFindings {
-  std::string first_error;
-  std::vector<std::string> missing_files;
-  bool rerun = false;
-  bool no_bbl = false;
-  bool no_ind = false;
-};
-
-LogFindings read_log(std::string_view log, std::string_view stem) {
-  LogFindings f;
-  const std::string no_bbl = "No file " + std::string(stem) + ".bbl.";
-  const std::string no_ind = "No file " + std::string(stem) + ".ind.";
-  for (std::string_view line : lines_of(log)) {
-    if (line.starts_with("! ") && f.first_error.empty()) f.first_error = std::string(line.substr(2));
-    for (std::string_view marker : {std::string_view("! LaTeX Error: File `"), std::string_view("! I can't find file `")}) {
-      if (!line.starts_with(marker)) continue;
-      const auto rest = line.substr(marker.size());
-      const auto end = rest.find('\'');
-      if (end != std::string_view::npos) f.missing_files.emplace_back(rest.substr(0, end));
-    }
-    if (line.find("Rerun to get cross-references right.") != std::string_view::npos) f.rerun = true;
-    if (line.find(no_bbl) != std::string_view::npos) f.no_bbl = true;
-    if (line.find(no_ind) != std::string_view::npos) f.no_ind = true;
-  }
-  return f;
-}
-
 std::string engine_failed(const std::string& what, const LogFindings& log, int status) {
   std::string m = what + " failed (exit " + std::to_string(status) + ")";
   if (!log.first_error.empty()) m += ": " + log.first_error;
   return m;
 }
 
-// ------------------------------------------------------------ the archive
-
-struct Member {
-  std::string name;  // relative, '/'-separated
-  fs::path source;   // the file's bytes, or empty when `content` is the content
-  std::string content;
-};
-
-Result<void> archive_failed(archive* a, const fs::path& where) {
-  return fail(ErrorKind::io, where.string(), archive_error_string(a) ? archive_error_string(a) : "libarchive failed");
-}
-
-using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
-
-Result<void> write_member(archive* a, const Member& m, std::int64_t mtime, const fs::path& where) {
-  std::string bytes = m.content;
-  if (!m.source.empty()) {
-    auto text = read_text(m.source);
-    if (!text) return fail(ErrorKind::io, m.source.string(), "cannot read");
-    bytes = std::move(*text);
-  }
-  std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(), archive_entry_free);
-  archive_entry_set_pathname(entry.get(), m.name.c_str());
-  archive_entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
-  archive_entry_set_filetype(entry.get(), AE_IFREG);
-  archive_entry_set_perm(entry.get(), 0644);
-  archive_entry_set_mtime(entry.get(), mtime, 0);
-  if (archive_write_header(a, entry.get()) != ARCHIVE_OK) return archive_failed(a, where);
-  if (!bytes.empty() && archive_write_data(a, bytes.data(), bytes.size()) < 0) return archive_failed(a, where);
-  return {};
-}
-
-std::int64_t mtime_of(const fs::path& file) {
-  struct stat st {};
-  return ::stat(file.c_str(), &st) == 0 ? static_cast<std::int64_t>(st.st_mtime) : 0;
-}
-
-// libarchive's output goes into the staged file beside the archive's name
-// (base/atomic_file): the one atomic writer, so a crash leaves the old
-// archive or the new one, never a torn one.
-la_ssize_t append_to_staged(archive* a, void* staged, const void* buffer, size_t length) {
-  auto ok = static_cast<StagedFile*>(staged)->append(std::string_view(static_cast<const char*>(buffer), length));
-  if (!ok) {
-    archive_set_error(a, EIO, "%s", ok.error().message.c_str());
-    return -1;
-  }
-  return static_cast<la_ssize_t>(length);
-}
-
-// A gzip'd POSIX tar written beside its final name, flushed, then renamed
-// over it (write beside, fsync, rename, fsync the directory).
-Result<void> write_archive(const fs::path& path, const std::vector<Member>& members, std::optional<std::int64_t> epoch) {
-  remove_stale_temporaries(path);
-  auto staged = StagedFile::beside(path);
-  if (!staged) return std::unexpected(staged.error());
-  ArchivePtr a(archive_write_new(), archive_write_free);
-  if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK || archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK)
-    return archive_failed(a.get(), path);
-  // No time in the gzip header: the same files give the same archive.
-  (void)archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
-  // The last block unpadded, as libarchive writes a regular file it opens itself.
-  (void)archive_write_set_bytes_in_last_block(a.get(), 1);
-  if (archive_write_open2(a.get(), &*staged, nullptr, append_to_staged, nullptr, nullptr) != ARCHIVE_OK)
-    return archive_failed(a.get(), path);
-  const std::int64_t newest = std::accumulate(members.begin(), members.end(), std::int64_t{0}, [](std::int64_t t, const Member& m) {
-    return m.source.empty() ? t : std::max(t, mtime_of(m.source));
-  });
-  for (const auto& m : members) {
-    // A written member (00README.json) gets the newest source's time.
-    const std::int64_t mtime = epoch ? *epoch : (m.source.empty() ? newest : mtime_of(m.source));
-    if (auto ok = write_member(a.get(), m, mtime, path); !ok) return ok;  // the staged file is removed
-  }
-  if (archive_write_close(a.get()) != ARCHIVE_OK) return archive_failed(a.get(), path);
-  if (auto ok = staged->set_attributes(FileAttributes{0644}); !ok) return ok;
-  if (auto ok = staged->flush(); !ok) return ok;
-  if (auto ok = staged->commit(); !ok) return ok;
-  return sync_directory(path.has_parent_path() ? path.parent_path() : fs::path("."));
-}
-
-// A member name that stays inside the directory it is unpacked into.
-bool is_safe_member_name(std::string_view name) {
-  if (name.empty() || name.starts_with('/')) return false;
-  const fs::path p(name);
-  return std::none_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
-}
-
-// Unpacks `path` into `dir`, refusing absolute names, `..` and links out.
-Result<void> extract_archive(const fs::path& path, const fs::path& dir) {
-  ArchivePtr in(archive_read_new(), archive_read_free);
-  archive_read_support_filter_all(in.get());
-  archive_read_support_format_all(in.get());
-  if (archive_read_open_filename(in.get(), path.c_str(), 64 * 1024) != ARCHIVE_OK) return archive_failed(in.get(), path);
-  ArchivePtr out(archive_write_disk_new(), archive_write_free);
-  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                                ARCHIVE_EXTRACT_TIME);
-  archive_entry* entry = nullptr;
-  for (;;) {
-    const int r = archive_read_next_header(in.get(), &entry);
-    if (r == ARCHIVE_EOF) break;
-    if (r != ARCHIVE_OK) return archive_failed(in.get(), path);
-    const std::string name = archive_entry_pathname(entry);
-    if (!is_safe_member_name(name)) return fail(ErrorKind::malformed, path.string(), "member '" + name + "' leaves the upload");
-    archive_entry_set_pathname(entry, (dir / name).c_str());
-    if (archive_write_header(out.get(), entry) != ARCHIVE_OK) return archive_failed(out.get(), path);
-    const void* buf = nullptr;
-    std::size_t size = 0;
-    la_int64_t offset = 0;
-    int d = ARCHIVE_OK;
-    while ((d = archive_read_data_block(in.get(), &buf, &size, &offset)) == ARCHIVE_OK) {
-      if (archive_write_data_block(out.get(), buf, size, offset) != ARCHIVE_OK) return archive_failed(out.get(), path);
-    }
-    if (d != ARCHIVE_EOF) return archive_failed(in.get(), path);
-    if (archive_write_finish_entry(out.get()) != ARCHIVE_OK) return archive_failed(out.get(), path);
-  }
-  return {};
-}
-
+// arXiv's 00README.json: the compiler, when it is not pdflatex.
 std::string readme_json(ArxivCompiler c, const std::string& main_name) {
   const nlohmann::json readme{{"process", {{"compiler", to_string(c)}}},
                               {"sources", nlohmann::json::array({{{"filename", main_name}, {"usage", "toplevel"}}})}};
@@ -404,7 +121,7 @@ struct Paper {
   fs::path tex;  // absolute
   fs::path dir;  // absolute
   std::string stem;
-  std::string number;  // full form, from the verified pith.sty
+  registry::PithNumber number;  // full form, from the verified pith.sty
 };
 
 // Files of the paper's tree the build opened that -recorder does not list
@@ -435,7 +152,7 @@ Result<Recorded> discovery_build(const Paper& paper, ArxivCompiler compiler, con
   if (watch && watch->overflowed())
     o.notes.push_back("the build opened files faster than they could be watched: fonts loaded by path may be missing "
                       "from the upload (the rebuild below would say so)");
-  log = read_log(read_text(out_dir / (paper.stem + ".log")).value_or(""), paper.stem);
+  log = tex::read_log(read_text(out_dir / (paper.stem + ".log")).value_or(""), paper.stem);
   auto fls = read_text(out_dir / (paper.stem + ".fls"));
   if (*status != 0 || !fls) {
     for (const auto& f : log.missing_files) o.missing.push_back(f + ": LaTeX could not find it");
@@ -444,7 +161,7 @@ Result<Recorded> discovery_build(const Paper& paper, ArxivCompiler compiler, con
                     " (see " + paper.stem + ".log after a build of your own)");
     return recorded();
   }
-  Recorded r = read_fls(*fls);
+  Recorded r = tex::read_fls(*fls);
   if (watch) add_watched_opens(r, *watch);
   return r;
 }
@@ -511,7 +228,7 @@ Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const f
                     dir, env};
     auto status = run_program(p, deadline);
     if (!status) return std::unexpected(status.error());
-    const LogFindings log = read_log(read_text(dir / (paper.stem + ".log")).value_or(""), paper.stem);
+    const LogFindings log = tex::read_log(read_text(dir / (paper.stem + ".log")).value_or(""), paper.stem);
     std::error_code ec;
     if (*status != 0 || !fs::exists(dir / (paper.stem + engine.output), ec)) {
       o.missing = log.missing_files;
@@ -567,7 +284,7 @@ void judge_pdf(const Paper& paper, const fs::path& pdf, const registry::TrustSto
   std::string why;
   ErrorKind kind = ErrorKind::rejected;
   if (verdict == Verdict::verified) {
-    why = "it carries " + report.pith_number + ", not the paper's " + paper.number;
+    why = "it carries " + report.pith_number + ", not the paper's " + paper.number.to_string();
     kind = ErrorKind::conflict;
   } else if (verdict == Verdict::not_found) {
     why = "it carries no Pith Number (is \\usepackage{pith} in the paper?)";
@@ -607,7 +324,8 @@ std::optional<Paper> paper_with_verified_sty(const ArxivOptions& opt, const regi
                 "the upload needs " + o.missing.back() + "; run 'pith-stamp " + opt.tex.string() + "' first");
     return std::nullopt;
   }
-  paper.number = o.pith_number = record->pith_number;
+  paper.number = record->number();
+  o.pith_number = paper.number.to_string();
   return paper;
 }
 
@@ -644,31 +362,6 @@ std::optional<ArxivCompiler> arxiv_compiler_from_string(std::string_view name) {
   for (auto c : {ArxivCompiler::pdflatex, ArxivCompiler::latex, ArxivCompiler::xelatex, ArxivCompiler::lualatex})
     if (name == to_string(c)) return c;
   return std::nullopt;
-}
-
-const char* to_string(ArxivStatus s) {
-  switch (s) {
-    case Status::verifies: return "verifies";
-    case Status::not_verified: return "not_verified";
-    case Status::missing: return "missing";
-    case Status::build_failed: return "build_failed";
-    case Status::no_number: return "no_number";
-    case Status::error: return "error";
-  }
-  return "error";
-}
-
-nlohmann::json ArxivOutcome::to_json() const {
-  nlohmann::json j{{"status", to_string(status)}, {"exit_code", exit_code()},   {"message", message},
-                   {"compiler", to_string(compiler)}, {"files", files},        {"archive_bytes", archive_bytes},
-                   {"source_bytes", source_bytes},   {"latex_runs", latex_runs}, {"seconds", seconds}};
-  if (!pith_number.empty()) j["pith_number"] = pith_number;
-  if (!archive.empty()) j["archive"] = archive.string();
-  if (!missing.empty()) j["missing"] = missing;
-  if (instead_of) j["instead_of"] = to_string(*instead_of);
-  if (!notes.empty()) j["notes"] = notes;
-  if (verification) j["verification"] = verification->to_json();
-  return j;
 }
 
 ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
@@ -723,44 +416,16 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
     std::error_code ec;
     o.source_bytes += m.source.empty() ? m.content.size() : fs::file_size(m.source, ec);
   }
-  if (auto ok = write_archive(o.archive, members, opt.source_date_epoch); !ok) return io_failure(ok.error());
+  if (auto ok = write_tar_gz(o.archive, members, opt.source_date_epoch); !ok) return io_failure(ok.error());
   std::error_code ec;
   o.archive_bytes = fs::file_size(o.archive, ec);
 
-  if (auto ok = extract_archive(o.archive, upload); !ok) return io_failure(ok.error());
+  if (auto ok = extract_tar(o.archive, upload); !ok) return io_failure(ok.error());
   auto pdf = arxiv_build(*paper, o.compiler, upload, home, deadline, o);
   if (!pdf) return io_failure(pdf.error());
   judge_pdf(*paper, *pdf, *trust, o);
   return finish();
 }
 
-void print_arxiv_outcome(const ArxivOutcome& o, bool json, bool verbose, std::ostream& out, std::ostream& err) {
-  if (json) {
-    out << o.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    return;
-  }
-  if (!o.archive.empty()) {
-    err << "pith-stamp: " << o.archive.string() << ": " << o.files.size() << " files, " << human_bytes(o.archive_bytes)
-        << " (sources " << human_bytes(o.source_bytes) << "), for " << to_string(o.compiler) << "\n";
-    if (verbose)
-      for (const auto& f : o.files) err << "pith-stamp:   " << f << "\n";
-  }
-  for (const auto& n : o.notes) err << "pith-stamp: note: " << n << "\n";
-  for (const auto& m : o.missing)
-    if (o.message.find(m) == std::string::npos) err << "pith-stamp: missing: " << m << "\n";
-  err << "pith-stamp: " << o.message;
-  if (o.latex_runs > 0) {
-    err << " (" << to_string(o.compiler);
-    if (o.instead_of) err << " instead of " << to_string(*o.instead_of);
-    err << ", " << o.latex_runs << (o.latex_runs == 1 ? " run" : " runs");
-  }
-  if (o.latex_runs > 0) {
-    std::array<char, 32> seconds{};
-    std::snprintf(seconds.data(), seconds.size(), "%.1f", o.seconds);
-    err << ", " << seconds.data() << " s)";
-  }
-  err << "\n";
-  if (verbose && o.verification && !o.succeeded()) err << o.verification->to_text(false);
-}
-
 }  // namespace pith::stamp
+

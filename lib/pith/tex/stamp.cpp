@@ -58,7 +58,7 @@ Result<registry::VerifiedRecord> verify_existing_sty(const fs::path& tex, const 
   }
   registry::VerifiedRecord record = *std::move(*verification).record();
   if (!record_matches(number, record)) {
-    return fail(ErrorKind::conflict, path.string(), "carries the record of " + record.pith_number + ", but \\pithnumber at " +
+    return fail(ErrorKind::conflict, path.string(), "carries the record of " + record.number().to_string() + ", but \\pithnumber at " +
                                                         number.location() + " is " + number.number.to_string());
   }
   if (differs(*data, "body", number.number.body) || differs(*data, carrier::xmp_canonical_record, record.canonical_json) ||
@@ -71,8 +71,7 @@ Result<registry::VerifiedRecord> verify_existing_sty(const fs::path& tex, const 
 }
 
 bool record_matches(const TexNumber& number, const registry::VerifiedRecord& record) {
-  const auto full = registry::parse_pith_number(record.pith_number);
-  return full && full->is_full() && number.number.matches(*full);
+  return record.number().is_full() && number.number.matches(record.number());
 }
 
 Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRecord& record, const TexStampOptions& options) {
@@ -80,14 +79,14 @@ Result<TexStampResult> stamp_tex(const fs::path& tex, const registry::VerifiedRe
   if (!number) return std::unexpected(number.error());
   if (!record_matches(*number, record)) {
     return fail(ErrorKind::conflict, tex.string(), "\\pithnumber at " + number->location() + " is " + number->number.to_string() +
-                                  " but the record is " + record.pith_number);
+                                  " but the record is " + record.number().to_string());
   }
   auto text = generate_sty(record, options.sty);
   if (!text) return std::unexpected(text.error());
 
   TexStampResult result;
   result.number = *number;
-  result.pith_number = record.pith_number;
+  result.pith_number = record.number();
   result.sty_path = sty_path_for(tex);
   result.sty_bytes = text->size();
   auto existing = read_existing(result.sty_path);

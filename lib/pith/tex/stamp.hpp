@@ -21,7 +21,7 @@ struct TexStampOptions {
 
 struct TexStampResult {
   TexNumber number;             // the \pithnumber found in the paper
-  std::string pith_number;      // full form from the record
+  registry::PithNumber pith_number;  // full form, the record's
   std::filesystem::path sty_path;
   bool written = false;         // false: pith.sty already had exactly these bytes
   std::size_t sty_bytes = 0;

@@ -25,10 +25,9 @@ constexpr std::size_t hex_line_chars = 256;  // per \__pith_data_bundle:n line
 // The record's number in full. The record came from the verifier, so a
 // number that is not in full here is a programming error upstream: report it plainly.
 Result<registry::PithNumber> full_number_of(const registry::VerifiedRecord& record) {
-  auto number = registry::parse_pith_number(record.pith_number);
-  if (!number) return fail(ErrorKind::internal, "pith number", number.error().message);
-  if (!number->is_full()) {
-    return fail(ErrorKind::internal, "pith number", "not of the form pith:YYYY:<26 characters>: '" + record.pith_number + "'");
+  const registry::PithNumber& number = record.number();
+  if (!number.is_full() || !number.year) {
+    return fail(ErrorKind::internal, "pith number", "not of the form pith:YYYY:<26 characters>: '" + number.to_string() + "'");
   }
   return number;
 }
@@ -62,7 +61,7 @@ std::string data_block(const registry::VerifiedRecord& record, const registry::P
   block += "% ---- verified data, written by pith-stamp ";
   block += pith::version_string;
   block += " for ";
-  block += record.pith_number;
+  block += number.to_string();
   block += ".\n% Values are hex of their UTF-8 bytes (never read as TeX); do not edit:\n";
   block += "% run `pith-stamp paper.tex' again instead.\n";
   add_value(block, "body", number.body);
