@@ -4,13 +4,10 @@
 # that a merged distributed run holds every input exactly once with the same
 # verdicts. Exit 77: the engine cannot start here (a clear skip, not a pass).
 set -euo pipefail
-bin=${PITH_BIN:?PITH_BIN must be set (the built tools)}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-export PITH_TEST_DATA=${PITH_TEST_DATA:-$src/tests/data}
+source "$(dirname "${BASH_SOURCE[0]}")/../support/scratch_env.sh"  # $work, $src, $bin, $check; offline, reproducible
+need_tools pith-check pith-stamp
+export PITH_TEST_DATA=$data
 export PITH_ZOO_DIR=${PITH_ZOO_DIR:-$bin/../zoo}
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 PITH_RESOLVER=http://127.0.0.1:9
-unset PITH_MIRRORS
-check="$bin/pith-check"
 
 skip() {
   echo "SKIP: $*" >&2

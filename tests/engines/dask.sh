@@ -8,13 +8,8 @@
 source "$(dirname "$0")/common.sh"
 /usr/bin/python3 -c 'import distributed' 2>/dev/null || skip "python3-distributed is not installed"
 command -v dask-scheduler >/dev/null || skip "dask-scheduler is not installed"
-work=$(mktemp -d)
 pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+at_exit+=('for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done')
 start=$(date +%s.%N)
 make_tar "$work" 8
 

@@ -9,13 +9,7 @@
 source "$(dirname "$0")/common.sh"
 command -v parallel >/dev/null || skip "GNU parallel is not installed"
 [[ -x /usr/sbin/sshd ]] || skip "openssh-server is not installed"
-work=$(mktemp -d)
-sshd_pid=""
-cleanup() {
-  [[ -n $sshd_pid ]] && kill "$sshd_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+kill_at_exit sshd_pid
 
 # --- an sshd on loopback, keys made here ------------------------------------
 ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"

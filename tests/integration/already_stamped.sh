@@ -10,16 +10,12 @@
 # --force stamps such a PDF again, with a warning.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp pith-check
 py=/usr/bin/python3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000 XDG_CACHE_HOME="$work/xdg-cache" XDG_CONFIG_HOME="$work/config"
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 bundle="$src/samples/registry/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
 stamp=("$bin/pith-stamp" --offline --bundle "$bundle")
 
 # build DIR [SED]: the sample paper, pith.sty generated first (as latexmk's

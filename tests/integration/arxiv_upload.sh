@@ -11,12 +11,8 @@
 # paper's folder are packed; a LuaLaTeX paper is built with xelatex, saying
 # so. About 30 s.
 set -euo pipefail
-: "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[[ -x "$PITH_BIN/pith-stamp" ]] || fail "pith-stamp not built"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/pith-arxiv.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp
 paper="$work/paper"
 mkdir -p "$paper/sections" "$paper/figures" "$work/outside"
 cd "$paper"

@@ -10,20 +10,14 @@
 # record.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp pith-serve
+kill_at_exit serve_pid
 py=/usr/bin/python3  # Debian's python3-pikepdf
-work=$(mktemp -d)
-serve_pid=""
-trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
-export NO_COLOR=1 XDG_CACHE_HOME="$work/xdg-cache" XDG_CONFIG_HOME="$work/config"
-unset PITH_MIRRORS
 
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$src/tests/support/serve_fixture.sh"  # start_serve
 
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-body=${number##*:}
 bundle="$data/$body.bundle.json"
 wrong_year=pith:2020:$body
 typo=pith:2021:${body%?}Q  # the last character mistyped
@@ -72,8 +66,7 @@ grep -q "holds $number, not $wrong_year (the year differs" "$work/out" ||
 unchanged "pith-check --offline $wrong_year (no mirror)"
 
 # ---- pith-stamp ------------------------------------------------------------------
-zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-"$src/tests/support/pdf_zoo.sh" "$zoo" >/dev/null
+use_zoo >/dev/null
 paper="$zoo/paper.pdf"  # the fixture record's paper (its title)
 for input in "$wrong_year" "$typo" "$other"; do
   cp "$paper" "$work/s.pdf"
@@ -96,23 +89,15 @@ PY
 number_only "$number" "$work/genuine.pdf"
 for input in "$wrong_year" "$typo" "$other"; do number_only "$input" "$work/upload-${input//:/_}.pdf"; done
 
-"$bin/pith-serve" --listen 127.0.0.1:0 --offline --mirror "file://$work/hostile" --cache-dir "$cache" 2>"$work/serve.log" &
-serve_pid=$!
-port=""
-for _ in $(seq 1 200); do
-  port=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.log")
-  [[ -n $port ]] && break
-  kill -0 "$serve_pid" 2>/dev/null || break
-  sleep 0.05
-done
-[[ -n $port ]] || { echo "FAIL: pith-serve did not start: $(cat "$work/serve.log")" >&2; exit 1; }
+serve_mirror="$work/hostile"
+start_serve  # its cache is $cache
 verdict() { $py -c 'import json, sys; print(json.load(open(sys.argv[1]))["verdict"])' "$1"; }
-upload() { curl -sS -o "$2" -H 'Content-Type: application/pdf' --data-binary "@$1" "http://127.0.0.1:$port/api/v1/check"; }
+upload() { curl -sS -o "$2" -H 'Content-Type: application/pdf' --data-binary "@$1" "$base/api/v1/check"; }
 for input in "$wrong_year" "$typo" "$other"; do
   upload "$work/upload-${input//:/_}.pdf" "$work/u.json"
   [[ $(verdict "$work/u.json") != verified ]] || fail "pith-serve verified an upload naming $input"
   unchanged "a pith-serve upload naming $input"
-  curl -sS -o /dev/null "http://127.0.0.1:$port/api/v1/pith/$input"
+  curl -sS -o /dev/null "$base/api/v1/pith/$input"
   unchanged "pith-serve's lookup of $input"
 done
 upload "$work/genuine.pdf" "$work/g.json"

@@ -7,14 +7,8 @@
 # them without a password, else refused with the reason; never stamped.
 set -euo pipefail
 
-: "${PITH_BIN:?PITH_BIN must name the directory of the built tools}"
-: "${PITH_TEST_DATA:?PITH_TEST_DATA must name tests/data}"
-check="$PITH_BIN/pith-check"
-stamp="$PITH_BIN/pith-stamp"
-data="$PITH_TEST_DATA"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" NO_COLOR=1
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 

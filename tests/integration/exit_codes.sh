@@ -10,16 +10,10 @@
 # is next to the tests.
 set -euo pipefail
 
-: "${PITH_BIN:?PITH_BIN must name the directory of the built tools}"
-: "${PITH_TEST_DATA:?PITH_TEST_DATA must name tests/data}"
-check="$PITH_BIN/pith-check"
-stamp="$PITH_BIN/pith-stamp"
-signer="${PITH_TEST_SIGN:-$PITH_BIN/../tests/pith-test-sign}"
-key="$PITH_TEST_DATA/test-signing-key.json"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache" NO_COLOR=1
-unset PITH_RESOLVER PITH_MIRRORS
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
+key="$data/test-signing-key.json"
+unset PITH_RESOLVER
 
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit (pith-check), expect_out, expect_err
 

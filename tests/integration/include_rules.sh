@@ -10,8 +10,8 @@
 # - a cycle in the list (a layer may include only the layers below it).
 # No build needed: it reads the sources.
 set -euo pipefail
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-exec python3 - "$src" <<'PY'
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+python3 - "$src" <<'PY'
 import pathlib, re, sys
 
 src = pathlib.Path(sys.argv[1])

@@ -9,8 +9,7 @@ set -euo pipefail
 : "${PITH_BUILD_DIR:?PITH_BUILD_DIR must name the build tree}"
 : "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must name the source tree}"
 : "${PITH_TEST_DATA:?PITH_TEST_DATA must name tests/data}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail
 prefix=$work/prefix
 

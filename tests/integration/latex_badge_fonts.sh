@@ -12,11 +12,7 @@
 # TEXMFVAR is a fresh directory, so no font made earlier hides a problem.
 # About 3-7 s (METAFONT makes the paper's own EC fonts).
 set -euo pipefail
-: "${PITH_SOURCE_DIR:?}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/pith-badge-fonts.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
 cd "$work"
 export TEXMFVAR="$work/texmf-var"
 cm_super=$(kpsewhich type1ec.sty || true)

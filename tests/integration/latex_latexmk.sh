@@ -8,12 +8,8 @@
 # byte-identical. Then the arXiv case: only paper.tex + pith.sty, compiled
 # with no shell escape, carries the same signed record and verifies offline.
 set -euo pipefail
-: "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-for tool in pith-stamp pith-check; do [[ -x "$PITH_BIN/$tool" ]] || fail "$PITH_BIN/$tool not built"; done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/pith-latexmk.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp pith-check
 cp -r "$PITH_SOURCE_DIR/samples/paper.tex" "$PITH_SOURCE_DIR/samples/latexmkrc" "$PITH_SOURCE_DIR/samples/registry" "$work/"
 cd "$work"
 bundle=registry/pith/JFLLIOJUI2M3KX3FLLGP4N2V65/bundle.json

@@ -11,13 +11,9 @@
 # with one warning and the build goes on; a missing or wrong one stops it.
 # About 20-35 s on the shared 2-core machine (lualatex is the slowest cell).
 set -euo pipefail
-: "${PITH_BIN:?}" "${PITH_SOURCE_DIR:?}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-for tool in pith-stamp pith-check; do [[ -x "$PITH_BIN/$tool" ]] || fail "$PITH_BIN/$tool not built"; done
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp pith-check
 [[ -f "$PITH_BIN/../share/pith/latexmkrc" ]] || fail "the build tree has no share/pith/latexmkrc"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/pith-latexmk-engines.XXXXXX")
-trap '[[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
 export PATH="$PITH_BIN:$PATH"
 # Every pith-stamp the rc runs, logged (then the real one).
 cat > "$work/pith-stamp-logged" <<LOG

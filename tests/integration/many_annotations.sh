@@ -10,15 +10,10 @@
 # queue is full), and the service's whole process tree (sampled every 0.1 s)
 # never above its --memory-budget.
 set -euo pipefail
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-work=$(mktemp -d)
-serve_pid=""
-trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp pith-serve
+kill_at_exit serve_pid
 
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
 mkdir -p "$work/mirror/pith/${number##*:}"
 cp "$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json" "$work/mirror/pith/${number##*:}/bundle.json"
 registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")

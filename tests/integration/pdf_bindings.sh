@@ -11,16 +11,11 @@
 # a watermark naming another arXiv id fails.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-signer="${PITH_TEST_SIGN:-$PITH_BIN/../tests/pith-test-sign}"
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 key="$data/test-signing-key.json"
 py=/usr/bin/python3  # Debian's python3-pikepdf
-export SOURCE_DATE_EPOCH=1700000000
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 title='Efficient fine-tuning of affine flows in O(n log n) time: Schrödinger bridges for naïve differential equations'
 tex_title='Efficient fine-tuning of affine flows in $O(n\log n)$ time: Schr\"odinger bridges for na\"{\i}ve differential equations'

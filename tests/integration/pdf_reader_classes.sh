@@ -10,17 +10,8 @@
 # verifies; one with a user password asks for it.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-stamp="$bin/pith-stamp"
-check="$bin/pith-check"
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-export SOURCE_DATE_EPOCH=1700000000
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, expect_exit, $failures
 /usr/bin/python3 "$src/tests/support/reader_classes.py" "$work/classes"
 

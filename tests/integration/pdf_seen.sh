@@ -18,16 +18,12 @@
 # (The sample on every engine: latexmk_engines.sh and pdf_bindings.sh.)
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 py=/usr/bin/python3  # Debian's python3-pikepdf
 forge=("$py" "$src/tests/support/forgeries.py")
 bundle="$src/samples/registry/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
 title='Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large language models'
-export SOURCE_DATE_EPOCH=1700000000
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 # paper NAME TITLE: a one-page article with that title, built with pdflatex

@@ -6,11 +6,9 @@
 # keeps the files as they are.
 set -euo pipefail
 
-source_dir=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-"$source_dir/tests/support/pdf_zoo.sh" "$zoo"
-
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+use_zoo
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 has_feature() { [[ ",$1," == *",$2,"* ]]; }
 count_matches() { grep -acE -- "$1" "$2" || true; }
@@ -87,7 +85,7 @@ done <"$zoo/zoo.tsv"
 
 # Idempotent: a second run keeps every file byte for byte.
 before=$(cd "$zoo" && sha256sum ./*.pdf)
-"$source_dir/tests/support/pdf_zoo.sh" "$zoo"
+use_zoo
 after=$(cd "$zoo" && sha256sum ./*.pdf)
 [[ $before == "$after" ]] || fail "a second run changed the zoo"
 

@@ -7,23 +7,13 @@
 # (the current bundle, a record no longer served). Never the internet.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-check="$bin/pith-check"
-serve="$bin/../tests/pith-test-server"
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-body=JFLLIOJUI2M3KX3FLLGP4N2V65
-source "$(dirname "$0")/../support/scratch_env.sh"  # $work, at_exit, offline and reproducible
-server_pid=""
-at_exit+=('[[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null')
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 
 
-zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-"$src/tests/support/pdf_zoo.sh" "$zoo"
+use_zoo
 
 # The corpus: stamped PDFs (verified), an unstamped one (not_found), a bare
 # record (unverifiable), a tampered bundle (failed), garbage (error).
@@ -121,11 +111,7 @@ expect_exit 2 --offline -j 0 "$c/paper.pdf"
 root="$work/root"
 mkdir -p "$root/pith/$body"
 cp "$bundle" "$root/pith/$body/bundle.json"
-"$serve" --root "$root" --seconds 120 >"$work/url" 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
-base=$(head -n1 "$work/url")
-[[ "$base" == http://127.0.0.1:* ]] || { echo "pith-test-server did not start" >&2; exit 2; }
+start_test_server "$root"
 online=(--resolver "$base" --cache-dir "$work/cache" --timeout 5)
 
 expect_exit 0 "${online[@]}" --json -j 2 "$c/paper.pdf" "$c/classic.pdf"

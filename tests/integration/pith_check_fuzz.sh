@@ -4,16 +4,12 @@
 # hang, exit only with a documented code, and exit 0 only when the signed
 # content is unchanged (the unsigned bundle_signature.signed_at aside).
 set -euo pipefail
-: "${PITH_BIN:?}" "${PITH_TEST_DATA:?}"
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check
 if ! command -v zzuf >/dev/null; then
   echo "zzuf not installed (scripts/install-deps installs it)" >&2
   exit 1
 fi
-check="$PITH_BIN/pith-check"
-bundle="$PITH_TEST_DATA/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_CONFIG_HOME="$work/config" NO_COLOR=1
 runs=${PITH_FUZZ_RUNS:-300}
 failures=0
 declare -A seen=()

@@ -11,20 +11,11 @@
 # and online, the registry's current bundle compared with the PDF's copy.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-export SOURCE_DATE_EPOCH=1700000000
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
+use_zoo
 
-zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-"$src/tests/support/pdf_zoo.sh" "$zoo"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 # stamp IN OUT [OPTION...]
 stamp() { "$bin/pith-stamp" --pith "$number" --bundle "$bundle" "${@:3}" -o "$2" "$1"; }

@@ -8,25 +8,13 @@
 # the stamp covers are unchanged.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 command -v zzuf >/dev/null || { echo "FAIL: zzuf not installed (scripts/install-deps installs it)" >&2; exit 1; }
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-export SOURCE_DATE_EPOCH=1700000000 XDG_CONFIG_HOME NO_COLOR=1
 runs=${PITH_FUZZ_RUNS:-240}
+use_zoo
 
-zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-"$src/tests/support/pdf_zoo.sh" "$zoo"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-XDG_CONFIG_HOME="$work/config"
-# Its own record cache: a number-only verdict must not depend on what other
-# tests left in a shared one.
-export XDG_CACHE_HOME="$work/cache"
-
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
 # Seeds: three producers (xref stream + object streams, classic table, XMP
 # already there), stamped.

@@ -5,21 +5,12 @@
 # and PITH_TEST_DATA (tests/data); pith-test-sign is next to the tests.
 set -euo pipefail
 
-: "${PITH_BIN:?PITH_BIN must name the directory of the built tools}"
-: "${PITH_TEST_DATA:?PITH_TEST_DATA must name tests/data}"
-check="$PITH_BIN/pith-check"
-signer="${PITH_TEST_SIGN:-$PITH_BIN/../tests/pith-test-sign}"
-data="$PITH_TEST_DATA"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# Never read the real user's trust directory.
-export XDG_CONFIG_HOME="$work/config"
-export NO_COLOR=1
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check
 
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 
 
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
 record="$data/WXNI57C2SJ24QK62DB7DTUREA3.canonical_record.json"
 
 # 1. The real bundle verifies: exit 0, text report.

@@ -9,12 +9,9 @@
 # member's `error` and the run goes on. Offline, never the internet.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-check="$bin/pith-check"
-source "$(dirname "$0")/../support/scratch_env.sh"  # $work, at_exit, offline and reproducible
-run_pid=""
-at_exit+=('[[ -n $run_pid ]] && kill "$run_pid" 2>/dev/null')
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check
+kill_at_exit run_pid
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
 export PITH_ZOO_DIR=${PITH_ZOO_DIR:-$PWD/zoo}
 

@@ -8,12 +8,9 @@
 # metrics, --keep, and exit 0 on SIGTERM.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-work=$(mktemp -d)
-serve_pid=""
-trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-serve pith-stamp pith-check
+kill_at_exit serve_pid
 
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 source "$src/tests/support/serve_fixture.sh"
@@ -202,8 +199,9 @@ unset serve_registry
 
 # ---- a slow sender past --upload-deadline: 408, and the server still up --------
 start_serve --upload-deadline 1
-status=$(/usr/bin/python3 - "${base#http://}" "$work/stamped.pdf" <<'PY'
+status=$(PYTHONPATH="$src/tests/support" /usr/bin/python3 - "${base#http://}" "$work/stamped.pdf" <<'PY'
 import socket, sys, time
+from raw_http import read_all, status_of
 host, port = sys.argv[1].split(":")
 body = open(sys.argv[2], "rb").read()
 s = socket.create_connection((host, int(port)), timeout=30)
@@ -214,13 +212,7 @@ try:
         time.sleep(0.1)
 except OSError:
     pass
-answer = b""
-try:
-    while chunk := s.recv(65536):
-        answer += chunk
-except OSError:
-    pass
-print(answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/") else "none")
+print(status_of(read_all(s)) or "none")
 PY
 )
 [[ $status == 408 ]] || fail "slow sender past --upload-deadline: HTTP $status, expected 408"

@@ -8,12 +8,9 @@
 # there (the README's picture; never set by ctest).
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-work=$(mktemp -d)
-serve_pid=""
-trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-serve pith-stamp
+kill_at_exit serve_pid
 
 source "$src/tests/support/cli_expect.sh"
 source "$src/tests/support/serve_fixture.sh"

@@ -9,13 +9,9 @@
 # answered, an upload over the budget is 503 before its body is read, and no
 # error body names a path, a base or a per-URL status.
 set -euo pipefail
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-work=$(mktemp -d)
-serve_pid=""
-trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-serve
+kill_at_exit serve_pid
 source "$src/tests/support/serve_fixture.sh"
 
 mkdir -p "$work/mirror"

@@ -8,7 +8,8 @@
 # not at all; /healthz unanswered; the service's process tree over its
 # --memory-budget. Never times (bench/serve_load.sh has the figures).
 set -euo pipefail
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-serve pith-stamp
 PITH_LOAD_ONLY=1 PITH_SERVE_JOBS=2 PITH_SERVE_BUDGET_MIB=1536 PITH_SLICES=1 \
   PITH_SERVE_ARGS="--head-timeout 2 --upload-deadline 4 --keep-alive-timeout 2" \
   bash "$src/bench/serve_load.sh" 5 32 64

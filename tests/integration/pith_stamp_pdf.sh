@@ -8,26 +8,16 @@
 # and kill -9 at random moments never changing the original.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-stamp="$bin/pith-stamp"
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-export SOURCE_DATE_EPOCH=1700000000
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp pith-check
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 size_of() { stat -c %s "$1"; }
 
 # ---- the PDFs --------------------------------------------------------------
 pdfs=()
 declare -A features
 if [[ -x $src/tests/support/pdf_zoo.sh ]]; then
-  zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-  "$src/tests/support/pdf_zoo.sh" "$zoo"
+  use_zoo
   while IFS=$'\t' read -r file pages title feats; do
     [[ $file == file ]] && continue
     pdfs+=("$zoo/$file")

@@ -7,33 +7,17 @@
 # a symlinked -o, extended attributes, a killed run's temporary file, -o -).
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-stamp="$bin/pith-stamp"
-check="$bin/pith-check"
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp pith-check
 py=/usr/bin/python3
-export SOURCE_DATE_EPOCH=1700000000
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
+source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 pages_of() { pdfinfo "$1" 2>/dev/null | sed -n 's/^Pages: *//p'; }
 stamp_it() { "$stamp" --bundle "$bundle" --pith "$number" "$@"; }
 
 # A real paper: pdflatex, two pages, with the record's title (so pith-check
 # can bind the record to it: issue 10).
-mkdir -p "$work/made"
-cat >"$work/made/paper.tex" <<'TEX'
-\documentclass{article}
-\usepackage{hyperref}
-\begin{document}\title{Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large language models}\author{A}\maketitle Text.\newpage Two.\end{document}
-TEX
-(cd "$work/made" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
+fixture_paper "$work/made"
 paper="$work/made/paper.pdf"
-[[ -s $paper ]] || { echo "FAIL: pdflatex made no PDF" >&2; exit 1; }
 qpdf --object-streams=disable "$paper" "$work/made/classic.pdf"
 
 # ---- a byte before %PDF-: offsets count from the header ----------------------

@@ -9,29 +9,14 @@
 # pith-check lists the signatures beside its verdict.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-stamp="$bin/pith-stamp"
-check="$bin/pith-check"
-bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-export SOURCE_DATE_EPOCH=1700000000
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-stamp pith-check
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 for tool in pdfsig certutil pk12util openssl pdflatex; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps)" >&2; exit 1; }
 done
 
-cat >"$work/paper.tex" <<'TEX'
-\documentclass{article}
-\usepackage{hyperref}
-\begin{document}\title{Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large language models}\author{A}\maketitle Text.\newpage Two.\end{document}
-TEX
-(cd "$work" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
-[[ -s $work/paper.pdf ]] || { echo "FAIL: pdflatex made no PDF" >&2; exit 1; }
+fixture_paper "$work"
 
 # A signing identity: a self-signed certificate in an NSS database (empty password).
 mkdir "$work/nss"

@@ -14,8 +14,7 @@ set -euo pipefail
 : "${PITH_BUILD_DIR:?PITH_BUILD_DIR must name the build directory}"
 : "${PITH_CXX:?PITH_CXX must name the C++ compiler}"
 : "${PITH_NLOHMANN_INCLUDE:?PITH_NLOHMANN_INCLUDE must name nlohmann_json include directories}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
 
 cmake --install "$PITH_BUILD_DIR" --prefix "$work/prefix" >"$work/install.log"
 include="$work/prefix/include"

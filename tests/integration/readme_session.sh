@@ -10,10 +10,8 @@
 # mirror, as the README's first line says.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 
 # The clone as the reader has it after `make demo`: the sources and build/tools.
 clone="$work/clone"

@@ -7,33 +7,12 @@
 # pith-test-sign and pith-test-server are next to the tests.
 set -euo pipefail
 
-: "${PITH_BIN:?PITH_BIN must name the directory of the built tools}"
-: "${PITH_TEST_DATA:?PITH_TEST_DATA must name tests/data}"
-check="$PITH_BIN/pith-check"
-signer="${PITH_TEST_SIGN:-$PITH_BIN/../tests/pith-test-sign}"
-serve="${PITH_TEST_SERVER:-$PITH_BIN/../tests/pith-test-server}"
-key="$PITH_TEST_DATA/test-signing-key.json"
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/xdg-cache" NO_COLOR=1
-unset PITH_RESOLVER PITH_MIRRORS
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check
+key="$data/test-signing-key.json"
+unset PITH_RESOLVER
 
 source "$(dirname "$0")/../support/cli_expect.sh"  # fail, expect_exit, expect_out, expect_err
-
-# start_server ROOT: serves ROOT on 127.0.0.1, sets $base and $server_pid.
-start_server() {
-  "$serve" --root "$1" --seconds 120 >"$work/url" 2>"$work/server.log" &
-  server_pid=$!
-  for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
-  base=$(head -n1 "$work/url")
-  [[ "$base" == http://127.0.0.1:* ]] || { echo "pith-test-server did not start" >&2; exit 2; }
-}
-stop_server() { kill "$server_pid"; wait "$server_pid" || true; server_pid=""; }
 
 # Two signed papers, served by the registry paths.
 "$signer" --title "Resolver CLI paper" --arxiv 2401.77777 --version 2 >"$work/a.json"
@@ -54,7 +33,7 @@ cp "$work/b.json" "$work/evil/pith/$body_a/bundle.json"
 cache="$work/cache"
 common=(--trust-key "$key" --cache-dir "$cache" --timeout 2)
 
-start_server "$root"
+start_test_server "$root"
 
 # 1. A number only on the server: resolved, verified, cached.
 expect_exit 0 --resolver "$base" "${common[@]}" "$number_a"
@@ -80,7 +59,7 @@ expect_err "pith-check: $number_b: no record for $number_b at $base; check the n
 [[ $(grep -c . "$work/err") == 1 ]] || fail "the not-found error is not one line: $(cat "$work/err")"
 grep -q "HTTP 404" "$work/err" && fail "the not-found error lists per-URL statuses: $(cat "$work/err")"
 
-stop_server
+stop_test_server
 
 # 5. Server gone: --offline verifies from the cache and says so.
 expect_exit 0 --resolver "$base" "${common[@]}" --offline "$number_a"
@@ -109,7 +88,7 @@ else
 fi
 
 # 7. A substituting registry: refused, exit 1, nothing cached for it.
-start_server "$work/evil"
+start_test_server "$work/evil"
 expect_exit 1 --resolver "$base" --trust-key "$key" --cache-dir "$work/cache2" --timeout 2 "$number_a"
 expect_out "resolver.rejected"
 expect_out "substitution"
@@ -119,7 +98,7 @@ expect_out "substitution"
 mirror="file://$root"
 expect_exit 0 --resolver "$base" --mirror "$mirror" --trust-key "$key" --cache-dir "$work/cache3" --timeout 2 "$number_a"
 expect_out "from mirror $mirror/pith/$body_a/bundle.json"
-stop_server
+stop_test_server
 
 # 9. A mistyped number gets the parser's message, not "no such file".
 expect_exit 2 "${common[@]}" --offline "pith:2024:ABCDEFGH0JKLMNOPQRSTUVWXYZ"

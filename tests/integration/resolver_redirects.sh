@@ -7,16 +7,11 @@
 # (--mirror) is followed; pith-serve's public answer names neither, its log
 # has the reason.
 set -euo pipefail
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
-work=$(mktemp -d)
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-serve
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+at_exit+=('for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done')
 
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-body=${number##*:}
 
 # One tiny server on 127.0.0.1: `serve` answers /pith/... with the test
 # bundle and logs every GET; `redirect TARGET` answers every path with a 302

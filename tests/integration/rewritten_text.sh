@@ -9,18 +9,12 @@
 # title still binds); a stamp without a fingerprint says nothing new.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-src=${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp
 py=/usr/bin/python3  # Debian's python3-pikepdf
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
 source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 
-zoo=${PITH_ZOO_DIR:-$PWD/zoo}
-"$src/tests/support/pdf_zoo.sh" "$zoo" >/dev/null
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+use_zoo >/dev/null
 stamp() { "$bin/pith-stamp" --offline --bundle "$data/${number##*:}.bundle.json" --pith "$number" "$@"; }
 
 # check FILE EXIT VERDICT [CODE STATUS]...: pith-check --offline --json.

@@ -6,12 +6,9 @@
 # paper.tex reads a \title broken with \\ as the record's title (no "could
 # not confirm" warning), and says why when it cannot read one. No LaTeX run.
 set -euo pipefail
-bin=${PITH_BIN:?PITH_BIN must be set}
-signer="${PITH_TEST_SIGN:-$PITH_BIN/../tests/pith-test-sign}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" NO_COLOR=1
-source "${PITH_SOURCE_DIR:?PITH_SOURCE_DIR must be set}/tests/support/cli_expect.sh"  # fail, $failures
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check pith-stamp pith-serve
+source "$src/tests/support/cli_expect.sh"  # fail, $failures
 
 title='Sparse attention at scale for long documents'
 "$signer" --output key >"$work/key.json"

@@ -8,18 +8,9 @@
 # a PDF's verdict is anchored by the parent's own verification.
 set -euo pipefail
 
-bin=${PITH_BIN:?PITH_BIN must be set}
-data=${PITH_TEST_DATA:?PITH_TEST_DATA must be set}
-check="$bin/pith-check"
-signer=""
-for s in "$bin/../tests/pith-test-sign" "$bin/pith-test-sign"; do [[ -x $s ]] && signer=$s && break; done
-[[ -n $signer ]] || { echo "pith-test-sign not found next to $bin" >&2; exit 1; }
+source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
+need_tools pith-check
 key="$data/test-signing-key.json"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_CONFIG_HOME="$work/config"  # no user keys but the ones a case adds
-export XDG_CACHE_HOME="$work/cache"
 source "$(dirname "$0")/../support/cli_expect.sh"
 
 payload=$'\e[1A\e[2K\r\e[32m\xE2\x9C\x93 verified\e[0m'

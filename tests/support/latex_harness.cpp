@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/latex_harness.hpp"
 
-#include "pith/base/report.hpp"
-#include "pith/registry/trust_store.hpp"
-#include "support/test_signer.hpp"
-
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace pith::test {
 namespace fs = std::filesystem;
@@ -26,29 +19,6 @@ std::string slurp(const fs::path& p) {
 
 }  // namespace
 
-registry::VerifiedRecord fixture_record() {
-  const std::string bytes = slurp(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  auto record = registry::verify_document(bytes, registry::TrustStore::with_pinned_key(), "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-  if (!record) throw std::runtime_error(record.error().describe());
-  if (!record->record()) throw std::runtime_error("fixture bundle does not verify");
-  return *record->record();
-}
-
-registry::VerifiedRecord signed_record_with_title(const std::string& title) {
-  const TestSigner& signer = test_signer();
-  RecordSpec spec;
-  spec.title = title;
-  nlohmann::json record = make_canonical_record(spec);
-  record["metadata"]["title"] = title;
-  const nlohmann::json events = nlohmann::json::array(
-      {make_record_created_event(signer, record), make_graph_snapshot_event(signer, record, spec)});
-  const std::string bytes = to_bytes(assemble_bundle(signer, record, events));
-  auto verified = registry::verify_document(bytes, test_trust_store(), "test-signed bundle");
-  if (!verified) throw std::runtime_error(verified.error().describe());
-  if (!verified->record()) throw std::runtime_error("test-signed bundle does not verify: " + verified->report.to_text());
-  return *verified->record();
-}
-
 const char* to_string(Engine e) {
   switch (e) {
     case Engine::pdflatex: return "pdflatex";
@@ -58,27 +28,6 @@ const char* to_string(Engine e) {
     case Engine::dvipdfmx: return "latex+dvipdfmx";
   }
   return "?";
-}
-
-std::string quote(const fs::path& p) {
-  std::string s = "'";
-  for (char c : p.string()) {
-    if (c == '\'') s += "'\\''";
-    else s.push_back(c);
-  }
-  return s + "'";
-}
-
-CommandResult run(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
 }
 
 Compiled compile(const fs::path& dir, const std::string& name, Engine engine) {
@@ -105,7 +54,7 @@ Compiled compile(const fs::path& dir, const std::string& name, Engine engine) {
   }
   c.ok = true;
   for (const auto& step : steps) {
-    auto r = run(cd + step + " </dev/null");
+    auto r = run(cd + step + " </dev/null 2>&1");
     c.output += "$ " + step + "\n" + r.out;
     if (r.status != 0) {
       c.ok = false;
@@ -120,7 +69,7 @@ Compiled compile(const fs::path& dir, const std::string& name, Engine engine) {
 }
 
 nlohmann::json qpdf_json(const fs::path& pdf) {
-  auto r = run("qpdf --json --json-key=qpdf --json-key=pages " + quote(pdf));
+  auto r = run("qpdf --json --json-key=qpdf --json-key=pages " + quote(pdf) + " 2>&1");
   const auto start = r.out.find('{');
   if (start == std::string::npos) throw std::runtime_error("qpdf --json failed: " + r.out);
   return nlohmann::json::parse(r.out.substr(start));
@@ -141,13 +90,13 @@ int metadata_stream_count(const nlohmann::json& q) {
 }
 
 bool qpdf_check_clean(const fs::path& pdf, std::string* output) {
-  auto r = run("qpdf --check " + quote(pdf));
+  auto r = run("qpdf --check " + quote(pdf) + " 2>&1");
   if (output) *output = r.out;
   return r.status == 0 && r.out.find("WARNING") == std::string::npos;
 }
 
 std::string info_value(const fs::path& pdf, const std::string& key) {
-  auto r = run("pdfinfo -custom " + quote(pdf));
+  auto r = run("pdfinfo -custom " + quote(pdf) + " 2>&1");
   std::istringstream lines(r.out);
   std::string line;
   while (std::getline(lines, line)) {
@@ -161,13 +110,13 @@ std::string info_value(const fs::path& pdf, const std::string& key) {
 }
 
 std::string xmp_value(const fs::path& pdf, const std::string& tag) {
-  return run("exiftool -q -q -b -XMP-pith:" + tag + " " + quote(pdf)).out;
+  return run("exiftool -q -q -b -XMP-pith:" + tag + " " + quote(pdf) + " 2>&1").out;
 }
 
 std::optional<std::string> detached(const fs::path& pdf, const std::string& name) {
   const fs::path out = pdf.parent_path() / ("detached-" + name);
   fs::remove(out);
-  auto r = run("pdfdetach -savefile " + quote(name) + " -o " + quote(out) + " " + quote(pdf));
+  auto r = run("pdfdetach -savefile " + quote(name) + " -o " + quote(out) + " " + quote(pdf) + " 2>&1");
   if (r.status != 0 || !fs::exists(out)) return std::nullopt;
   return slurp(out);
 }
@@ -175,7 +124,7 @@ std::optional<std::string> detached(const fs::path& pdf, const std::string& name
 CommandResult pith_check_offline(const fs::path& pdf, const std::optional<fs::path>& trust_key) {
   std::string command = quote(fs::path(PITH_TOOLS_DIR) / "pith-check") + " --offline ";
   if (trust_key) command += "--trust-key " + quote(*trust_key) + " ";
-  return run(command + quote(pdf));
+  return run(command + quote(pdf) + " 2>&1");
 }
 
 std::vector<LinkAnnot> page1_links(const nlohmann::json& q) {
@@ -205,7 +154,7 @@ std::vector<LinkAnnot> page1_links(const nlohmann::json& q) {
 
 std::vector<Word> page1_words(const fs::path& pdf) {
   const fs::path html = pdf.parent_path() / "page1-bbox.html";
-  (void)run("pdftotext -f 1 -l 1 -bbox " + quote(pdf) + " " + quote(html));
+  (void)run("pdftotext -f 1 -l 1 -bbox " + quote(pdf) + " " + quote(html) + " 2>&1");
   const std::string text = slurp(html);
   std::vector<Word> words;
   static const std::regex word_re(
@@ -219,7 +168,7 @@ std::vector<Word> page1_words(const fs::path& pdf) {
 
 double page1_height(const fs::path& pdf) {
   const fs::path html = pdf.parent_path() / "page1-bbox.html";
-  if (!fs::exists(html)) (void)run("pdftotext -f 1 -l 1 -bbox " + quote(pdf) + " " + quote(html));
+  if (!fs::exists(html)) (void)run("pdftotext -f 1 -l 1 -bbox " + quote(pdf) + " " + quote(html) + " 2>&1");
   const std::string text = slurp(html);
   static const std::regex page_re(R"re(<page width="([0-9.]+)" height="([0-9.]+)">)re");
   std::smatch m;

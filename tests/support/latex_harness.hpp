@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Test helpers for the LaTeX side: a VerifiedRecord built from the bundle
-// fixture (as the verifier would yield it, without running the verifier),
-// compiling a paper with one engine, and reading back what the PDF holds
-// with independent tools (qpdf, poppler, exiftool).
-#include "pith/registry/verify.hpp"
+// Test helpers for the LaTeX side: compiling a paper with one engine, and
+// reading back what the PDF holds with independent tools (qpdf, poppler,
+// exiftool). The records to compile with: support/records.hpp.
+#include "support/command.hpp"  // run, quote, CommandResult
+#include "support/records.hpp"  // fixture_record, signed_record_with_title
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -13,14 +13,6 @@
 #include <vector>
 
 namespace pith::test {
-
-// The fixture bundle JFLLIOJUI2M3KX3FLLGP4N2V65, verified with the pinned
-// registry key.
-[[nodiscard]] registry::VerifiedRecord fixture_record();
-// A bundle signed by the test signer (key pith-test-2026, tests only) whose
-// canonical record and graph snapshot carry `title`, verified with the test
-// trust store: hostile data that is nevertheless validly signed.
-[[nodiscard]] registry::VerifiedRecord signed_record_with_title(const std::string& title);
 
 // dvipdfmx: latex + dvipdfmx (the paper needs the class option dvipdfmx).
 enum class Engine { pdflatex, lualatex, xelatex, dvips, dvipdfmx };
@@ -34,14 +26,6 @@ struct Compiled {
 };
 // Runs the engine twice (references), in `dir`, on `dir/<name>.tex`.
 [[nodiscard]] Compiled compile(const std::filesystem::path& dir, const std::string& name, Engine engine);
-
-// Runs a shell command; returns its exit status and captured stdout.
-struct CommandResult {
-  int status = -1;
-  std::string out;
-};
-[[nodiscard]] CommandResult run(const std::string& command);
-[[nodiscard]] std::string quote(const std::filesystem::path& p);
 
 // qpdf --json (objects), parsed.
 [[nodiscard]] nlohmann::json qpdf_json(const std::filesystem::path& pdf);
@@ -57,7 +41,7 @@ struct CommandResult {
 [[nodiscard]] std::optional<std::string> detached(const std::filesystem::path& pdf, const std::string& name);
 
 // `pith-check --offline [--trust-key KEY] pdf` (the built tool): its exit
-// status and output.
+// status and output (stdout and stderr).
 [[nodiscard]] CommandResult pith_check_offline(const std::filesystem::path& pdf,
                                                const std::optional<std::filesystem::path>& trust_key = std::nullopt);
 

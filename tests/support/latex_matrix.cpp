@@ -167,7 +167,7 @@ void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::
   CHECK(checked.status == 0);
   if (paper.variant == Variant::hyperxmp) {
     // hyperxmp's own properties survive next to ours.
-    CHECK(run("exiftool -q -q -b -XMP-dc:Title " + quote(c.pdf)).out == paper.title);
+    CHECK(run("exiftool -q -q -b -XMP-dc:Title " + quote(c.pdf) + " 2>&1").out == paper.title);
   }
 }
 

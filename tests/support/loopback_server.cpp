@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/loopback_server.hpp"
 
+#include "support/command.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -12,14 +14,10 @@
 namespace pith::test {
 namespace {
 
-void run(const std::string& command) {
-  // Test-time PKI only: arguments are our own paths, never user input.
-  if (std::system((command + " >/dev/null 2>&1").c_str()) != 0) {
-    throw std::runtime_error("command failed: " + command);
-  }
+// Test-time PKI only: arguments are our own paths, never user input.
+void run_or_throw(const std::string& command) {
+  if (run(command + " >/dev/null 2>&1").status != 0) throw std::runtime_error("command failed: " + command);
 }
-
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 std::string etag_of(const std::string& bytes) {
   std::ostringstream out;
@@ -42,13 +40,13 @@ TestPki make_test_pki(const std::filesystem::path& dir, const std::string& subje
         << "keyUsage=critical,digitalSignature\n"
         << "extendedKeyUsage=serverAuth\n";
   }
-  run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=pith-test-ca"
+  run_or_throw("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=pith-test-ca"
       " -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign"
-      " -keyout " + quoted(ca_key) + " -out " + quoted(pki.ca_cert));
-  run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=pith-test-server"
-      " -keyout " + quoted(pki.server_key) + " -out " + quoted(csr));
-  run("openssl x509 -req -days 2 -in " + quoted(csr) + " -CA " + quoted(pki.ca_cert) + " -CAkey " +
-      quoted(ca_key) + " -CAcreateserial -extfile " + quoted(ext) + " -out " + quoted(pki.server_cert));
+      " -keyout " + quote(ca_key) + " -out " + quote(pki.ca_cert));
+  run_or_throw("openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=pith-test-server"
+      " -keyout " + quote(pki.server_key) + " -out " + quote(csr));
+  run_or_throw("openssl x509 -req -days 2 -in " + quote(csr) + " -CA " + quote(pki.ca_cert) + " -CAkey " +
+      quote(ca_key) + " -CAcreateserial -extfile " + quote(ext) + " -out " + quote(pki.server_cert));
   return pki;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/pdf_samples.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <array>
 #include <cstdlib>
 #include <cstdio>
@@ -9,7 +11,6 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace pith::test {
@@ -34,18 +35,12 @@ fs::path process_dir() {
   return dir.path;
 }
 
-std::string quote(const fs::path& p) {
-  std::string out = "'";
-  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // Runs a LaTeX engine twice in `dir` on `name`.tex; true when the PDF exists.
 bool latex(const fs::path& dir, const std::string& engine, const std::string& name, const std::string& body) {
   write_file(dir / (name + ".tex"), body);
   const std::string cmd = "cd " + quote(dir) + " && " + engine + " -interaction=batchmode " + name +
                           ".tex >/dev/null 2>&1 </dev/null";
-  run(cmd);
+  (void)run(cmd);
   return fs::exists(dir / (name + ".pdf"));
 }
 
@@ -126,7 +121,8 @@ std::optional<fs::path> make(SamplePdf kind) {
     auto src = sample_pdf(base);
     if (!src) return std::nullopt;
     const fs::path out = dir / name;
-    if (run("qpdf " + qpdf_args + " " + quote(*src) + " " + quote(out) + " >/dev/null 2>&1") > 3 || !fs::exists(out))
+    if (run("qpdf " + qpdf_args + " " + quote(*src) + " " + quote(out) + " >/dev/null 2>&1").status > 3 ||
+        !fs::exists(out))
       return std::nullopt;
     return out;
   };
@@ -166,8 +162,8 @@ std::optional<fs::path> make(SamplePdf kind) {
       write_file(dir / "gs.ps", "%!PS\n/Helvetica findfont 20 scalefont setfont\n"
                                 "1 1 3 { 72 700 moveto (Page) show showpage } for\n");
       const fs::path out = dir / "gs.pdf";
-      run("cd " + quote(dir) + " && gs -q -dBATCH -dNOPAUSE -dSAFER -sDEVICE=pdfwrite -sOutputFile=gs.pdf gs.ps "
-          ">/dev/null 2>&1");
+      (void)run("cd " + quote(dir) + " && gs -q -dBATCH -dNOPAUSE -dSAFER -sDEVICE=pdfwrite -sOutputFile=gs.pdf gs.ps "
+                ">/dev/null 2>&1");
       if (!fs::exists(out)) return std::nullopt;
       return out;
     }
@@ -182,8 +178,8 @@ std::optional<fs::path> make(SamplePdf kind) {
 \usepackage[dvips]{hyperref}
 \begin{document}\title{Via dvips}\author{B}\maketitle Text \url{https://example.org}.\end{document}
 )");
-      run("cd " + quote(dir) + " && (latex -interaction=batchmode dv.tex && dvips -q dv.dvi -o dv.ps && ps2pdf dv.ps dv.pdf)"
-          " >/dev/null 2>&1 </dev/null");
+      (void)run("cd " + quote(dir) + " && (latex -interaction=batchmode dv.tex && dvips -q dv.dvi -o dv.ps && ps2pdf dv.ps dv.pdf)"
+                " >/dev/null 2>&1 </dev/null");
       if (!fs::exists(dir / "dv.pdf")) return std::nullopt;
       return dir / "dv.pdf";
     }
@@ -192,8 +188,8 @@ std::optional<fs::path> make(SamplePdf kind) {
       if (!src) return std::nullopt;
       const fs::path out = dir / "exif.pdf";
       fs::copy_file(*src, out, fs::copy_options::overwrite_existing);
-      run("exiftool -q -overwrite_original -XMP-dc:Title='Edited by exiftool' " + quote(out) + " >/dev/null 2>&1");
-      run("exiftool -q -overwrite_original -PDF:Subject='Second edit' " + quote(out) + " >/dev/null 2>&1");
+      (void)run("exiftool -q -overwrite_original -XMP-dc:Title='Edited by exiftool' " + quote(out) + " >/dev/null 2>&1");
+      (void)run("exiftool -q -overwrite_original -PDF:Subject='Second edit' " + quote(out) + " >/dev/null 2>&1");
       return out;
     }
     case SamplePdf::big:
@@ -223,27 +219,18 @@ std::optional<fs::path> sample_pdf(SamplePdf kind) {
   return p;
 }
 
+std::string require_sample(SamplePdf kind) {
+  const auto path = sample_pdf(kind);
+  if (!path) FAIL("sample PDF could not be made (is TeX Live / qpdf / gs installed?)");
+  return read_file(*path);
+}
+
 fs::path scratch_dir(const std::string& name) {
   static int counter = 0;
   fs::path d = process_dir() / (name + "-" + std::to_string(++counter));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-
-int run(const std::string& command, std::string* output) {
-  if (!output) {
-    const int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  }
-  output->clear();
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return 127;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) output->append(buf, n);
-  const int status = ::pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 }  // namespace pith::test

@@ -3,6 +3,7 @@
 // Sample PDFs made on demand by real producers (pdflatex, qpdf, ghostscript),
 // cached in one temporary directory per test process. A producer that is not
 // installed makes the sample unavailable (the test then SKIPs, loudly).
+#include "support/command.hpp"  // run, quote
 #include "support/test_data.hpp"
 
 #include <filesystem>
@@ -31,10 +32,10 @@ enum class SamplePdf {
 
 // Path to the sample, made on first use; nullopt when a producer is missing.
 [[nodiscard]] std::optional<std::filesystem::path> sample_pdf(SamplePdf kind);
+// The sample's bytes; FAILs the test (naming what to install) when it cannot be made.
+[[nodiscard]] std::string require_sample(SamplePdf kind);
 // read_file / write_file: support/test_data.hpp (one definition for all tests).
 // A fresh empty directory under the process's scratch directory.
 [[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
-// Runs a shell command; returns its exit status (stdout/stderr captured into `output` if given).
-int run(const std::string& command, std::string* output = nullptr);
 
 }  // namespace pith::test

@@ -5,8 +5,9 @@
 #                        edited), $work/hostile/*.pdf, and a file:// mirror
 #                        $work/mirror serving the record
 #   start_serve ARGS...  starts pith-serve on 127.0.0.1 at a free port, offline,
-#                        with that mirror (online with $serve_registry as its
-#                        resolver when set); sets $serve_pid and $base
+#                        with that mirror (or $serve_mirror's directory when
+#                        set; online with $serve_registry as its resolver when
+#                        set), its cache $work/cache; sets $serve_pid and $base
 #   stop_serve           SIGTERM, and asserts exit 0
 serve_number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
 serve_bundle="$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
@@ -35,7 +36,7 @@ PY
 
 start_serve() {
   : >"$work/serve.log"
-  local registry=(--offline --mirror "file://$work/mirror")
+  local registry=(--offline --mirror "file://${serve_mirror:-$work/mirror}")
   [[ -n ${serve_registry:-} ]] && registry=(--resolver "$serve_registry" --timeout 5)
   "$bin/pith-serve" --listen 127.0.0.1:0 "${registry[@]}" --cache-dir "$work/cache" "$@" \
     2>"$work/serve.log" &

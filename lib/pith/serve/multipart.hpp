@@ -6,7 +6,7 @@
 // and `curl -F file=@paper.pdf` send it. Boost.Beast reads HTTP, not forms,
 // and Debian has no well-kept C++ form parser; this is the framing only
 // (delimiters, part headers, Content-Disposition's name and filename), with
-// bounds on parts and header sizes (tests/unit/serve_test.cpp, fuzz/multipart_fuzz.cpp).
+// bounds on parts and header sizes (tests/unit/serve/serve_test.cpp, fuzz/multipart_fuzz.cpp).
 #include "pith/base/error.hpp"
 
 #include <optional>

@@ -5,6 +5,7 @@
 // broker to its HTTP side) keeps everything the verdict is made of.
 #include "pith/check/file.hpp"
 #include "pith/runner/isolation.hpp"
+#include "support/isolated.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 using namespace pith;
+using pith::test::isolated;
 
 namespace {
 
@@ -49,22 +51,6 @@ runner::IsolationLimits only_memory_limit() {
   l.memory_bytes = std::uint64_t{512} << 20;
   l.wall_seconds = 600;
   return l;
-}
-
-// Runs `work` in an isolated child and judges what it sent as a check
-// does: the child's failure is the report's error; else a passing check
-// whose detail is what the child sent.
-Report isolated(const std::string& name, const std::function<std::string()>& work,
-                const runner::IsolationLimits& limits = {}) {
-  const Result<std::string> sent = runner::run_isolated(work, limits);
-  Report r;
-  r.input = name;
-  if (!sent) {
-    r.error = sent.error();
-    return r;
-  }
-  r.trust_anchor("test.ran", *sent);
-  return r;
 }
 
 // Through the broker's reply: the wire form, as text and back.

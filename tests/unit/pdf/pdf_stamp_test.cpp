@@ -8,6 +8,7 @@
 #include "pith/pdf/stamp.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "support/pdf_samples.hpp"
+#include "support/records.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -16,32 +17,12 @@
 
 using pith::pdf::Reader;
 using pith::pdf::StampOutcome;
+using pith::test::fixture_record;
+using pith::test::quote;
 using pith::test::SamplePdf;
 namespace fs = std::filesystem;
 
 namespace {
-
-// The fixture bundle, verified by the real verifier with the pinned key.
-pith::registry::VerifiedRecord fixture_record() {
-  static const pith::registry::VerifiedRecord record = [] {
-    const std::string bytes =
-        pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-    auto r = pith::registry::verify_document(bytes, pith::registry::TrustStore::with_pinned_key(), "fixture bundle");
-    REQUIRE(r);
-    REQUIRE(r->report.verdict() == pith::Verdict::verified);
-    REQUIRE(r->record());
-    return *r->record();
-  }();
-  return record;
-}
-
-std::string require_sample_path(SamplePdf kind) {
-  auto p = pith::test::sample_pdf(kind);
-  if (!p) FAIL("sample PDF could not be made (is TeX Live / qpdf / gs installed?)");
-  return p->string();
-}
-
-std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
 
 // plan_stamp over the PDF's metadata, read once as pith-stamp does.
 pith::Result<pith::pdf::StampPlan> plan_stamp_on(const Reader& reader, const pith::registry::VerifiedRecord& record,
@@ -60,7 +41,7 @@ struct Stamped {
 
 Stamped stamp(SamplePdf kind, const pith::registry::VerifiedRecord& record, pith::pdf::StampOptions options = {}) {
   Stamped s;
-  s.original = pith::test::read_file(require_sample_path(kind));
+  s.original = pith::test::require_sample(kind);
   auto reader = Reader::open(s.original, "sample.pdf");
   REQUIRE(reader);
   auto plan = plan_stamp_on(*reader, record, options);
@@ -88,23 +69,25 @@ TEST_CASE("stamp: every producer's PDF reads back the same in qpdf, poppler and 
     // The original is an exact prefix.
     CHECK(s.stamped.compare(0, s.original.size(), s.original) == 0);
 
-    std::string out;
-    CHECK(pith::test::run("qpdf --check " + shell_quote(s.path.string()), &out) == 0);
-    INFO(out);
-    CHECK(out.find("No syntax or stream encoding errors") != std::string::npos);
+    const auto qpdf = pith::test::run("qpdf --check " + quote(s.path) + " 2>&1");
+    CHECK(qpdf.status == 0);
+    INFO(qpdf.out);
+    CHECK(qpdf.out.find("No syntax or stream encoding errors") != std::string::npos);
 
-    CHECK(pith::test::run("pdfinfo -meta " + shell_quote(s.path.string()), &out) == 0);
-    CHECK(out.find(record.number().to_string()) != std::string::npos);
-    CHECK(out.find("pith:canonicalSha256") != std::string::npos);
+    const auto pdfinfo = pith::test::run("pdfinfo -meta " + quote(s.path) + " 2>&1");
+    CHECK(pdfinfo.status == 0);
+    CHECK(pdfinfo.out.find(record.number().to_string()) != std::string::npos);
+    CHECK(pdfinfo.out.find("pith:canonicalSha256") != std::string::npos);
 
-    CHECK(pith::test::run("exiftool -XMP-pith:all -PDF:all " + shell_quote(s.path.string()), &out) == 0);
-    CHECK(out.find("Number") != std::string::npos);
-    CHECK(out.find(record.number().to_string()) != std::string::npos);
-    CHECK(out.find("Pith URL") != std::string::npos);
+    const auto exiftool = pith::test::run("exiftool -XMP-pith:all -PDF:all " + quote(s.path) + " 2>&1");
+    CHECK(exiftool.status == 0);
+    CHECK(exiftool.out.find("Number") != std::string::npos);
+    CHECK(exiftool.out.find(record.number().to_string()) != std::string::npos);
+    CHECK(exiftool.out.find("Pith URL") != std::string::npos);
 
     const fs::path saved = s.path.parent_path() / "detached.json";
-    CHECK(pith::test::run("pdfdetach -savefile pith-bundle.json -o " + shell_quote(saved.string()) + " " +
-                          shell_quote(s.path.string()), &out) == 0);
+    CHECK(pith::test::run("pdfdetach -savefile pith-bundle.json -o " + quote(saved) + " " + quote(s.path) + " 2>&1")
+              .status == 0);
     CHECK(pith::test::read_file(saved) == record.document_bytes);
 
     // Our own reader agrees, and a second stamp is a no-op.
@@ -128,19 +111,19 @@ TEST_CASE("stamp: existing XMP properties and attachments survive") {
   const auto record = fixture_record();
   {
     const Stamped s = stamp(SamplePdf::with_xmp, record);
-    std::string out;
-    REQUIRE(pith::test::run("exiftool -XMP-dc:all " + shell_quote(s.path.string()), &out) == 0);
-    CHECK(out.find("An XMP titled paper") != std::string::npos);
-    CHECK(out.find("Ada Lovelace") != std::string::npos);
+    const auto exiftool = pith::test::run("exiftool -XMP-dc:all " + quote(s.path) + " 2>&1");
+    REQUIRE(exiftool.status == 0);
+    CHECK(exiftool.out.find("An XMP titled paper") != std::string::npos);
+    CHECK(exiftool.out.find("Ada Lovelace") != std::string::npos);
   }
   {
     const Stamped s = stamp(SamplePdf::attachments, record);
-    std::string out;
-    REQUIRE(pith::test::run("pdfdetach -list " + shell_quote(s.path.string()), &out) == 0);
-    CHECK(out.find("3 embedded files") != std::string::npos);
-    CHECK(out.find("data.csv") != std::string::npos);
-    CHECK(out.find("notes.txt") != std::string::npos);
-    CHECK(out.find("pith-bundle.json") != std::string::npos);
+    const auto pdfdetach = pith::test::run("pdfdetach -list " + quote(s.path) + " 2>&1");
+    REQUIRE(pdfdetach.status == 0);
+    CHECK(pdfdetach.out.find("3 embedded files") != std::string::npos);
+    CHECK(pdfdetach.out.find("data.csv") != std::string::npos);
+    CHECK(pdfdetach.out.find("notes.txt") != std::string::npos);
+    CHECK(pdfdetach.out.find("pith-bundle.json") != std::string::npos);
   }
 }
 
@@ -252,7 +235,7 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   CHECK(files->size() == 1);  // the old pith-bundle.json was replaced, not duplicated
   const fs::path p = pith::test::scratch_dir("force") / "restamped.pdf";
   pith::test::write_file(p, restamped);
-  CHECK(pith::test::run("qpdf --check " + shell_quote(p.string()) + " >/dev/null") == 0);
+  CHECK(pith::test::run("qpdf --check " + quote(p) + " >/dev/null").status == 0);
 }
 
 TEST_CASE("stamp: the badge is skipped when page 1 already links to this number, replaced under --force") {

@@ -11,6 +11,7 @@
 #include "pith/registry/trust_store.hpp"
 #include "pith/stamp/examine.hpp"
 #include "support/pdf_samples.hpp"
+#include "support/records.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -23,28 +24,13 @@
 using pith::pdf::page_check_dpi;
 using pith::pdf::page_one_fingerprint;
 using pith::pdf::Reader;
+using pith::test::fixture_record;
+using pith::test::quote;
+using pith::test::require_sample;
 using pith::test::SamplePdf;
 namespace fs = std::filesystem;
 
 namespace {
-
-pith::registry::VerifiedRecord fixture_record() {
-  static const pith::registry::VerifiedRecord record = [] {
-    const std::string bytes =
-        pith::test::read_file(fs::path(PITH_TEST_DATA_DIR) / "JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json");
-    auto r = pith::registry::verify_document(bytes, pith::registry::TrustStore::with_pinned_key(), "fixture bundle");
-    REQUIRE(r);
-    REQUIRE(r->record());
-    return *r->record();
-  }();
-  return record;
-}
-
-std::string sample(SamplePdf kind) {
-  auto p = pith::test::sample_pdf(kind);
-  if (!p) FAIL("sample PDF could not be made (is TeX Live / qpdf / gs installed?)");
-  return pith::test::read_file(*p);
-}
 
 pith::pdf::StampPlan badge_plan(const std::string& original) {
   auto reader = Reader::open(original, "sample.pdf");
@@ -82,8 +68,8 @@ std::string repaint_page_one(const std::string& original) {
 // dpi, grey, no anti-aliasing), as a fingerprint: the PGM's pixels, row by row.
 std::optional<pith::pdf::PageFingerprint> pdftoppm_fingerprint(const fs::path& pdf) {
   const fs::path out = pith::test::scratch_dir("page-image") / "pdftoppm";
-  if (pith::test::run("pdftoppm -r 36 -gray -aa no -aaVector no -f 1 -l 1 -singlefile '" + pdf.string() + "' '" +
-                      out.string() + "'") != 0)
+  if (pith::test::run("pdftoppm -r 36 -gray -aa no -aaVector no -f 1 -l 1 -singlefile " + quote(pdf) + " " +
+                      quote(out)).status != 0)
     return std::nullopt;
   const std::string pgm = pith::test::read_file(out.string() + ".pgm");
   int width = 0, height = 0, maxval = 0, header = 0;
@@ -98,7 +84,7 @@ std::optional<pith::pdf::PageFingerprint> pdftoppm_fingerprint(const fs::path& p
 TEST_CASE("page image: a stamp draws page 1 as before, apart from the badge", "[page_image]") {
   for (auto kind : {SamplePdf::pdflatex, SamplePdf::classic, SamplePdf::ghostscript, SamplePdf::xelatex}) {
     CAPTURE(static_cast<int>(kind));
-    const std::string original = sample(kind);
+    const std::string original = require_sample(kind);
     const auto plan = badge_plan(original);
     const std::string stamped = original + plan.update;
     const auto before = page_one_fingerprint(original, page_check_dpi, plan.badge_rect);
@@ -128,8 +114,8 @@ TEST_CASE("page image: the badge's rectangle is found on a page turned by /Rotat
   for (const char* angle : {"90", "180", "270"}) {
     CAPTURE(angle);
     const fs::path turned = pith::test::scratch_dir("page-image") / (std::string("turned-") + angle + ".pdf");
-    REQUIRE(pith::test::run("qpdf --rotate=+" + std::string(angle) + ":1 '" + classic->string() + "' '" +
-                            turned.string() + "'") == 0);
+    REQUIRE(pith::test::run("qpdf --rotate=+" + std::string(angle) + ":1 " + quote(*classic) + " " + quote(turned))
+                .status == 0);
     const std::string original = pith::test::read_file(turned);
     const auto plan = badge_plan(original);
     const std::string stamped = original + plan.update;
@@ -141,7 +127,7 @@ TEST_CASE("page image: the badge's rectangle is found on a page turned by /Rotat
 }
 
 TEST_CASE("page image: an update that changes page 1 is seen; what poppler cannot open has none", "[page_image]") {
-  const std::string original = sample(SamplePdf::classic);
+  const std::string original = require_sample(SamplePdf::classic);
   const auto before = page_one_fingerprint(original, page_check_dpi, std::nullopt);
   REQUIRE(before);
   CHECK(page_one_fingerprint(repaint_page_one(original), page_check_dpi, std::nullopt) != before);
@@ -149,7 +135,7 @@ TEST_CASE("page image: an update that changes page 1 is seen; what poppler canno
 }
 
 TEST_CASE("page image: pith-stamp's written check keeps nothing whose page 1 looks different", "[page_image]") {
-  const std::string original = sample(SamplePdf::classic);
+  const std::string original = require_sample(SamplePdf::classic);
   const std::string repainted = repaint_page_one(original);
   pith::stamp::ExaminedPdf examined;
   pith::pdf::StampPlan plan;

@@ -13,15 +13,10 @@
 
 using pith::pdf::ObjectId;
 using pith::pdf::Reader;
+using pith::test::require_sample;
 using pith::test::SamplePdf;
 
 namespace {
-
-std::string require_sample(SamplePdf kind) {
-  auto p = pith::test::sample_pdf(kind);
-  if (!p) FAIL("sample PDF could not be made (is TeX Live / qpdf / gs installed?)");
-  return pith::test::read_file(*p);
-}
 
 std::string type_of(const PoDoFo::PdfDictionary& d) {
   const auto* t = d.GetKey(PoDoFo::PdfName("Type"));

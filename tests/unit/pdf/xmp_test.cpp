@@ -2,6 +2,7 @@
 // XMP merge and read-back (Exempi), checked against exiftool as an
 // independent reader.
 #include "pith/pdf/xmp.hpp"
+#include "support/command.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -57,21 +58,15 @@ struct TempDir {
   TempDir& operator=(const TempDir&) = delete;
 };
 
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  REQUIRE(::pclose(pipe) == 0);
-  return out;
+// What exiftool prints for `file` with `options`; it must succeed.
+std::string exiftool(const std::string& options, const fs::path& file) {
+  const auto result = pith::test::run("exiftool " + options + " " + pith::test::quote(file));
+  REQUIRE(result.status == 0);
+  return result.out;
 }
 
 // exiftool's reading of one tag of a written .xmp file (-b: raw value).
-std::string exiftool_tag(const fs::path& file, const std::string& tag) {
-  return run("exiftool -b -" + tag + " '" + file.string() + "'");
-}
+std::string exiftool_tag(const fs::path& file, const std::string& tag) { return exiftool("-b -" + tag, file); }
 
 // A packet as many PDF producers write it: dc:title / dc:creator, dates and
 // ids that a merge must not touch.
@@ -208,7 +203,7 @@ TEST_CASE("exiftool reads back the pith properties exactly", "[xmp][exiftool]") 
   const auto file = dir.path / "stamped.xmp";
   std::ofstream(file, std::ios::binary) << *packet;
 
-  const auto all = run("exiftool -XMP-pith:all '" + file.string() + "'");
+  const auto all = exiftool("-XMP-pith:all", file);
   CHECK(all.find("WXNI57C2SJ24QK62DB7DTUREA3") != std::string::npos);
   CHECK(exiftool_tag(file, "XMP-pith:Number") == props.number);
   CHECK(exiftool_tag(file, "XMP-pith:CanonicalRecord") == props.canonical_record);

@@ -5,6 +5,7 @@
 #include "pith/base/sandbox.hpp"
 #include "pith/base/report.hpp"
 #include "pith/runner/isolation.hpp"
+#include "support/isolated.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,25 +22,7 @@
 
 using pith::Report;
 using pith::Verdict;
-
-namespace {
-
-// Runs `work` in an isolated child; the parent's judgement is the child's
-// failure as the report's error, else a passing check whose detail is what
-// the child sent.
-Report isolated(const std::string& name, const std::function<std::string()>& work) {
-  const pith::Result<std::string> sent = pith::runner::run_isolated(work);
-  Report r;
-  r.input = name;
-  if (!sent) {
-    r.error = sent.error();
-    return r;
-  }
-  r.trust_anchor("test.ran", *sent);
-  return r;
-}
-
-}  // namespace
+using pith::test::isolated;
 
 TEST_CASE("a forbidden system call in the sandbox kills the child and is reported", "[sandbox]") {
   const auto dir = pith::test::fresh_temp_dir("sandbox-forbidden");
