@@ -18,9 +18,9 @@ namespace {
   std::abort();
 }
 
-const pith::pdf::meta::PithProperties& properties() {
-  static const pith::pdf::meta::PithProperties props = [] {
-    pith::pdf::meta::PithProperties p;
+const pith::carrier::PithProperties& properties() {
+  static const pith::carrier::PithProperties props = [] {
+    pith::carrier::PithProperties p;
     p.number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
     p.canonical_record = R"({"pith_number":"pith:2020:WXNI57C2SJ24QK62DB7DTUREA3","title":"T <&> \"x\""})";
     p.canonical_sha256 = std::string(64, 'a');

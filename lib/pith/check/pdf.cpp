@@ -5,7 +5,7 @@
 #include "pith/base/crypto.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/pdf/facts.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
@@ -351,10 +351,10 @@ Result<registry::DocumentVerification> verify_xmp_record(const pdf::XmpReadout& 
 // verdict, for the binding checks against what the PDF carries.
 std::optional<registry::DocumentVerification> verify_carried_record(const pdf::PdfMetadata& metadata, const pdf::PdfExtraction& extraction,
                                                     const registry::TrustStore& trust, Report& report) {
-  const std::string bundle_name = std::string("embedded ") + pdf::meta::embedded_name;
+  const std::string bundle_name = std::string("embedded ") + carrier::embedded_name;
   if (metadata.embedded_bundle_count > 1) {
     report.warn(check_code::pdf_bundle_duplicate, std::to_string(metadata.embedded_bundle_count) + " embedded files are named " +
-                                            pdf::meta::embedded_name + ": the first is checked, the others are ignored "
+                                            carrier::embedded_name + ": the first is checked, the others are ignored "
                                             "(another reader may show another one)");
   }
   if (metadata.embedded_bundle) {
@@ -374,11 +374,11 @@ std::optional<registry::DocumentVerification> verify_carried_record(const pdf::P
       return std::nullopt;
     }
     report.pass(check_code::pdf_record_source, std::string("XMP pith:canonicalRecord and pith:receiptSignature (no embedded ") +
-                                         pdf::meta::embedded_name + ")");
+                                         carrier::embedded_name + ")");
     report.merge(verified->report);
     return std::move(*verified);
   }
-  report.skip(check_code::pdf_record_source, std::string("the PDF carries no record (no embedded ") + pdf::meta::embedded_name +
+  report.skip(check_code::pdf_record_source, std::string("the PDF carries no record (no embedded ") + carrier::embedded_name +
                                        ", no XMP pith:canonicalRecord): resolve the number to verify it");
   return std::nullopt;
 }

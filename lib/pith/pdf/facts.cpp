@@ -3,7 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/pdf/reader.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -42,7 +42,7 @@ bool hints_at_number(const pdf::PdfMetadata& m) {
 // form), without parsing the XMP: the child only decides what to read; the
 // parent parses the packet and uses what was read only for the same length.
 std::optional<std::uint64_t> original_length_hint(std::string_view packet) {
-  const std::string_view name = pdf::meta::xmp_original_length;
+  const std::string_view name = carrier::xmp_original_length;
   const auto at = packet.find(name);
   if (at == std::string_view::npos) return std::nullopt;
   std::string_view rest = packet.substr(at + name.size());
@@ -342,7 +342,7 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     if (length && *length < bytes.size() && revisions_follow(*reader, *length))
       read_stamped_revision(*reader, *length, name, facts);
     if (length && maybe_rewritten(bytes, *length) &&
-        facts.metadata.xmp_packet->find(pdf::meta::xmp_page_text_sha256) != std::string::npos)
+        facts.metadata.xmp_packet->find(carrier::xmp_page_text_sha256) != std::string::npos)
       facts.page_fingerprints = pdf::fingerprint_pages(bytes);
   }
   return facts;
@@ -356,7 +356,7 @@ std::vector<std::string> confirm_in_file(std::string_view bytes, PdfFacts& facts
     m.xmp_packet.reset();
   }
   if (m.embedded_bundle && !carried_in_file(bytes, m.embedded_bundle_span, *m.embedded_bundle, facts.file_key)) {
-    not_in_file.push_back(std::string("an embedded ") + pdf::meta::embedded_name);
+    not_in_file.push_back(std::string("an embedded ") + carrier::embedded_name);
     m.embedded_bundle.reset();
   }
   if (m.xref_section_offsets &&

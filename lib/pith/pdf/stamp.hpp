@@ -19,7 +19,7 @@
 #include "pith/base/error.hpp"
 #include "pith/base/version.hpp"
 #include "pith/pdf/extract.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <array>

@@ -8,7 +8,7 @@
 // before Exempi sees the bytes, and values that XML 1.0 cannot carry are
 // refused instead of being silently altered.
 #include "pith/base/error.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -6,7 +6,7 @@
 
 #include "pith/base/input_file.hpp"
 #include "pith/pdf/stamp.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
 #include "pith/registry/number.hpp"
@@ -40,7 +40,7 @@ Outcome refused(const Error& e) { return failure(Status::error, e.kind, e.descri
 
 // The base written into the PDF or pith.sty (/PithURL, XMP resolverUrl, the
 // badge link): --resolver when it is a web address, else the public default.
-std::string link_base(const StampRunOptions& opt) { return pdf::meta::published_resolver(opt.registry.resolver_url); }
+std::string link_base(const StampRunOptions& opt) { return carrier::published_resolver(opt.registry.resolver_url); }
 
 namespace {
 

@@ -91,7 +91,7 @@ TEST_CASE("the XMP value is strict and round-trips", "[fingerprint]") {
 }
 
 TEST_CASE("pith:pageTextSha256 goes into the XMP packet and is read back", "[fingerprint][xmp]") {
-  pith::pdf::meta::PithProperties props;
+  pith::carrier::PithProperties props;
   props.number = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
   props.page_text_sha256 = fingerprints(1, {"text"}).to_property();
   const auto packet = pith::pdf::merge_pith_xmp("", props);

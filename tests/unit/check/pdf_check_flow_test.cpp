@@ -4,7 +4,7 @@
 // metadata and the byte layout are built directly).
 #include "pith/base/crypto.hpp"
 #include "pith/check/pdf.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/pdf/xmp.hpp"
 #include "support/test_data.hpp"
@@ -35,8 +35,8 @@ registry::VerifiedRecord verified(const std::string& bytes, const registry::Trus
   return *v->record();
 }
 
-pdf::meta::PithProperties props_from(const registry::VerifiedRecord& r) {
-  auto p = pdf::meta::pith_properties_of(r, "https://pith.science/pith/" + r.number().body, "pith-stamp test");
+pith::carrier::PithProperties props_from(const registry::VerifiedRecord& r) {
+  auto p = pith::carrier::pith_properties_of(r, "https://pith.science/pith/" + r.number().body, "pith-stamp test");
   p.original_sha256 = sha256_hex(original);
   p.original_length = original.size();
   return p;
@@ -48,7 +48,7 @@ struct Stamped {
 };
 
 Stamped stamp(const std::string& bundle, const registry::VerifiedRecord& r, const std::string& title,
-              const pdf::meta::PithProperties& props) {
+              const pith::carrier::PithProperties& props) {
   Stamped s;
   auto packet = pdf::merge_pith_xmp("", props);
   REQUIRE(packet);

@@ -4,7 +4,7 @@
 #include "pith/base/crypto.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/facts.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/pdf/xmp.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
@@ -61,7 +61,7 @@ pdf::PdfExtraction extraction_of(const pdf::PdfMetadata& m) {
 }
 
 std::string xmp_copying(const registry::VerifiedRecord& r) {
-  auto packet = pdf::merge_pith_xmp("", pdf::meta::pith_properties_of(r, "", ""));
+  auto packet = pdf::merge_pith_xmp("", pith::carrier::pith_properties_of(r, "", ""));
   REQUIRE(packet);
   return *packet;
 }
@@ -245,7 +245,7 @@ TEST_CASE("byte binding is skipped when the PDF was not stamped by pith-stamp", 
 
 TEST_CASE("check_byte_binding reads the XMP values and warns on later edits", "[bytes]") {
   const Layered l;
-  pdf::meta::PithProperties p;
+  pith::carrier::PithProperties p;
   p.number = "pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65";
   p.original_sha256 = sha256_hex(l.original);
   p.original_length = l.original.size();

@@ -6,7 +6,7 @@
 #include "pith/check/file.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/facts.hpp"
-#include "pith/pdf/vocabulary.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "support/test_data.hpp"
 #include "support/test_signer.hpp"
 

@@ -27,7 +27,7 @@ std::string fixture_bundle() {
 }
 
 std::string stamped_xmp(const std::string& number, const std::string& resolver_url) {
-  pdf::meta::PithProperties props;
+  pith::carrier::PithProperties props;
   props.number = number;
   props.resolver_url = resolver_url;
   props.tool = "pith-stamp test";

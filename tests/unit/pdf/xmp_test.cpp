@@ -21,8 +21,8 @@ using pith::pdf::read_xmp;
 
 namespace {
 
-pith::pdf::meta::PithProperties sample_props() {
-  pith::pdf::meta::PithProperties p;
+pith::carrier::PithProperties sample_props() {
+  pith::carrier::PithProperties p;
   p.number = "pith:2020:WXNI57C2SJ24QK62DB7DTUREA3";
   p.canonical_record = R"({"metadata":{"title":"Exploring <the> limits & \"more\""},"v":1})";
   p.canonical_sha256 = "b5da8efc5a9275c82bda187e39d22406cb4d4359bb8101b2b8200a6c524a5b91";
