@@ -108,7 +108,7 @@ struct StreamObject {
   std::string data;  // decoded (all filters applied)
   // Where the undecoded stream data lies in Reader::bytes(): lets a process
   // that never parsed the PDF confirm that `data` is in the file
-  // (check/pdf_facts.hpp).
+  // (pdf/facts.hpp: confirm_in_file).
   std::uint64_t raw_offset = 0;
   std::uint64_t raw_length = 0;
 };
@@ -159,7 +159,7 @@ class Reader {
   [[nodiscard]] bool is_encrypted() const { return encrypted_; }
   // The file key of an encrypted file opened with the empty password, and
   // how its streams are encrypted: with it a process that never parsed the
-  // PDF decrypts a stream's data (check/pdf_facts.hpp). nullopt otherwise.
+  // PDF decrypts a stream's data (pdf/facts.hpp). nullopt otherwise.
   [[nodiscard]] std::optional<FileKey> file_key() const;
   [[nodiscard]] std::size_t section_count() const { return section_offsets_.size(); }
   // Positions in bytes() of the cross-reference sections read, newest first

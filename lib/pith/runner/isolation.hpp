@@ -7,7 +7,7 @@
 // hang or a limit becomes an Error naming the reason (the caller makes it
 // that input's verdict `error`), never a crash or a hang of the tool. The
 // child only reads and sends bytes back; the parent judges them
-// (check/pdf_facts.hpp): nothing a child sends is a verdict. Many children
+// (check/file.hpp: judge_pdf_facts): nothing a child sends is a verdict. Many children
 // at once: child_scheduler.hpp (a fork each) and worker_pool.hpp (long-lived
 // workers).
 //

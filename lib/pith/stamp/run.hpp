@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One pith-stamp run, as a library call so the CLI stays a thin front end
-// (the twin of check/run.hpp): find the Pith Number (--pith, the PDF's own
+// (the twin of check/job.hpp): find the Pith Number (--pith, the PDF's own
 // metadata, the .tex beside it), obtain its record (a bundle file or the
 // resolver) and verify it with the trust store only, check it is the
 // number's record, then write it into the PDF as one incremental update
