@@ -8,7 +8,7 @@
 // time (a corpus: --files-from, --tar); unless --offline, the registry is
 // asked what changed since. Human text by default, JSON Lines with --json
 // (docs/pith-check-json.md). The job, its options and its exit codes:
-// pith::check::CheckJob (lib/pith/check/job.hpp); this is only the process
+// pith::check::CheckJob (include/pith/check/job.hpp); this is only the process
 // around it.
 #include "pith/check/job.hpp"
 

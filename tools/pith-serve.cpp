@@ -5,7 +5,7 @@
 // is a status badge; GET / is the page. The job, its options, its start-up
 // (the check broker forked before any thread exists, the memory budget, the
 // listener) and its exit codes: pith::serve::ServeJob
-// (lib/pith/serve/job.hpp); this is only the process around it.
+// (include/pith/serve/job.hpp); this is only the process around it.
 #include "pith/serve/job.hpp"
 
 int main(int argc, char** argv) {

@@ -3,7 +3,7 @@
 // incremental update (or, for a .tex file, into a generated pith.sty; with
 // --arxiv, the upload archive for arXiv and the check of what arXiv builds).
 // The job, its options and its exit codes: pith::stamp::StampJob
-// (lib/pith/stamp/job.hpp); this is only the process around it.
+// (include/pith/stamp/job.hpp); this is only the process around it.
 #include "pith/stamp/job.hpp"
 
 int main(int argc, char** argv) {

@@ -42,7 +42,10 @@ for f, targets in allowed.items():
 
 used = set()
 include = re.compile(r'^\s*#\s*include\s+"pith/([a-z_]+)/')
-for path in sorted(lib.glob("*/*")):
+public = src / "include/pith"  # the public headers: the same layers, the same arrows
+for f in sorted({p.name for p in public.iterdir() if p.is_dir()} - folders):
+    failures.append(f"include/pith/{f}/ is not a layer of lib/pith/")
+for path in sorted(lib.glob("*/*")) + sorted(public.glob("*/*")):
     if path.suffix not in (".hpp", ".cpp", ".h", ".cc"):
         continue
     here = path.parent.name

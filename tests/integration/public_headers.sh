@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The installed headers are the public API (lib/CMakeLists.txt:
-# PITH_PUBLIC_HEADERS). Installs the build into a temporary prefix and
+# The installed headers are the public API (include/pith/, installed whole:
+# lib/CMakeLists.txt). Installs the build into a temporary prefix and
 # compiles every installed header on its own, with only the install tree and
 # nlohmann's headers on the include path. Fails when a header does not
 # compile alone (it includes a pith header that is not installed, or misses

@@ -65,7 +65,7 @@ TEST_CASE("every catalog code is a dotted code, listed once") {
 }
 
 TEST_CASE("the catalog's list holds every constant the header declares") {
-  const std::string header = read_source_file("lib/pith/base/check_codes.hpp");
+  const std::string header = read_source_file("include/pith/base/check_codes.hpp");
   std::size_t constants = 0;
   for (auto at = header.find("inline constexpr const char* "); at != std::string::npos;
        at = header.find("inline constexpr const char* ", at + 1))
