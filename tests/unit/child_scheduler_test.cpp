@@ -92,9 +92,9 @@ TEST_CASE("the one poll loop: each watch's events in order, woken by the nearest
   REQUIRE(::write(ready[1], "x", 1) == 1);
   const auto now = std::chrono::steady_clock::now();
   // A watch with no descriptor (a child whose pipe is closed) still has its deadline.
-  const std::vector<runner::ChildWatch> watches{
+  const std::vector<ChildWatch> watches{
       {quiet[0], POLLIN, now + 10s}, {-1, POLLIN, now + 10s}, {ready[0], POLLIN, now + 10s}};
-  const auto events = runner::poll_children(watches);
+  const auto events = poll_children(watches);
   REQUIRE(events.revents.size() == 3);
   CHECK(events.revents[0] == 0);
   CHECK(events.revents[1] == 0);
@@ -103,11 +103,11 @@ TEST_CASE("the one poll loop: each watch's events in order, woken by the nearest
 
   // Nothing ready: the wait ends at the nearest deadline, not the later one.
   const auto started = std::chrono::steady_clock::now();
-  const auto timed_out = runner::poll_children({{quiet[0], POLLIN, started + 200ms}, {quiet[0], POLLIN, started + 10s}});
+  const auto timed_out = poll_children({{quiet[0], POLLIN, started + 200ms}, {quiet[0], POLLIN, started + 10s}});
   CHECK(timed_out.now >= started + 200ms);
   CHECK(timed_out.now < started + 5s);
   CHECK(timed_out.revents == std::vector<short>{0, 0});
   // No watch and no descriptor of the caller's: nothing to wait for.
-  CHECK(runner::poll_children({}).revents.empty());
+  CHECK(poll_children({}).revents.empty());
   for (const int fd : {quiet[0], quiet[1], ready[0], ready[1]}) ::close(fd);
 }

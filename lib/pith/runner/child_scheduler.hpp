@@ -5,7 +5,7 @@
 // pith-check's runs with a fork per input (corpus.hpp) and pith-serve's check
 // broker (serve/broker.cpp) run on. Its interface is the worker pool's
 // (worker_pool.hpp: long-lived workers), so a run uses either, and both wait
-// in the one poll loop with deadlines, poll_children.
+// in the one poll loop with deadlines (base/child_process.hpp: poll_children).
 //
 // fork() without exec: create and use it from a single-threaded process.
 #include "pith/base/child_process.hpp"
@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <poll.h>
 #include <string>
 #include <vector>
 
@@ -28,27 +27,6 @@ struct ChildDone {
   Result<std::string> answer;  // the work's answer, or why there is none
   double seconds = 0;          // wall-clock time of the work
 };
-
-// A child at work as the poll loop sees it: what to wait for, and until when.
-struct ChildWatch {
-  int fd = -1;  // -1: nothing to read or write now (its deadline still counts)
-  short events = POLLIN;
-  std::chrono::steady_clock::time_point deadline{};
-};
-
-struct ChildEvents {
-  std::vector<short> revents;  // one per watch, in order: 0 when nothing happened (or the wait was interrupted)
-  bool also_readable = false;
-  std::chrono::steady_clock::time_point now{};  // after the wait: compare the deadlines with it
-};
-
-// The one poll loop with deadlines, for every runner of children
-// (ChildScheduler::wait, WorkerPool::wait): waits until a watched
-// descriptor or `also` (a descriptor of the caller's; -1: none) is ready, or
-// the nearest deadline passes. With no watch it waits for `also` alone, and
-// returns at once without one. What happened to each child (read it, finish
-// it, kill it past its deadline) is the caller's.
-[[nodiscard]] ChildEvents poll_children(const std::vector<ChildWatch>& watches, int also = -1);
 
 class ChildScheduler {
  public:

@@ -14,7 +14,7 @@
 // requests or answers (worker_wire.hpp says what a corpus run sends). Its
 // interface is ChildScheduler's (child_scheduler.hpp: a fork per piece of
 // work), so a corpus run uses either (corpus.hpp), and it waits in the same
-// poll loop with deadlines (poll_children).
+// poll loop with deadlines (base/child_process.hpp: poll_children).
 //
 // fork() without exec: create and use it from a single-threaded process.
 #include "pith/base/child_process.hpp"
