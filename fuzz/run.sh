@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs every libFuzzer target of a PITH_FUZZ build (or the ones named) for
+# Runs every libFuzzer target of a PITH_FUZZ build (every fuzz/<name>_fuzz
+# program it holds, so a target added to fuzz/CMakeLists.txt is run too; or
+# the ones named) for
 # SECONDS each, one after the other, and fails when any of them finds a crash,
 # a leak, a timeout or an out-of-memory input, printing where that input is.
 #
@@ -17,7 +19,12 @@ shift 2
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 targets=("$@")
-((${#targets[@]})) || targets=(pdf_reader strict_json xmp tex_source registry_verify pdf_facts_wire multipart)
+if ((${#targets[@]} == 0)); then
+  for binary in "$build"/fuzz/*_fuzz; do
+    [[ -x $binary ]] && targets+=("$(basename "$binary" _fuzz)")
+  done
+  ((${#targets[@]})) || { echo "fuzz: no <name>_fuzz program in $build/fuzz (build the 'fuzzers' target of a -DPITH_FUZZ=ON build)" >&2; exit 1; }
+fi
 
 # Seeds that already live elsewhere in the repository, by target.
 extra_seeds() {

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <sys/types.h>
+#include <vector>
 
 namespace pith {
 
@@ -118,16 +119,35 @@ class ChildProcess {
 inline constexpr char child_result_tag = 'R';
 inline constexpr char child_error_tag = 'E';
 
+// A child at work as the poll loop sees it: what to wait for, and until when.
+struct ChildWatch {
+  int fd = -1;  // -1: nothing to read or write now (its deadline still counts)
+  short events = POLLIN;
+  std::chrono::steady_clock::time_point deadline{};
+};
+
+struct ChildEvents {
+  std::vector<short> revents;  // one per watch, in order: 0 when nothing happened (or the wait was interrupted)
+  bool also_readable = false;
+  std::chrono::steady_clock::time_point now{};  // after the wait: compare the deadlines with it
+};
+
+// The one poll loop with deadlines, for every runner of children
+// (read_until_or_deadline below; runner/child_scheduler.hpp
+// ChildScheduler::wait, runner/worker_pool.hpp WorkerPool::wait): waits until a watched
+// descriptor or `also` (a descriptor of the caller's; -1: none) is ready, or
+// the nearest deadline passes. With no watch it waits for `also` alone, and
+// returns at once without one. What happened to each child (read it, finish
+// it, kill it past its deadline) is the caller's.
+[[nodiscard]] ChildEvents poll_children(const std::vector<ChildWatch>& watches, int also = -1);
+
 // Reads until `enough()` says so, the child is done or its deadline has passed.
 template <class Child, class Enough>
 void read_until_or_deadline(Child& child, const Enough& enough) {
   while (child.fd() >= 0 && !enough()) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline() - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;  // finish() kills it: wall-clock limit
-    pollfd p{child.fd(), POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
-    if (ready > 0) child.read_available();
+    if (std::chrono::steady_clock::now() >= child.deadline()) break;  // finish() kills it: wall-clock limit
+    const ChildEvents events = poll_children({ChildWatch{child.fd(), POLLIN, child.deadline()}});
+    if (events.revents[0] != 0) child.read_available();
   }
 }
 

@@ -11,6 +11,7 @@
 // - InputSource: the run's inputs in order, the shard and the joblog applied.
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
+#include "pith/runner/worker_wire.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -51,14 +52,10 @@ void put_exact_name(nlohmann::json& line, const std::string& field, const std::s
 // one, else `field`; nullopt when neither is a string (or the base64 is bad).
 [[nodiscard]] std::optional<std::string> get_exact_name(const nlohmann::json& line, const std::string& field);
 
-// An input as a request to a worker process (worker_pool.hpp): its
-// name, and its content when it is in memory (a path is opened by the worker).
-[[nodiscard]] std::string to_request(const CorpusInput& input);
-struct InputRequest {
-  std::string_view name;
-  std::optional<std::string_view> bytes;
-};
-[[nodiscard]] std::optional<InputRequest> from_request(std::string_view request);
+// An input as what a child or a worker is asked to read (worker_wire.hpp):
+// its name, and its content when it is in memory (a path is opened there).
+// Views into `input`.
+[[nodiscard]] InputRequest request_for(const CorpusInput& input);
 
 // --shard K/N: the inputs whose hash is K-1 modulo N. The hash is of the
 // member name for an archive member (not of the archive's path, which differs

@@ -5,6 +5,7 @@
 
 #include "pith/base/sandbox.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <stdexcept>
@@ -62,7 +63,45 @@ std::string describe_signal(int sig) {
   return "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string());
 }
 
+// Milliseconds to wait for `t`: at least 0, at most a minute (the caller
+// looks at its deadlines and waits again).
+int milliseconds_until(std::chrono::steady_clock::time_point t) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - std::chrono::steady_clock::now());
+  return static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 60'000));
+}
+
 }  // namespace
+
+ChildEvents poll_children(const std::vector<ChildWatch>& watches, int also) {
+  ChildEvents events;
+  events.revents.assign(watches.size(), 0);
+  // Output from any child, the caller's descriptor, or the nearest deadline.
+  std::vector<pollfd> fds;
+  std::vector<std::size_t> watch_of;  // fds[i + first] belongs to watches[watch_of[i]]
+  if (also >= 0) fds.push_back(pollfd{also, POLLIN, 0});
+  const std::size_t first_child = fds.size();
+  auto nearest = std::chrono::steady_clock::time_point::max();
+  for (std::size_t i = 0; i < watches.size(); ++i) {
+    if (watches[i].fd >= 0) {
+      fds.push_back(pollfd{watches[i].fd, watches[i].events, 0});
+      watch_of.push_back(i);
+    }
+    nearest = std::min(nearest, watches[i].deadline);
+  }
+  if (fds.empty() && watches.empty()) {
+    events.now = std::chrono::steady_clock::now();
+    return events;
+  }
+  const int timeout = watches.empty() ? -1 : milliseconds_until(nearest);
+  // An interrupted poll has no revents set: the caller looks at the deadlines and waits again.
+  if (!fds.empty() && ::poll(fds.data(), fds.size(), timeout) < 0) {
+    for (auto& p : fds) p.revents = 0;
+  }
+  events.also_readable = also >= 0 && fds[0].revents != 0;
+  for (std::size_t i = first_child; i < fds.size(); ++i) events.revents[watch_of[i - first_child]] = fds[i].revents;
+  events.now = std::chrono::steady_clock::now();
+  return events;
+}
 
 std::string child_work_payload(const std::string& subject, const std::function<std::string()>& work,
                                const ChildLimits& limits) {

@@ -2,6 +2,8 @@
 #include "pith/base/wire.hpp"
 
 #include <array>
+#include <bit>
+#include <cmath>
 
 namespace pith {
 namespace {
@@ -20,6 +22,14 @@ void WireWriter::bytes(std::string_view value) {
 }
 
 void WireWriter::count(std::uint64_t value) { put_u64(out_, value); }
+
+void WireWriter::real(double value) { count(std::bit_cast<std::uint64_t>(value)); }
+
+void WireWriter::error(const Error& e) {
+  bytes(to_string(e.kind));
+  bytes(e.where);
+  bytes(e.message);
+}
 
 void WireWriter::optional_bytes(const std::optional<std::string>& value) {
   flag(value.has_value());
@@ -42,14 +52,24 @@ void WireWriter::counts(const std::vector<std::uint64_t>& values) {
 }
 
 WireReader::WireReader(std::string_view message, std::string_view tag) : rest_(message) {
-  const std::string found = bytes("tag");
+  const std::string_view found = view("tag", tag.size());
   if (problem_ || found != tag) {
     problem_ = "it is not a " + std::string(tag) + " message";
     rest_ = {};
   }
 }
 
-bool WireReader::bad(const char* field, const char* why) {
+WireReader::WireReader(std::string_view message, std::string_view tag, std::uint64_t version)
+    : WireReader(message, tag) {
+  const std::uint64_t found = count("version");
+  if (!problem_ && found != version) {
+    problem_ = "it is version " + std::to_string(found) + " of " + std::string(tag) + ", this program reads version " +
+               std::to_string(version);
+    rest_ = {};
+  }
+}
+
+bool WireReader::bad(const char* field, const std::string& why) {
   if (!problem_) problem_ = std::string(field) + " " + why;
   rest_ = {};
   return false;
@@ -64,13 +84,33 @@ bool WireReader::take_u64(const char* field, std::uint64_t& value) {
   return true;
 }
 
-std::string WireReader::bytes(const char* field) {
+std::string_view WireReader::view(const char* field, std::size_t max) {
   std::uint64_t length = 0;
   if (!take_u64(field, length)) return {};
-  if (length > rest_.size()) return bad(field, "is longer than the message"), std::string{};
-  std::string out(rest_.substr(0, static_cast<std::size_t>(length)));
+  if (length > rest_.size()) return bad(field, "is longer than the message"), std::string_view{};
+  if (length > max) return bad(field, "is longer than its bound of " + std::to_string(max) + " bytes"), std::string_view{};
+  const std::string_view out = rest_.substr(0, static_cast<std::size_t>(length));
   rest_.remove_prefix(static_cast<std::size_t>(length));
   return out;
+}
+
+std::string WireReader::bytes(const char* field, std::size_t max) { return std::string(view(field, max)); }
+
+double WireReader::real(const char* field) {
+  const double value = std::bit_cast<double>(count(field));
+  if (problem_) return 0;
+  if (!std::isfinite(value)) return bad(field, "is not a finite number"), 0.0;
+  return value;
+}
+
+Error WireReader::error(const char* field) {
+  const std::string_view kind_name = view(field, 64);
+  const auto kind = error_kind_named(kind_name);
+  if (!problem_ && !kind) bad(field, "names no kind of error this program knows");
+  std::string where = bytes(field);
+  std::string message = bytes(field);
+  if (problem_) return Error{};
+  return Error{*kind, std::move(where), std::move(message)};
 }
 
 std::uint64_t WireReader::count(const char* field) {
@@ -125,6 +165,36 @@ std::vector<std::uint64_t> WireReader::counts(const char* field) {
 std::optional<std::string> WireReader::finish() {
   if (!problem_ && !rest_.empty()) problem_ = std::to_string(rest_.size()) + " bytes follow the last field";
   return problem_;
+}
+
+void append_framed(std::string& out, std::string_view message) {
+  put_u64(out, message.size());
+  out.append(message);
+}
+
+std::optional<std::string_view> take_framed(std::string_view& rest) {
+  if (rest.size() < 8) return std::nullopt;
+  std::uint64_t length = 0;
+  for (std::size_t i = 0; i < 8; ++i) length |= std::uint64_t{static_cast<unsigned char>(rest[i])} << (8 * i);
+  if (length > rest.size() - 8) return std::nullopt;
+  const std::string_view message = rest.substr(8, static_cast<std::size_t>(length));
+  rest.remove_prefix(8 + static_cast<std::size_t>(length));
+  return message;
+}
+
+std::optional<std::string_view> wire_tag(std::string_view message) { return take_framed(message); }
+
+std::string encode_error_message(const Error& e) {
+  WireWriter w(error_message_tag, error_message_version);
+  w.error(e);
+  return w.take();
+}
+
+Result<Error> decode_error_message(std::string_view message) {
+  WireReader r(message, error_message_tag, error_message_version);
+  Error e = r.error("error");
+  if (auto problem = r.finish()) return fail(ErrorKind::malformed, "", "a malformed error message: " + *problem);
+  return e;
 }
 
 }  // namespace pith

@@ -2,16 +2,10 @@
 #include "pith/runner/child_scheduler.hpp"
 
 #include <algorithm>
-#include <poll.h>
 
 namespace pith::runner {
 
 namespace {
-
-int milliseconds_until(std::chrono::steady_clock::time_point t) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - std::chrono::steady_clock::now());
-  return static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 60'000));
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -31,39 +25,26 @@ void ChildScheduler::start(std::uint64_t ticket, const std::function<std::string
 
 ChildScheduler::Woken ChildScheduler::wait(int also) {
   Woken woken;
-  // Output from any child, the caller's descriptor, or the nearest deadline.
-  std::vector<pollfd> fds;
-  if (also >= 0) fds.push_back(pollfd{also, POLLIN, 0});
-  const std::size_t first_child = fds.size();
-  auto nearest = std::chrono::steady_clock::time_point::max();
-  for (const auto& r : running_) {
-    if (r.child.fd() >= 0) fds.push_back(pollfd{r.child.fd(), POLLIN, 0});
-    nearest = std::min(nearest, r.child.deadline());
-  }
-  if (fds.empty() && running_.empty()) return woken;
-  const int timeout = running_.empty() ? -1 : milliseconds_until(nearest);
-  // An interrupted poll has no revents set: the caller just waits again.
-  if (!fds.empty() && ::poll(fds.data(), fds.size(), timeout) < 0) {
-    for (auto& p : fds) p.revents = 0;
-  }
-  woken.also_readable = also >= 0 && fds[0].revents != 0;
-  const auto now = std::chrono::steady_clock::now();
-  std::size_t k = first_child;
-  for (auto it = running_.begin(); it != running_.end();) {
-    bool complete = it->child.fd() < 0;
-    if (!complete) {
-      const pollfd& p = fds[k++];
-      if (p.revents != 0) complete = it->child.read_available();
-    }
+  std::vector<ChildWatch> watches;
+  watches.reserve(running_.size());
+  for (const auto& r : running_) watches.push_back(ChildWatch{r.child.fd(), POLLIN, r.child.deadline()});
+  if (watches.empty() && also < 0) return woken;
+  const ChildEvents events = poll_children(watches, also);
+  woken.also_readable = events.also_readable;
+  std::vector<Running> still_running;
+  for (std::size_t k = 0; k < running_.size(); ++k) {
+    Running& r = running_[k];
+    bool complete = r.child.fd() < 0;
+    if (!complete && events.revents[k] != 0) complete = r.child.read_available();
     // Past the deadline with the pipe still open: finish() kills it.
-    if (complete || now >= it->child.deadline()) {
-      Result<std::string> answer = it->child.finish();
-      woken.done.push_back(ChildDone{it->ticket, std::move(answer), seconds_since(it->started)});
-      it = running_.erase(it);
+    if (complete || events.now >= r.child.deadline()) {
+      Result<std::string> answer = r.child.finish();
+      woken.done.push_back(ChildDone{r.ticket, std::move(answer), seconds_since(r.started)});
     } else {
-      ++it;
+      still_running.push_back(std::move(r));
     }
   }
+  running_ = std::move(still_running);
   return woken;
 }
 

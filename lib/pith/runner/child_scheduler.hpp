@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Children forked one per piece of hostile work, at most a bound at once,
-// each under IsolationLimits and held to its wall-clock deadline: the one
-// poll loop behind pith-check's runs with a fork per input (corpus.hpp) and
-// pith-serve's check broker (serve/broker.cpp). Its interface is the worker
-// pool's (worker_pool.hpp: long-lived workers), so a run uses either.
+// each under IsolationLimits and held to its wall-clock deadline: what
+// pith-check's runs with a fork per input (corpus.hpp) and pith-serve's check
+// broker (serve/broker.cpp) run on. Its interface is the worker pool's
+// (worker_pool.hpp: long-lived workers), so a run uses either, and both wait
+// in the one poll loop with deadlines (base/child_process.hpp: poll_children).
 //
 // fork() without exec: create and use it from a single-threaded process.
 #include "pith/base/child_process.hpp"

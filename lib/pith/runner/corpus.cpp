@@ -4,6 +4,7 @@
 #include "pith/base/crypto.hpp"
 #include "pith/runner/child_scheduler.hpp"
 #include "pith/runner/worker_pool.hpp"
+#include "pith/runner/worker_wire.hpp"
 
 #include <algorithm>
 #include <map>
@@ -13,11 +14,6 @@
 namespace pith::runner {
 
 namespace {
-
-std::optional<std::string_view> bytes_of(const CorpusInput& input) {
-  if (input.bytes) return std::string_view(*input.bytes);
-  return std::nullopt;
-}
 
 // Answers that came before an earlier input's: held until their turn, then
 // judged in input order.
@@ -96,7 +92,7 @@ void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options)
   if (options.inputs_per_worker == 0) {
     ForkPerInput children(jobs, options.limits);
     run_on(children, inputs, out, [&](std::size_t i, const CorpusInput& input) {
-      children.start(i, [&] { return judge.read(InputRequest{input.name, bytes_of(input)}); });
+      children.start(i, [&] { return judge.read(request_for(input)); });
     });
     return;
   }
@@ -108,13 +104,15 @@ void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options)
   sha256_warm_up();
   WorkerPool pool(
       isolated_subject,
-      [&judge](std::string_view request) {
-        const auto input = from_request(request);
-        if (!input) throw std::runtime_error("malformed request");
-        return judge.read(*input);
+      [&judge](std::string_view message) {
+        const auto request = decode_input_request(message);
+        if (!request) throw std::runtime_error(request.error().describe());
+        return judge.read(*request);
       },
       pool_options);
-  run_on(pool, inputs, out, [&](std::size_t i, const CorpusInput& input) { pool.submit(i, to_request(input)); });
+  run_on(pool, inputs, out, [&](std::size_t i, const CorpusInput& input) {
+    pool.submit(i, encode_input_request(request_for(input)));
+  });
 }
 
 }  // namespace pith::runner

@@ -93,21 +93,9 @@ std::optional<std::string> get_exact_name(const nlohmann::json& line, const std:
 
 std::string CorpusInput::joblog_key() const { return is_member() ? member_key(archive, member) : file_key(name); }
 
-// 'P' name, or 'B' <name length: 8 decimal digits> name bytes.
-std::string to_request(const CorpusInput& input) {
-  if (!input.bytes) return "P" + input.name;
-  std::string length = std::to_string(input.name.size());
-  std::string out = "B" + std::string(8 - std::min<std::size_t>(8, length.size()), '0') + length + input.name;
-  out += *input.bytes;
-  return out;
-}
-
-std::optional<InputRequest> from_request(std::string_view request) {
-  if (request.starts_with('P')) return InputRequest{request.substr(1), std::nullopt};
-  if (!request.starts_with('B') || request.size() < 9) return std::nullopt;
-  const auto length = parse_unsigned(request.substr(1, 8));
-  if (!length || *length > request.size() - 9) return std::nullopt;
-  return InputRequest{request.substr(9, *length), request.substr(9 + *length)};
+InputRequest request_for(const CorpusInput& input) {
+  if (input.bytes) return InputRequest{input.name, std::string_view(*input.bytes)};
+  return InputRequest{input.name, std::nullopt};
 }
 
 std::uint64_t shard_hash(std::string_view name) {

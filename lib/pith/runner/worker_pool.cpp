@@ -273,30 +273,25 @@ std::vector<WorkerPool::Done> WorkerPool::wait() {
       early_.clear();
       break;
     }
-    std::vector<pollfd> fds;
+    // The workers at work, in the one poll loop (child_scheduler.hpp).
+    std::vector<ChildWatch> watches;
     std::vector<Worker*> polled;
-    auto nearest = std::chrono::steady_clock::time_point::max();
     for (auto& w : workers_) {
       if (w.given.empty()) continue;
       const short events = static_cast<short>(POLLIN | (w.outgoing.empty() ? 0 : POLLOUT));
-      fds.push_back(pollfd{w.fd, events, 0});
+      watches.push_back(ChildWatch{w.fd, events, w.deadline});
       polled.push_back(&w);
-      nearest = std::min(nearest, w.deadline);
     }
-    if (fds.empty()) break;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(nearest - std::chrono::steady_clock::now());
-    const int timeout = static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 60'000));
-    if (::poll(fds.data(), fds.size(), timeout) < 0) {
-      for (auto& p : fds) p.revents = 0;  // interrupted: look at the deadlines, poll again
-    }
-    const auto now = std::chrono::steady_clock::now();
-    for (std::size_t k = 0; k < fds.size(); ++k) {
+    if (watches.empty()) break;
+    const ChildEvents events = poll_children(watches);
+    for (std::size_t k = 0; k < watches.size(); ++k) {
       Worker& w = *polled[k];
+      const short revents = events.revents[k];
       // A worker gone mid-request is seen by its read (end of file): the
       // write only stops trying.
-      if ((fds[k].revents & POLLOUT) != 0 && !flush(w)) w.outgoing.clear();
-      if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && read_from(w, done)) continue;
-      if (!w.given.empty() && now >= w.deadline) {
+      if ((revents & POLLOUT) != 0 && !flush(w)) w.outgoing.clear();
+      if ((revents & (POLLIN | POLLHUP | POLLERR)) != 0 && read_from(w, done)) continue;
+      if (!w.given.empty() && events.now >= w.deadline) {
         ::kill(w.pid, SIGKILL);
         stop(w, nullptr);
         worker_ended(w, describe_wall_clock_stop(subject_, options_.limits), done);

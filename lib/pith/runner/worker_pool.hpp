@@ -11,8 +11,10 @@
 // request's Error, worded as ChildProcess::finish words it, and is replaced;
 // a worker is also replaced after `requests_per_worker` requests, so what a
 // parser leaks or leaves behind stays bounded. The pool does not look inside
-// requests or answers. Its interface is ChildScheduler's (child_scheduler.hpp:
-// a fork per piece of work), so a corpus run uses either (corpus.hpp).
+// requests or answers (worker_wire.hpp says what a corpus run sends). Its
+// interface is ChildScheduler's (child_scheduler.hpp: a fork per piece of
+// work), so a corpus run uses either (corpus.hpp), and it waits in the same
+// poll loop with deadlines (base/child_process.hpp: poll_children).
 //
 // fork() without exec: create and use it from a single-threaded process.
 #include "pith/base/child_process.hpp"

@@ -8,6 +8,7 @@
 #include "pith/check/visible.hpp"
 #include "pith/check/file.hpp"
 #include "pith/runner/child_scheduler.hpp"
+#include "pith/serve/broker_wire.hpp"
 
 #include <array>
 #include <cerrno>
@@ -18,7 +19,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -32,17 +32,15 @@ namespace pith::serve {
 
 namespace {
 
-// A report name longer than this is cut (it is the client's file name).
-constexpr std::size_t max_name_bytes = 1024;
-
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
-// ---- the control message: the name, and two descriptors (memfd, reply) ----
+// ---- the control message: a BrokerJob, and two descriptors (memfd, reply) ----
 
-bool send_job(int control_fd, std::string_view name, int memfd, int reply_fd) {
+bool send_job(int control_fd, const BrokerJob& job, int memfd, int reply_fd) {
   std::array<int, 2> fds{memfd, reply_fd};
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(fds))> control{};
-  iovec iov{const_cast<char*>(name.data()), name.size()};
+  std::string message = encode(job);
+  iovec iov{message.data(), message.size()};
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
@@ -68,11 +66,12 @@ struct Job {
 enum class Received { job, nothing, closed };
 
 // One message from the control socket. A message without exactly two
-// descriptors is dropped (with whatever descriptors it carried).
+// descriptors, or one that is no BrokerJob, is dropped (with whatever
+// descriptors it carried).
 Received receive_job(int control_fd, Job& job) {
-  std::array<char, max_name_bytes> name{};
+  std::array<char, max_broker_job_bytes> message{};
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * 2)> control{};
-  iovec iov{name.data(), name.size()};
+  iovec iov{message.data(), message.size()};
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
@@ -91,22 +90,22 @@ Received receive_job(int control_fd, Job& job) {
       fds.push_back(fd);
     }
   }
-  if (fds.size() != 2) {
+  auto decoded = decode_broker_job(std::string_view(message.data(), static_cast<std::size_t>(got)));
+  if (fds.size() != 2 || (msg.msg_flags & MSG_TRUNC) != 0 || !decoded) {
     for (const int fd : fds) ::close(fd);
     return Received::nothing;
   }
-  job = Job{std::string(name.data(), static_cast<std::size_t>(got)), fds[0], fds[1]};
+  job = Job{std::move(decoded->name), fds[0], fds[1]};
   return Received::job;
 }
 
-// ---- the reply: an 8-byte length, then the JSON ----------------------------
+// ---- the reply: an 8-byte length, then the BrokerAnswer --------------------
 // Length-prefixed, not "until end of file": the children forked for other
 // checks inherit this reply socket, so its end of file can come late.
 
-void reply(int reply_fd, const check::FileCheck& checked) {
-  const nlohmann::json answer = {{"child_failed", is_child_failure(checked.report)},
-                                 {"check", check::file_check_to_wire(checked)}};
-  const std::string payload = answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+void reply(int reply_fd, check::FileCheck checked) {
+  const bool child_failed = is_child_failure(checked.report);
+  const std::string payload = encode(BrokerAnswer{std::move(checked), child_failed});
   (void)write_all(reply_fd, length_framed(payload), PeerKind::socket);  // a caller that went away: nothing to do
   ::close(reply_fd);
 }
@@ -198,7 +197,7 @@ class BrokerLoop {
     auto upload = std::make_unique<MappedUpload>(mapped, size);
     const std::string_view bytes = upload->bytes();
     // As pith-check does (check/file.hpp): the child only reads the upload,
-    // this process judges what it sent (check/pdf_facts.hpp).
+    // this process judges what it sent (check/file.hpp: judge_pdf_facts).
     const std::uint64_t ticket = next_ticket_++;
     children_.start(ticket, [&] { return check::read_input_in_child(job.name, bytes); });
     running_.emplace(ticket, Running{std::move(job.name), job.reply_fd, std::move(upload)});
@@ -221,7 +220,7 @@ class BrokerLoop {
     check::FileCheck checked = check::judge_input_from_child(r.name, r.upload->bytes(), done.answer, trust_);
     // Where the record's title (or arXiv id) was seen, for the page (issue 22).
     check::embed_evidence(checked.report, r.upload->bytes());
-    reply(r.reply_fd, checked);
+    reply(r.reply_fd, std::move(checked));
     running_.erase(it);
   }
 
@@ -306,7 +305,7 @@ Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes
     ::close(memfd);
     return broken(errno_text("socketpair"));
   }
-  const bool sent = send_job(control_fd_, name.substr(0, max_name_bytes), memfd, sv[1]);
+  const bool sent = send_job(control_fd_, BrokerJob{std::string(name.substr(0, max_upload_name_bytes))}, memfd, sv[1]);
   ::close(memfd);
   ::close(sv[1]);
   if (!sent) {
@@ -316,7 +315,7 @@ Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes
   std::uint64_t length = 0;
   std::string payload;
   bool complete = read_exact(sv[0], reinterpret_cast<char*>(&length), sizeof(length));
-  if (complete && length <= (std::uint64_t{1} << 31)) {
+  if (complete && length <= max_broker_answer_bytes) {
     payload.resize(static_cast<std::size_t>(length));
     complete = read_exact(sv[0], payload.data(), payload.size());
   } else {
@@ -324,13 +323,7 @@ Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes
   }
   ::close(sv[0]);
   if (!complete) return broken("the check broker sent no complete answer");
-  const auto answer = nlohmann::json::parse(payload, nullptr, false);
-  if (answer.is_discarded() || !answer.is_object() || !answer.contains("check")) {
-    return broken("the check broker's answer is not JSON");
-  }
-  auto checked = check::file_check_from_wire(answer["check"]);
-  if (!checked) return broken(checked.error().describe());
-  return BrokerAnswer{std::move(*checked), answer.value("child_failed", false)};
+  return decode_broker_answer(payload);
 }
 
 }  // namespace pith::serve

@@ -12,14 +12,16 @@
 //
 // The HTTP side hands it an upload without copying it through a pipe: the
 // bytes go into a memfd, sent with a reply socket over a SOCK_SEQPACKET
-// control socket (SCM_RIGHTS); the broker maps the memfd, forks the child
-// (which shares the mapping) and writes the FileCheck, length-prefixed, to the
-// reply socket. At most `jobs` children run at once; further requests wait in
+// control socket (SCM_RIGHTS) beside a BrokerJob naming it; the broker maps
+// the memfd, forks the child (which shares the mapping) and writes a
+// BrokerAnswer, length-prefixed, to the reply socket (the messages:
+// broker_wire.hpp). At most `jobs` children run at once; further requests wait in
 // the broker's queue, which the caller bounds (it admits at most jobs + queue).
 #include "pith/base/error.hpp"
 #include "pith/check/file.hpp"
 #include "pith/runner/isolation.hpp"
 #include "pith/registry/trust_store.hpp"
+#include "pith/serve/broker_wire.hpp"
 
 #include <atomic>
 #include <memory>
@@ -32,11 +34,6 @@ namespace pith::serve {
 struct BrokerOptions {
   unsigned jobs = 1;              // checks running at once
   runner::IsolationLimits limits;  // per check, as pith-check's
-};
-
-struct BrokerAnswer {
-  check::FileCheck checked;   // judged in the broker (check/pdf_facts.hpp)
-  bool child_failed = false;  // the child crashed, hit a limit or sent no report
 };
 
 class Broker {

@@ -2,6 +2,7 @@
 #include "pith/stamp/examine.hpp"
 
 #include "pith/base/child_process.hpp"
+#include "pith/base/wire.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
@@ -9,10 +10,10 @@
 #include "pith/pdf/update.hpp"
 #include "pith/registry/record.hpp"
 #include "pith/registry/visible_title.hpp"
+#include "pith/stamp/examine_wire.hpp"
 #include "pith/tex/source.hpp"
 
 #include <filesystem>
-#include <sstream>
 
 namespace pith::stamp {
 namespace {
@@ -42,43 +43,8 @@ std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::
   return std::nullopt;
 }
 
-std::string to_wire(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
-
-// Enums travel by name, never by number (their order is no protocol), and
-// a name that spells none is a malformed message.
-nlohmann::json error_to_wire(const Error& e) {
-  return {{"error", {{"kind", to_string(e.kind)}, {"where", e.where}, {"message", e.message}}}};
-}
-
-const char* outcome_name(pdf::StampOutcome outcome) {
-  switch (outcome) {
-    case pdf::StampOutcome::stamped: return "stamped";
-    case pdf::StampOutcome::already_stamped: return "already_stamped";
-    case pdf::StampOutcome::conflict: return "conflict";
-  }
-  return "conflict";  // not reached: the switch covers every outcome
-}
-
-std::optional<pdf::StampOutcome> outcome_named(const nlohmann::json& name) {
-  if (!name.is_string()) return std::nullopt;
-  for (const auto outcome : {pdf::StampOutcome::stamped, pdf::StampOutcome::already_stamped, pdf::StampOutcome::conflict})
-    if (name.get<std::string>() == outcome_name(outcome)) return outcome;
-  return std::nullopt;
-}
-
-// An error sent by a child, or nullopt when `wire` holds none.
-std::optional<Error> error_from_wire(const nlohmann::json& wire) {
-  if (!wire.is_object() || !wire.contains("error")) return std::nullopt;
-  const auto& e = wire["error"];
-  Error error{ErrorKind::internal, "", "malformed error from the child process"};
-  const auto kind = e.is_object() && e.contains("kind") && e["kind"].is_string()
-                        ? error_kind_named(e["kind"].get<std::string>())
-                        : std::nullopt;
-  if (kind && e.contains("where") && e["where"].is_string() && e.contains("message") && e["message"].is_string()) {
-    error = Error{*kind, e["where"].get<std::string>(), e["message"].get<std::string>()};
-  }
-  return error;
-}
+// What a child sends in place of its answer when its work failed (examine_wire.hpp).
+std::string sent_error(const Error& e) { return encode_error_message(e); }
 
 // The child's limits: what it maps counts against the memory limit (this
 // process maps nothing of the PDF, so it is counted once, whatever its
@@ -91,15 +57,15 @@ ChildLimits child_limits(std::uint64_t mapped_bytes, const OpenFile* file = null
   return limits;
 }
 
-// A child's result as JSON, or why there is none (the crash or limit, named for `input`).
-Result<nlohmann::json> run_reading_child(const std::string& subject, const std::string& input, std::uint64_t mapped_bytes,
-                                         const std::function<nlohmann::json()>& work, const OpenFile* file = nullptr) {
-  auto sent = run_in_child(subject, [&work] { return to_wire(work()); }, child_limits(mapped_bytes, file));
+// A checking child's verdict on what was written: passed, or why not (its
+// Error, or the crash or limit, named for `input`).
+Result<void> run_checking_child(const std::string& subject, const std::string& input, std::uint64_t mapped_bytes,
+                                const std::function<Result<void>()>& check, const OpenFile* file = nullptr) {
+  auto sent = run_in_child(
+      subject, [&check] { auto ok = check(); return ok ? encode_written_checked() : sent_error(ok.error()); },
+      child_limits(mapped_bytes, file));
   if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
-  auto wire = nlohmann::json::parse(*sent, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded()) return fail(ErrorKind::internal, input, subject + " sent back no complete result");
-  if (auto error = error_from_wire(wire)) return std::unexpected(*error);
-  return wire;
+  return decode_written_checked(*sent, input);
 }
 
 // The reader pith-stamp writes with: a file whose cross-reference data had
@@ -156,63 +122,53 @@ bool page_text_needed(const std::vector<registry::TitleCandidate>& titles, const
   return !expected.empty() && registry::bind_title(titles, expected).verdict != registry::TitleVerdict::match;
 }
 
-// ---- The wire between the examining child and the parent: a first line
-// (sent early when there is a plan) with what was read and the plan's
-// outcome; with a plan, a second line with the rest of it, then the update's
-// bytes (they need not be UTF-8). Either line may be an error instead.
+// ---- What the examining child sends (examine_wire.hpp): an ExamineRead
+// (early, when there is a plan), then with a plan an ExaminePlan holding the
+// update's bytes; an error in place of either.
 
-nlohmann::json first_line(const ExaminedPdf& examined) {
-  nlohmann::json titles = nlohmann::json::array();
-  for (const auto& t : examined.titles) titles.push_back({{"where", t.where}, {"title", t.title}});
-  nlohmann::json wire{{"from", examined.from}, {"titles", titles}};
-  if (examined.number) wire["number"] = *examined.number;
-  if (examined.plan) wire["outcome"] = outcome_name(examined.plan->outcome);
-  if (examined.plan && examined.plan->badge_rect) wire["badge_rect"] = *examined.plan->badge_rect;
-  return wire;
+ExamineRead read_message(const ExaminedPdf& examined) {
+  ExamineRead read{examined.number, examined.from, examined.titles, std::nullopt, std::nullopt};
+  if (examined.plan) read.outcome = examined.plan->outcome;
+  if (examined.plan) read.badge_rect = examined.plan->badge_rect;
+  return read;
 }
 
-nlohmann::json second_line(const ExaminedPdf& examined) {
+ExaminePlan plan_message(const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
-  nlohmann::json wire{{"original_sha256", plan.original_sha256},
-                      {"original_length", plan.original_length},
-                      {"notes", plan.notes},
-                      {"warnings", plan.warnings},
-                      {"page_lines", examined.page_lines}};
-  if (plan.previous_number) wire["previous_number"] = *plan.previous_number;
-  if (examined.pages) wire["pages"] = *examined.pages;
-  if (plan.badge_rect) wire["badge_rect"] = *plan.badge_rect;
-  if (examined.page_one) {
-    wire["page_one"] = {{"width", examined.page_one->width},
-                        {"height", examined.page_one->height},
-                        {"sha256", examined.page_one->sha256}};
-  }
-  return wire;
+  return ExaminePlan{plan.original_sha256, plan.original_length, plan.notes, plan.warnings, examined.page_lines,
+                     plan.previous_number, examined.pages, plan.badge_rect, examined.page_one, plan.update};
 }
 
-// In the child. Sends the first line early when there is a plan: the
+std::string framed(const std::string& message) {
+  std::string out;
+  append_framed(out, message);
+  return out;
+}
+
+// In the child. Sends the first message early when there is a plan: the
 // parent may start copying while the original is hashed here.
 std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
                              pdf::StampOptions options, const EarlySend& send_early, bool draw_page_one) {
   const auto mapped = MappedFile::map(file);
-  if (!mapped) return to_wire(error_to_wire(mapped.error())) + "\n";
+  if (!mapped) return framed(sent_error(mapped.error()));
   auto readout = read_pdf(opt.input, mapped->bytes());
-  if (!readout) return to_wire(error_to_wire(readout.error())) + "\n";
+  if (!readout) return framed(sent_error(readout.error()));
   ExaminedPdf examined;
   examined.number = wanted_number(opt, readout->metadata, readout->extraction, examined.from);
   examined.titles = title_metadata(*readout);
-  if (!record) return to_wire(first_line(examined)) + "\n";
+  if (!record) return framed(encode(read_message(examined)));
 
   const bool hash_later = !options.original_sha256;
   // Whether there is anything to write does not depend on the hash: decided first.
   if (hash_later) options.original_sha256 = std::string(64, '0');
   auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-  if (!plan) return to_wire(error_to_wire(plan.error())) + "\n";
+  if (!plan) return framed(sent_error(plan.error()));
   examined.plan = std::move(*plan);
-  send_early(to_wire(first_line(examined)) + "\n");
+  send_early(framed(encode(read_message(examined))));
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
     if (hash_later) {
       auto hashed_original = file.sha256_hex();  // streamed: the mapping is for what the update reads
-      if (!hashed_original) return to_wire(error_to_wire(hashed_original.error())) + "\n";
+      if (!hashed_original) return framed(sent_error(hashed_original.error()));
       options.original_sha256 = std::move(*hashed_original);
     }
     // Every page's text as stamped, fingerprinted for telling a later re-save
@@ -223,14 +179,14 @@ std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, c
     pdf::PageFingerprints pages;
     if (examined.plan->adds_badge) {
       const auto with_update = MappedFile::map(file, examined.plan->update);
-      if (!with_update) return to_wire(error_to_wire(with_update.error())) + "\n";
+      if (!with_update) return framed(sent_error(with_update.error()));
       pages = pdf::fingerprint_pages(with_update->bytes());
     } else {
       pages = pdf::fingerprint_pages(mapped->bytes());
     }
     if (!pages.sha256.empty()) options.page_text_sha256 = pages.to_property();
     auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-    if (!hashed) return to_wire(error_to_wire(hashed.error())) + "\n";
+    if (!hashed) return framed(sent_error(hashed.error()));
     examined.plan = std::move(*hashed);
     if (page_text_needed(examined.titles, *record))
       examined.page_lines = pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
@@ -238,109 +194,45 @@ std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, c
       examined.page_one = pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
   }
   if (auto pages = readout->reader.page_count()) examined.pages = *pages;
-  return to_wire(second_line(examined)) + "\n" + examined.plan->update;
+  return framed(encode(plan_message(examined)));
 }
 
-// The next line of `sent` from `at` (moved past it), or nullopt when there is none.
-std::optional<std::string_view> next_line(std::string_view sent, std::size_t& at) {
-  const std::size_t newline = sent.find('\n', at);
-  if (newline == std::string_view::npos) return std::nullopt;
-  const std::string_view line = sent.substr(at, newline - at);
-  at = newline + 1;
-  return line;
-}
-
-Result<nlohmann::json> parse_line(std::optional<std::string_view> line, const std::string& input) {
-  if (!line) return fail(ErrorKind::internal, input, "reading the PDF sent back no complete result");
-  auto wire = nlohmann::json::parse(*line, nullptr, /*allow_exceptions=*/false);
-  if (wire.is_discarded() || !wire.is_object())
-    return fail(ErrorKind::internal, input, "reading the PDF sent back a malformed result");
-  if (auto error = error_from_wire(wire)) return std::unexpected(*error);
-  return wire;
-}
-
+// What the parent makes of the examining child's answer.
 Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string& input) {
-  std::size_t at = 0;
-  auto first = parse_line(next_line(sent, at), input);
-  if (!first) return std::unexpected(first.error());
+  auto answer = decode_examine_answer(sent, input);
+  if (!answer) return std::unexpected(answer.error());
   ExaminedPdf examined;
-  try {
-    if (first->contains("number")) examined.number = first->at("number").get<std::string>();
-    examined.from = first->at("from").get<std::string>();
-    for (const auto& t : first->at("titles"))
-      examined.titles.push_back({t.at("where").get<std::string>(), t.at("title").get<std::string>()});
-    if (!first->contains("outcome")) return examined;
-    auto second = parse_line(next_line(sent, at), input);
-    if (!second) return std::unexpected(second.error());
-    pdf::StampPlan plan;
-    const auto outcome = outcome_named(first->at("outcome"));
-    if (!outcome) return fail(ErrorKind::internal, input, "reading the PDF sent back a malformed result");
-    plan.outcome = *outcome;
-    plan.original_sha256 = second->at("original_sha256").get<std::string>();
-    plan.original_length = second->at("original_length").get<std::uint64_t>();
-    plan.notes = second->at("notes").get<std::vector<std::string>>();
-    plan.warnings = second->at("warnings").get<std::vector<std::string>>();
-    if (second->contains("previous_number")) plan.previous_number = second->at("previous_number").get<std::string>();
-    if (second->contains("pages")) examined.pages = second->at("pages").get<std::uint64_t>();
-    if (second->contains("badge_rect")) plan.badge_rect = second->at("badge_rect").get<std::array<double, 4>>();
-    if (second->contains("page_one")) {
-      const auto& p = second->at("page_one");
-      examined.page_one = pdf::PageFingerprint{p.at("width").get<int>(), p.at("height").get<int>(),
-                                               p.at("sha256").get<std::string>()};
-    }
-    examined.page_lines = second->at("page_lines").get<std::vector<std::string>>();
-    plan.update = std::string(sent.substr(at));
-    examined.plan = std::move(plan);
-  } catch (const nlohmann::json::exception&) {
-    return fail(ErrorKind::internal, input, "reading the PDF sent back a malformed result");
-  }
+  examined.number = std::move(answer->read.number);
+  examined.from = std::move(answer->read.from);
+  examined.titles = std::move(answer->read.titles);
+  if (!answer->plan) return examined;
+  ExaminePlan& sent_plan = *answer->plan;
+  pdf::StampPlan plan;
+  plan.outcome = *answer->read.outcome;
+  plan.original_sha256 = std::move(sent_plan.original_sha256);
+  plan.original_length = sent_plan.original_length;
+  plan.notes = std::move(sent_plan.notes);
+  plan.warnings = std::move(sent_plan.warnings);
+  plan.previous_number = std::move(sent_plan.previous_number);
+  plan.badge_rect = sent_plan.badge_rect;
+  plan.update = std::move(sent_plan.update);
+  examined.pages = sent_plan.pages;
+  examined.page_one = std::move(sent_plan.page_one);
+  examined.page_lines = std::move(sent_plan.page_lines);
+  examined.plan = std::move(plan);
   return examined;
-}
-
-// What the early first line says, once it has arrived whole: the plan's
-// outcome and the badge's rectangle.
-struct EarlyPlan {
-  pdf::StampOutcome outcome = pdf::StampOutcome::stamped;
-  std::optional<pdf::PdfRect> badge_rect;
-};
-
-std::optional<EarlyPlan> early_plan(std::string_view received) {
-  const std::size_t newline = received.find('\n');
-  if (newline == std::string_view::npos) return std::nullopt;
-  const auto wire = nlohmann::json::parse(received.substr(0, newline), nullptr, /*allow_exceptions=*/false);
-  if (!wire.is_object() || !wire.contains("outcome")) return std::nullopt;
-  const auto outcome = outcome_named(wire["outcome"]);
-  if (!outcome) return std::nullopt;
-  EarlyPlan early{*outcome, std::nullopt};
-  try {
-    if (wire.contains("badge_rect")) early.badge_rect = wire["badge_rect"].get<pdf::PdfRect>();
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
-  }
-  return early;
 }
 
 // Page 1 of the original drawn in a child of its own, started when the plan
 // is known to stamp: it runs beside the planning child's hashing and the
 // parent's copy instead of after them.
-std::string fingerprint_to_wire(const std::optional<pdf::PageFingerprint>& f) {
-  return f ? std::to_string(f->width) + " " + std::to_string(f->height) + " " + f->sha256 : std::string();
-}
-
-std::optional<pdf::PageFingerprint> fingerprint_from_wire(const std::string& sent) {
-  std::istringstream in(sent);
-  pdf::PageFingerprint f;
-  if (!(in >> f.width >> f.height >> f.sha256) || f.width <= 0 || f.height <= 0 || f.sha256.size() != 64) return std::nullopt;
-  return f;
-}
-
 ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRect>& badge_rect) {
   return ChildProcess::start(
       "drawing page 1",
       [&file, badge_rect]() -> std::string {
         const auto mapped = MappedFile::map(file);  // in the child, as the planning child maps it
-        if (!mapped) return {};                     // nothing drawn: no picture to keep
-        return fingerprint_to_wire(pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect));
+        if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
+        return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
       },
       child_limits(file.size(), &file));
 }
@@ -350,7 +242,7 @@ ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRec
 std::optional<pdf::PageFingerprint> finish_drawing(ChildProcess& drawing) {
   read_until_done_or_deadline(drawing);
   auto sent = drawing.finish();
-  return sent ? fingerprint_from_wire(*sent) : std::nullopt;
+  return sent ? decode_page_one(*sent).page_one : std::nullopt;
 }
 
 // Page 1 of the stamped bytes against the original's, in the checking
@@ -389,8 +281,11 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
       child_limits(file.size(), &file));
   std::optional<ChildProcess> drawing;
   if (on_stamping) {
-    read_until_or_deadline(child, [&] { return child.received().find('\n') != std::string_view::npos; });
-    if (const auto early = early_plan(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
+    read_until_or_deadline(child, [&] {
+      std::string_view received = child.received();
+      return take_framed(received).has_value();
+    });
+    if (const auto early = decode_early_read(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
       drawing.emplace(start_drawing(file, early->badge_rect));
       if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
     }
@@ -406,28 +301,24 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
 WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined) {
   return [target, &examined](const std::string& written_path) -> Result<void> {
     const pdf::StampPlan& plan = *examined.plan;
-    auto wire = run_reading_child("checking the written file", target, plan.original_length, [&]() -> nlohmann::json {
+    return run_checking_child("checking the written file", target, plan.original_length, [&]() -> Result<void> {
       auto written = MappedFile::open(written_path);
-      if (!written) return error_to_wire(written.error());
-      auto ok = check_written(written->bytes(), target, examined);
-      return ok ? nlohmann::json::object() : error_to_wire(ok.error());
+      if (!written) return std::unexpected(written.error());
+      return check_written(written->bytes(), target, examined);
     });
-    if (!wire) return std::unexpected(wire.error());
-    return {};
   };
 }
 
 Result<void> check_in_memory(const std::string& input, const OpenFile& file, const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
-  auto wire = run_reading_child("checking the stamped bytes", input, file.size() + plan.update.size(),
-                                [&]() -> nlohmann::json {
-                                  auto whole = MappedFile::map(file, plan.update);
-                                  if (!whole) return error_to_wire(whole.error());
-                                  auto ok = check_written(whole->bytes(), input, examined);
-                                  return ok ? nlohmann::json::object() : error_to_wire(ok.error());
-                                }, &file);
-  if (!wire) return std::unexpected(wire.error());
-  return {};
+  return run_checking_child(
+      "checking the stamped bytes", input, file.size() + plan.update.size(),
+      [&]() -> Result<void> {
+        auto whole = MappedFile::map(file, plan.update);
+        if (!whole) return std::unexpected(whole.error());
+        return check_written(whole->bytes(), input, examined);
+      },
+      &file);
 }
 
 }  // namespace pith::stamp

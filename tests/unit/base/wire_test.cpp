@@ -6,6 +6,7 @@
 #include "pith/base/wire.hpp"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
 
 using pith::WireReader;
@@ -88,4 +89,83 @@ TEST_CASE("a hostile wire message is a named problem", "[wire]") {
     bad_flag[8 + 3 + 8 + 4 + 8] = '\2';  // tag, a, b: then flag c
     CHECK(*problem_of(bad_flag) == "c is not a flag");
   }
+}
+
+namespace {
+
+enum class Colour { red, green, blue };
+constexpr pith::WireNames<Colour, 2> colour_names{{{Colour::red, "red"}, {Colour::green, "green"}}};
+
+}  // namespace
+
+TEST_CASE("a message's version, enums by name, bounds and reals are checked", "[wire]") {
+  WireWriter w("t", 2);
+  w.named(Colour::green, colour_names);
+  w.real(-0.5);
+  w.bytes("four");
+  w.error(pith::Error{pith::ErrorKind::not_served, "x.pdf", "gone"});
+  const std::string message = w.take();
+  {
+    WireReader r(message, "t", 2);
+    CHECK(r.named("colour", colour_names) == Colour::green);
+    CHECK(r.real("real") == -0.5);
+    CHECK(r.bytes("text", 4) == "four");
+    CHECK(r.error("error") == pith::Error{pith::ErrorKind::not_served, "x.pdf", "gone"});
+    CHECK_FALSE(r.finish());
+  }
+  SECTION("another version") {
+    WireReader r(message, "t", 1);
+    CHECK(*r.finish() == "it is version 2 of t, this program reads version 1");
+  }
+  SECTION("a name outside the table") {
+    WireWriter blue("t", 2);
+    blue.named(Colour::blue, colour_names);  // not in the table: written as no name
+    const std::string sent = blue.take();
+    WireReader r(sent, "t", 2);
+    (void)r.named("colour", colour_names);
+    CHECK(*r.finish() == "colour names no value this program knows");
+  }
+  SECTION("a field past its bound") {
+    WireReader r(message, "t", 2);
+    (void)r.named("colour", colour_names);
+    (void)r.real("real");
+    CHECK(r.bytes("text", 3).empty());
+    CHECK(*r.finish() == "text is longer than its bound of 3 bytes");
+  }
+  SECTION("a real that is not finite, a kind of error that is none") {
+    WireWriter nan("t", 1);
+    nan.real(std::numeric_limits<double>::quiet_NaN());
+    const std::string sent = nan.take();
+    WireReader r(sent, "t", 1);
+    (void)r.real("real");
+    CHECK(*r.finish() == "real is not a finite number");
+
+    WireWriter kind("t", 1);
+    kind.bytes("fatal");
+    kind.bytes("");
+    kind.bytes("");
+    const std::string made_up = kind.take();
+    WireReader k(made_up, "t", 1);
+    (void)k.error("error");
+    CHECK(*k.finish() == "error names no kind of error this program knows");
+  }
+}
+
+TEST_CASE("framed messages come whole, one after another; an error is a message of its own", "[wire]") {
+  std::string stream;
+  pith::append_framed(stream, pith::encode_error_message(pith::Error{pith::ErrorKind::io, "a", "b"}));
+  pith::append_framed(stream, "second");
+  std::string_view rest = stream;
+  const auto first = pith::take_framed(rest);
+  REQUIRE(first);
+  CHECK(pith::wire_tag(*first) == pith::error_message_tag);
+  CHECK(pith::decode_error_message(*first) == pith::Error{pith::ErrorKind::io, "a", "b"});
+  CHECK(pith::take_framed(rest) == std::string_view("second"));
+  CHECK(rest.empty());
+  std::string_view cut = std::string_view(stream).substr(0, stream.size() - 1);
+  (void)pith::take_framed(cut);
+  const std::string_view before = cut;
+  CHECK_FALSE(pith::take_framed(cut));
+  CHECK(cut == before);  // unchanged while cut short
+  CHECK_FALSE(pith::decode_error_message("not a message"));
 }

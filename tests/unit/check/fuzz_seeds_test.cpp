@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The seeds of the message fuzz targets are messages of today's wire: each
 // decodes, and encodes to the same bytes (a wire change that forgets them
-// fails here; fuzz/pdf_facts_wire_seeds.sh makes them again, docs/fuzzing.md).
+// fails here; fuzz/pdf_facts_wire_seeds.sh and fuzz/wire_seeds.sh make them
+// again, docs/fuzzing.md).
+#include "pith/base/wire.hpp"
 #include "pith/check/file.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/registry/trust_store.hpp"
+#include "pith/runner/worker_wire.hpp"
+#include "pith/serve/broker_wire.hpp"
+#include "pith/stamp/examine_wire.hpp"
+#include "pith/tex/sty.hpp"
 #include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <string>
 
 TEST_CASE("the pdf_facts_wire seeds are messages of today's wire") {
   const std::filesystem::path dir = std::filesystem::path(PITH_SOURCE_DIR) / "fuzz/corpus/pdf_facts_wire";
@@ -37,4 +45,63 @@ TEST_CASE("the pdf_facts_wire bundle seed reaches verification, as the fuzz targ
   const auto checked = pith::check::judge_pdf_facts(bytes, std::move(*facts), trust, "seed.pdf");
   const auto& checks = checked.report.checks();
   CHECK(std::any_of(checks.begin(), checks.end(), [](const pith::Check& c) { return c.anchors_trust; }));
+}
+
+namespace {
+
+// Each seed of `target`, by file name.
+std::map<std::string, std::string> seeds_of(const std::string& target) {
+  std::map<std::string, std::string> seeds;
+  const std::filesystem::path dir = std::filesystem::path(PITH_SOURCE_DIR) / "fuzz/corpus" / target;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    seeds.emplace(entry.path().filename().string(), pith::test::read_file(entry.path()));
+  return seeds;
+}
+
+}  // namespace
+
+TEST_CASE("the stamp_examine_wire seeds are messages of today's wire") {
+  const auto seeds = seeds_of("stamp_examine_wire");
+  REQUIRE(seeds.size() == 6);
+  for (const char* name : {"read", "stamped", "already-stamped"}) {
+    INFO(name);
+    const std::string& bytes = seeds.at(name);
+    auto answer = pith::stamp::decode_examine_answer(bytes, "seed.pdf");
+    REQUIRE(answer);
+    std::string again;
+    pith::append_framed(again, pith::stamp::encode(answer->read));
+    if (answer->plan) pith::append_framed(again, pith::stamp::encode(*answer->plan));
+    CHECK(again == bytes);
+  }
+  CHECK(pith::stamp::decode_examine_answer(seeds.at("stamped"), "seed.pdf")->plan->page_one);
+  CHECK(pith::stamp::decode_early_read(seeds.at("stamped"))->outcome == pith::pdf::StampOutcome::stamped);
+  const auto error = pith::stamp::decode_examine_answer(seeds.at("error"), "seed.pdf");
+  REQUIRE_FALSE(error);
+  CHECK(error.error() == pith::Error{pith::ErrorKind::malformed, "paper.pdf", "damaged"});
+  CHECK(pith::stamp::decode_page_one(seeds.at("page-one")).page_one);
+  CHECK(pith::stamp::decode_written_checked(seeds.at("written-checked"), "seed.pdf"));
+}
+
+TEST_CASE("the worker_request and broker_wire seeds are messages of today's wire") {
+  for (const auto& [name, bytes] : seeds_of("worker_request")) {
+    INFO(name);
+    const auto request = pith::runner::decode_input_request(bytes);
+    REQUIRE(request);
+    CHECK(pith::runner::encode_input_request(*request) == bytes);
+  }
+  const auto broker = seeds_of("broker_wire");
+  const auto job = pith::serve::decode_broker_job(broker.at("job"));
+  REQUIRE(job);
+  CHECK(pith::serve::encode(*job) == broker.at("job"));
+  const auto answer = pith::serve::decode_broker_answer(broker.at("answer"));
+  REQUIRE(answer);
+  CHECK(answer->checked.report.verdict() == pith::Verdict::verified);
+  CHECK(answer->checked.carried);
+}
+
+TEST_CASE("the sty_data seed is a generated pith.sty whose data reads back") {
+  const auto sty = seeds_of("sty_data").at("pith.sty");
+  const auto data = pith::tex::read_sty_data(sty, "pith.sty");
+  REQUIRE(data);
+  CHECK_FALSE(data->document_bytes.empty());
 }

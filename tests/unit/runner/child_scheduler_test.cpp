@@ -83,3 +83,31 @@ TEST_CASE("the caller's descriptor wakes the wait, with or without children", "[
   ::close(fds[0]);
   ::close(fds[1]);
 }
+
+TEST_CASE("the one poll loop: each watch's events in order, woken by the nearest deadline", "[scheduler]") {
+  int quiet[2];
+  int ready[2];
+  REQUIRE(::pipe(quiet) == 0);
+  REQUIRE(::pipe(ready) == 0);
+  REQUIRE(::write(ready[1], "x", 1) == 1);
+  const auto now = std::chrono::steady_clock::now();
+  // A watch with no descriptor (a child whose pipe is closed) still has its deadline.
+  const std::vector<ChildWatch> watches{
+      {quiet[0], POLLIN, now + 10s}, {-1, POLLIN, now + 10s}, {ready[0], POLLIN, now + 10s}};
+  const auto events = poll_children(watches);
+  REQUIRE(events.revents.size() == 3);
+  CHECK(events.revents[0] == 0);
+  CHECK(events.revents[1] == 0);
+  CHECK((events.revents[2] & POLLIN) != 0);
+  CHECK_FALSE(events.also_readable);
+
+  // Nothing ready: the wait ends at the nearest deadline, not the later one.
+  const auto started = std::chrono::steady_clock::now();
+  const auto timed_out = poll_children({{quiet[0], POLLIN, started + 200ms}, {quiet[0], POLLIN, started + 10s}});
+  CHECK(timed_out.now >= started + 200ms);
+  CHECK(timed_out.now < started + 5s);
+  CHECK(timed_out.revents == std::vector<short>{0, 0});
+  // No watch and no descriptor of the caller's: nothing to wait for.
+  CHECK(poll_children({}).revents.empty());
+  for (const int fd : {quiet[0], quiet[1], ready[0], ready[1]}) ::close(fd);
+}

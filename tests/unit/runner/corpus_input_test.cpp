@@ -54,19 +54,23 @@ TEST_CASE("--shard K/N: each input in exactly one shard, the same on every run")
 
 TEST_CASE("a worker request carries the input intact") {
   const auto m = member("x.tar", "dir/a b.pdf", std::string("%PDF-\0\xff", 7));
-  const std::string request = to_request(m);
-  const auto r = from_request(request);
+  const std::string request = encode_input_request(request_for(m));
+  const auto r = decode_input_request(request);
   REQUIRE(r);
   CHECK(r->name == "x.tar:dir/a b.pdf");
   REQUIRE(r->bytes);
   CHECK(*r->bytes == *m.bytes);
-  const std::string path_request = to_request(path("/some/file.pdf"));
-  const auto p = from_request(path_request);
+  const auto in_file = path("/some/file.pdf");
+  const std::string path_request = encode_input_request(request_for(in_file));
+  const auto p = decode_input_request(path_request);
   REQUIRE(p);
   CHECK(p->name == "/some/file.pdf");
   CHECK_FALSE(p->bytes);
-  CHECK_FALSE(from_request("B0000009short"));
-  CHECK_FALSE(from_request("X"));
+  // Cut short, another message, bytes after the last field: refused, named.
+  CHECK_FALSE(decode_input_request(request.substr(0, request.size() - 1)));
+  CHECK_FALSE(decode_input_request("B0000009short"));
+  CHECK_FALSE(decode_input_request("X"));
+  CHECK_THAT(decode_input_request(path_request + "z").error().message, Catch::Contains("follow the last field"));
 }
 
 TEST_CASE("the joblog holds what was recorded, across a reopen; a cut line is ignored") {

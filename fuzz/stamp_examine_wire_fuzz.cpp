@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What pith-stamp's reading children send it (stamp/examine_wire.hpp), as a
+// child taken over by a parser exploit could write it: the examining
+// child's framed answer (and its early first message), the drawing child's
+// page 1, the checking child's verdict. Decoded strictly; an answer that
+// decodes has exactly one encoding: encoding it again gives the same bytes.
+#include "pith/base/wire.hpp"
+#include "pith/stamp/examine_wire.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace {
+
+[[noreturn]] void broken_promise(const char* what) {
+  std::fprintf(stderr, "stamp_examine_wire_fuzz: broken promise: %s\n", what);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  if (auto answer = pith::stamp::decode_examine_answer(bytes, "fuzz.pdf")) {
+    if (answer->plan.has_value() != answer->read.outcome.has_value()) broken_promise("a plan comes with an outcome");
+    std::string again;
+    pith::append_framed(again, pith::stamp::encode(answer->read));
+    if (answer->plan) pith::append_framed(again, pith::stamp::encode(*answer->plan));
+    if (again != bytes) broken_promise("a decoded answer encodes to the same bytes");
+  }
+  if (auto early = pith::stamp::decode_early_read(bytes); early && !early->outcome) {
+    broken_promise("an early message has an outcome");
+  }
+  const auto drawn = pith::stamp::decode_page_one(bytes);
+  if (drawn.page_one && pith::stamp::encode(drawn) != bytes) broken_promise("a drawn page 1 encodes to the same bytes");
+  if (pith::stamp::decode_written_checked(bytes, "fuzz.pdf") && bytes != pith::stamp::encode_written_checked()) {
+    broken_promise("only the one passed-check message passes");
+  }
+  return 0;
+}

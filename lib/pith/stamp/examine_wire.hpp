@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The boundary between pith-stamp and the children that read the PDF for it
+// (examine.hpp): every message they send, on base/wire (a tag and a version
+// per message, strict decoding: docs/fuzzing.md, `stamp_examine_wire`). The
+// children parse a hostile PDF, so the parent reads what they send as hostile
+// too: enums by a table of names, hashes as 64 hex digits, text within bounds,
+// nothing after the last field.
+//
+// - The examining child sends an ExamineRead, then (with a plan) an
+//   ExaminePlan, each framed (base/wire append_framed): the parent acts on
+//   the first (starts copying, starts drawing page 1) while the child hashes.
+//   In place of either it may send an error (base/wire encode_error_message).
+// - The child drawing page 1 sends a PageOneDrawn.
+// - The child checking what was written sends a WrittenChecked or an error.
+#include "pith/base/error.hpp"
+#include "pith/pdf/page_image.hpp"
+#include "pith/pdf/stamp.hpp"
+#include "pith/registry/title.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::stamp {
+
+// What the PDF names and, with a record, whether the plan stamps.
+struct ExamineRead {
+  std::optional<std::string> number;             // the number the user wants (text, parsed by the parent)
+  std::string from;                              // where it was found
+  std::vector<registry::TitleCandidate> titles;  // the PDF's title metadata
+  std::optional<pdf::StampOutcome> outcome;      // with a record: the plan's
+  std::optional<pdf::PdfRect> badge_rect;        // with a plan that adds a badge: where
+};
+
+// The rest of the plan, with the update's bytes last.
+struct ExaminePlan {
+  std::string original_sha256;  // 64 lower-case hex digits; empty when nothing is written
+  std::uint64_t original_length = 0;
+  std::vector<std::string> notes;
+  std::vector<std::string> warnings;
+  std::vector<std::string> page_lines;  // page 1's text, when it was needed
+  std::optional<std::string> previous_number;
+  std::optional<std::uint64_t> pages;  // the original's page count
+  std::optional<pdf::PdfRect> badge_rect;
+  std::optional<pdf::PageFingerprint> page_one;  // drawn by the planning child (no parent to draw it)
+  std::string update;
+};
+
+// The examining child's whole answer.
+struct ExamineAnswer {
+  ExamineRead read;
+  std::optional<ExaminePlan> plan;  // present exactly when read.outcome is
+};
+
+// Page 1 as poppler drew it, or nothing drawn.
+struct PageOneDrawn {
+  std::optional<pdf::PageFingerprint> page_one;
+};
+
+inline constexpr std::string_view examine_read_tag = "pith-stamp-read";
+inline constexpr std::string_view examine_plan_tag = "pith-stamp-plan";
+inline constexpr std::string_view page_one_tag = "pith-stamp-page-one";
+inline constexpr std::string_view written_checked_tag = "pith-stamp-written-checked";
+inline constexpr std::uint64_t examine_wire_version = 1;
+
+// A text field's bound (a title, a note, a line of page 1, a number as written).
+inline constexpr std::size_t max_examine_text_bytes = std::size_t{1} << 20;
+
+[[nodiscard]] std::string encode(const ExamineRead& read);
+[[nodiscard]] std::string encode(const ExaminePlan& plan);
+[[nodiscard]] std::string encode(const PageOneDrawn& drawn);
+[[nodiscard]] std::string encode_written_checked();
+
+// The examining child's answer: the framed messages, whole. An error the
+// child sent is returned as it sent it; a malformed answer is an Error of
+// kind internal at `input` ("reading the PDF sent back a malformed result (...)").
+[[nodiscard]] Result<ExamineAnswer> decode_examine_answer(std::string_view sent, std::string_view input);
+// The first message of an answer still arriving, once it is whole and is an
+// ExamineRead with an outcome; nullopt otherwise (the whole answer decides).
+[[nodiscard]] std::optional<ExamineRead> decode_early_read(std::string_view received);
+// Nothing drawn for anything but a well-formed PageOneDrawn (then there is
+// no picture to keep, as when poppler cannot draw page 1).
+[[nodiscard]] PageOneDrawn decode_page_one(std::string_view sent);
+// The checking child's answer: the check passed, or its Error.
+[[nodiscard]] Result<void> decode_written_checked(std::string_view sent, std::string_view input);
+
+}  // namespace pith::stamp

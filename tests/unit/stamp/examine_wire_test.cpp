@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// stamp/examine_wire: what pith-stamp's reading children send comes back
+// whole (the plan's bytes included), the first message alone as soon as it is
+// whole; what a child taken over by an exploit could send instead (an outcome
+// no program knows, a hash that is not one, a second plan, a message cut
+// short) is a named malformed result, never a crash or a guess.
+#include "pith/base/wire.hpp"
+#include "pith/stamp/examine_wire.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace pith;
+using namespace pith::stamp;
+
+namespace {
+
+ExamineRead stamping_read() {
+  ExamineRead read{"pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65", "--pith", {{"Info /Title", "A paper"}},
+                   pdf::StampOutcome::stamped, pdf::PdfRect{1, 2, 3, 4}};
+  return read;
+}
+
+ExaminePlan stamping_plan() {
+  ExaminePlan plan;
+  plan.original_sha256 = std::string(64, 'c');
+  plan.original_length = 99;
+  plan.notes = {"a note"};
+  plan.pages = 2;
+  plan.page_one = pdf::PageFingerprint{10, 20, std::string(64, 'd')};
+  plan.update = std::string("\0update\xff", 8);
+  return plan;
+}
+
+std::string answer_of(std::initializer_list<std::string> messages) {
+  std::string out;
+  for (const auto& m : messages) append_framed(out, m);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the examining child's answer comes back whole") {
+  const std::string sent = answer_of({encode(stamping_read()), encode(stamping_plan())});
+  const auto answer = decode_examine_answer(sent, "paper.pdf");
+  REQUIRE(answer);
+  CHECK(answer->read.outcome == pdf::StampOutcome::stamped);
+  CHECK(answer->read.titles.at(0).title == "A paper");
+  REQUIRE(answer->plan);
+  CHECK(answer->plan->update == std::string("\0update\xff", 8));
+  CHECK(answer->plan->page_one == pdf::PageFingerprint{10, 20, std::string(64, 'd')});
+  CHECK(answer->plan->pages == 2u);
+
+  // The first message alone, as soon as it is whole (the plan still hashing).
+  std::string early;
+  append_framed(early, encode(stamping_read()));
+  CHECK(decode_early_read(early.substr(0, early.size() - 1)) == std::nullopt);
+  CHECK(decode_early_read(early)->badge_rect == pdf::PdfRect{1, 2, 3, 4});
+  // Without a record there is no plan, and the answer is the first message.
+  ExamineRead no_record = stamping_read();
+  no_record.outcome.reset();
+  CHECK_FALSE(decode_examine_answer(answer_of({encode(no_record)}), "paper.pdf")->plan);
+}
+
+TEST_CASE("an error the child sent comes back as it sent it") {
+  const Error sent{ErrorKind::malformed, "paper.pdf", "damaged cross-reference data"};
+  CHECK(decode_examine_answer(answer_of({encode(stamping_read()), encode_error_message(sent)}), "paper.pdf").error() ==
+        sent);
+  CHECK(decode_written_checked(encode_error_message(sent), "paper.pdf").error() == sent);
+  CHECK(decode_written_checked(encode_written_checked(), "paper.pdf"));
+}
+
+TEST_CASE("a hostile answer is a malformed result naming the problem") {
+  const auto problem = [](const std::string& sent) {
+    const auto answer = decode_examine_answer(sent, "paper.pdf");
+    REQUIRE_FALSE(answer);
+    CHECK(answer.error().kind == ErrorKind::internal);
+    CHECK(answer.error().where == "paper.pdf");
+    return answer.error().message;
+  };
+  const std::string read = encode(stamping_read());
+  const std::string plan = encode(stamping_plan());
+  CHECK_THAT(problem(answer_of({read})), Catch::Contains("cut short"));  // an outcome, and no plan
+  CHECK_THAT(problem(answer_of({read, plan, plan})), Catch::Contains("bytes follow the last message"));
+  CHECK_THAT(problem(answer_of({plan})), Catch::Contains("it is not a pith-stamp-read message"));
+  ExaminePlan bad_hash = stamping_plan();
+  bad_hash.original_sha256 = std::string(64, 'C');
+  CHECK_THAT(problem(answer_of({read, encode(bad_hash)})), Catch::Contains("original_sha256"));
+  ExaminePlan huge_page = stamping_plan();
+  huge_page.page_one->width = 1 << 20;
+  CHECK_THAT(problem(answer_of({read, encode(huge_page)})), Catch::Contains("page_one has no such size"));
+  // An outcome this program does not know: the name is swapped for another of the same length.
+  std::string unknown = answer_of({read, plan});
+  unknown.replace(unknown.find("stamped"), 7, "stomped");
+  CHECK_THAT(problem(unknown), Catch::Contains("outcome names no value this program knows"));
+  CHECK_THAT(problem(answer_of({read, plan}).substr(0, 40)), Catch::Contains("cut short"));
+  // The drawing child: anything but a well-formed page 1 draws nothing.
+  CHECK_FALSE(decode_page_one("garbage").page_one);
+  CHECK(decode_page_one(encode(PageOneDrawn{stamping_plan().page_one})).page_one);
+}
