@@ -41,6 +41,7 @@ fi
 debootstrap --variant=minbase --unpack-tarball="$tarball" bookworm "$root" "$mirror" >"$out/debootstrap.log" 2>&1
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"  # terminals: pith_check_corpus runs pith-check under script(1)
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 printf 'deb %s bookworm main\ndeb %s bookworm-updates main\ndeb %s bookworm-security main\n' \
   "$mirror" "$mirror" "$security" >"$root/etc/apt/sources.list"

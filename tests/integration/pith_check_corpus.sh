@@ -85,7 +85,7 @@ grep -q "record completeness (carried copy)" "$work/out" || fail "no completenes
 if grep -q $'\033' "$work/out" "$work/err"; then fail "colour codes without a TTY"; fi
 
 # --- on a terminal (script gives pith-check a pseudo-terminal) ------------
-if command -v script >/dev/null; then
+if command -v script >/dev/null && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
   tty_run() { script -qec "$*" /dev/null </dev/null | cat -v || true; }
   tty_run env -u NO_COLOR "$check" --offline -j 2 "$c/paper.pdf" "$c/plain.pdf" >"$work/tty"
   grep -q 'pith-check: 2/2 (1 verified, 1 not_found)' "$work/tty" || fail "no progress line on a terminal"
@@ -95,7 +95,7 @@ if command -v script >/dev/null; then
   tty_run env -u NO_COLOR "$check" --offline -q "$c/paper.pdf" "$c/plain.pdf" >"$work/tty"
   [[ ! -s "$work/tty" ]] || fail "-q on a terminal printed: $(head -c 200 "$work/tty")"
 else
-  echo "pith_check_corpus: script(1) missing, terminal checks skipped" >&2
+  echo "pith_check_corpus: no script(1) or no pseudo-terminal (/dev/pts), terminal checks skipped" >&2
 fi
 # No progress line when stderr is not a terminal (every run above): checked on one.
 "$check" --offline -j 2 "$c/paper.pdf" "$c/plain.pdf" >/dev/null 2>"$work/err" || true
