@@ -36,16 +36,22 @@ std::string errno_text(const char* what) { return std::string(what) + ": " + std
 
 // ---- the control message: a BrokerJob, and two descriptors (memfd, reply) ----
 
+// A socket message of one buffer and a control area (sendmsg and recvmsg alike).
+msghdr message_header(iovec& buffer, char* control, std::size_t control_size) {
+  msghdr msg{};
+  msg.msg_iov = &buffer;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = control_size;
+  return msg;
+}
+
 bool send_job(int control_fd, const BrokerJob& job, int memfd, int reply_fd) {
   std::array<int, 2> fds{memfd, reply_fd};
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(fds))> control{};
   std::string message = encode(job);
   iovec iov{message.data(), message.size()};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control.data();
-  msg.msg_controllen = control.size();
+  msghdr msg = message_header(iov, control.data(), control.size());
   cmsghdr* header = CMSG_FIRSTHDR(&msg);
   header->cmsg_level = SOL_SOCKET;
   header->cmsg_type = SCM_RIGHTS;
@@ -72,11 +78,7 @@ Received receive_job(int control_fd, Job& job) {
   std::array<char, max_broker_job_bytes> message{};
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * 2)> control{};
   iovec iov{message.data(), message.size()};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control.data();
-  msg.msg_controllen = control.size();
+  msghdr msg = message_header(iov, control.data(), control.size());
   const ssize_t got = ::recvmsg(control_fd, &msg, MSG_CMSG_CLOEXEC);
   if (got == 0) return Received::closed;
   if (got < 0) return errno == EINTR || errno == EAGAIN ? Received::nothing : Received::closed;
