@@ -20,20 +20,25 @@ PoDoFo::PdfObject dict_with(const char* key, const std::string& value) {
   return PoDoFo::PdfObject(d);
 }
 
-}  // namespace
-
-TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /Prev and /Size") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
-  REQUIRE(path);
-  const std::string original = pith::test::read_file(*path);
-  auto base = Reader::open(original, "paper.pdf");
-  REQUIRE(base);
-  REQUIRE_FALSE(base->newest_section_is_stream());
-  const std::uint32_t n = base->size();
+// Objects past the file's size, out of order and with gaps (so the section
+// groups subsections), one of them a stream.
+std::vector<UpdateObject> scattered_objects(std::uint32_t n) {
   std::vector<UpdateObject> objects;
   for (std::uint32_t k : {n + 2, n, n + 1, n + 7})
     objects.push_back(UpdateObject{ObjectId{k, 0}, dict_with("K", "v" + std::to_string(k)), std::nullopt});
   objects.push_back(UpdateObject{ObjectId{n + 3, 0}, dict_with("Type", "x"), std::string("stream\nbytes")});
+  return objects;
+}
+
+}  // namespace
+
+TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /Prev and /Size") {
+  const std::string original = pith::test::require_sample(pith::test::SamplePdf::classic);
+  auto base = Reader::open(original, "paper.pdf");
+  REQUIRE(base);
+  REQUIRE_FALSE(base->newest_section_is_stream());
+  const std::uint32_t n = base->size();
+  const std::vector<UpdateObject> objects = scattered_objects(n);
   auto update = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
   REQUIRE(update);
 
@@ -75,19 +80,14 @@ TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /P
 }
 
 TEST_CASE("update: after a cross-reference stream, a cross-reference stream that lists itself") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::pdflatex);
-  REQUIRE(path);
-  const std::string original = pith::test::read_file(*path);
+  const std::string original = pith::test::require_sample(pith::test::SamplePdf::pdflatex);
   auto base = Reader::open(original, "paper.pdf");
   REQUIRE(base);
   REQUIRE(base->newest_section_is_stream());
   const auto pages = base->page_count();
   REQUIRE(pages);
   const std::uint32_t n = base->size();
-  std::vector<UpdateObject> objects;
-  for (std::uint32_t k : {n + 2, n, n + 1, n + 7})
-    objects.push_back(UpdateObject{ObjectId{k, 0}, dict_with("K", "v" + std::to_string(k)), std::nullopt});
-  objects.push_back(UpdateObject{ObjectId{n + 3, 0}, dict_with("Type", "x"), std::string("stream\nbytes")});
+  const std::vector<UpdateObject> objects = scattered_objects(n);
   auto update = pith::pdf::build_incremental_update(*base, objects, {*base->root_id(), base->info_id()});
   REQUIRE(update);
   CHECK(update->find("\nxref\n") == std::string::npos);
@@ -132,9 +132,7 @@ TEST_CASE("update: after a cross-reference stream, a cross-reference stream that
 }
 
 TEST_CASE("update: refuses duplicate or zero object numbers and empty updates") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
-  REQUIRE(path);
-  const std::string original = pith::test::read_file(*path);
+  const std::string original = pith::test::require_sample(pith::test::SamplePdf::classic);
   auto base = Reader::open(original, "classic.pdf");
   REQUIRE(base);
   const pith::pdf::UpdateTrailer t{*base->root_id(), base->info_id()};
@@ -147,9 +145,7 @@ TEST_CASE("update: refuses duplicate or zero object numbers and empty updates") 
 }
 
 TEST_CASE("update: a file without a final end-of-line gets one before the update") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::no_info);
-  REQUIRE(path);
-  const std::string original = pith::test::read_file(*path);
+  const std::string original = pith::test::require_sample(pith::test::SamplePdf::no_info);
   REQUIRE(original.back() == 'F');
   auto base = Reader::open(original, "noinfo.pdf");
   REQUIRE(base);
@@ -165,9 +161,7 @@ TEST_CASE("update: a file without a final end-of-line gets one before the update
 }
 
 TEST_CASE("update: a file with bytes before %PDF- gets offsets counted from the header, and passes the written check") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
-  REQUIRE(path);
-  const std::string original = "\n" + pith::test::read_file(*path);
+  const std::string original = "\n" + pith::test::require_sample(pith::test::SamplePdf::classic);
   auto base = Reader::open(original, "shifted.pdf");
   REQUIRE(base);
   REQUIRE(base->offset_base() == 1);
@@ -199,9 +193,7 @@ TEST_CASE("update: a file with bytes before %PDF- gets offsets counted from the 
 }
 
 TEST_CASE("update: a reader that rebuilt damaged cross-reference data gets no update, but the repair command") {
-  auto path = pith::test::sample_pdf(pith::test::SamplePdf::classic);
-  REQUIRE(path);
-  std::string damaged = pith::test::read_file(*path);
+  std::string damaged = pith::test::require_sample(pith::test::SamplePdf::classic);
   damaged.replace(damaged.rfind("startxref"), std::string::npos, "startxref\n-1\n%%EOF\n");
   pith::pdf::ReaderLimits limits;
   limits.recover_damaged_xref = true;
