@@ -14,6 +14,13 @@ void put_u64(std::string& out, std::uint64_t value) {
   out.append(le.data(), le.size());
 }
 
+// The u64 at the front of `bytes` (at least 8 of them), little-endian.
+std::uint64_t get_u64(std::string_view bytes) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < 8; ++i) value |= std::uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
+  return value;
+}
+
 }  // namespace
 
 void WireWriter::bytes(std::string_view value) {
@@ -78,8 +85,7 @@ bool WireReader::bad(const char* field, const std::string& why) {
 bool WireReader::take_u64(const char* field, std::uint64_t& value) {
   if (problem_) return false;
   if (rest_.size() < 8) return bad(field, "is cut short");
-  value = 0;
-  for (std::size_t i = 0; i < 8; ++i) value |= std::uint64_t{static_cast<unsigned char>(rest_[i])} << (8 * i);
+  value = get_u64(rest_);
   rest_.remove_prefix(8);
   return true;
 }
@@ -174,8 +180,7 @@ void append_framed(std::string& out, std::string_view message) {
 
 std::optional<std::string_view> take_framed(std::string_view& rest) {
   if (rest.size() < 8) return std::nullopt;
-  std::uint64_t length = 0;
-  for (std::size_t i = 0; i < 8; ++i) length |= std::uint64_t{static_cast<unsigned char>(rest[i])} << (8 * i);
+  const std::uint64_t length = get_u64(rest);
   if (length > rest.size() - 8) return std::nullopt;
   const std::string_view message = rest.substr(8, static_cast<std::size_t>(length));
   rest.remove_prefix(8 + static_cast<std::size_t>(length));
