@@ -138,8 +138,7 @@ Result<T> next_message(std::string_view& rest, const Decoding& d, const Decode& 
 
 std::string encode(const ExamineRead& read) {
   WireWriter w(examine_read_tag, examine_wire_version);
-  w.flag(read.number.has_value());
-  if (read.number) w.bytes(*read.number);
+  w.optional_bytes(read.number);
   w.bytes(read.from);
   w.count(read.titles.size());
   for (const auto& t : read.titles) {
