@@ -30,6 +30,17 @@ std::vector<UpdateObject> scattered_objects(std::uint32_t n) {
   return objects;
 }
 
+// What scattered_objects(n) wrote reads back from `after`: a dictionary and the stream.
+void check_scattered_objects_read(const Reader& after, std::uint32_t n) {
+  auto obj = after.object(ObjectId{n + 7, 0});
+  REQUIRE(obj);
+  REQUIRE(obj->IsDictionary());
+  CHECK(obj->GetDictionary().GetKey(PoDoFo::PdfName("K"))->GetString().GetStringUtf8() == "v" + std::to_string(n + 7));
+  auto s = after.stream(ObjectId{n + 3, 0});
+  REQUIRE(s);
+  CHECK(s->data == "stream\nbytes");
+}
+
 }  // namespace
 
 TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /Prev and /Size") {
@@ -63,13 +74,7 @@ TEST_CASE("update: classic section with grouped subsections, 20-byte entries, /P
   const std::string combined = original + *update;
   auto after = Reader::open(combined, "after.pdf");
   REQUIRE(after);
-  auto obj = after->object(ObjectId{n + 7, 0});
-  REQUIRE(obj);
-  REQUIRE(obj->IsDictionary());
-  CHECK(obj->GetDictionary().GetKey(PoDoFo::PdfName("K"))->GetString().GetStringUtf8() == "v" + std::to_string(n + 7));
-  auto s = after->stream(ObjectId{n + 3, 0});
-  REQUIRE(s);
-  CHECK(s->data == "stream\nbytes");
+  check_scattered_objects_read(*after, n);
   CHECK(after->catalog());
   CHECK(after->first_page());
 
@@ -110,13 +115,7 @@ TEST_CASE("update: after a cross-reference stream, a cross-reference stream that
   REQUIRE(after);
   CHECK(after->newest_section_is_stream());
   CHECK(after->size() == n + 9);
-  auto obj = after->object(ObjectId{n + 7, 0});
-  REQUIRE(obj);
-  REQUIRE(obj->IsDictionary());
-  CHECK(obj->GetDictionary().GetKey(PoDoFo::PdfName("K"))->GetString().GetStringUtf8() == "v" + std::to_string(n + 7));
-  auto s = after->stream(ObjectId{n + 3, 0});
-  REQUIRE(s);
-  CHECK(s->data == "stream\nbytes");
+  check_scattered_objects_read(*after, n);
   CHECK(after->first_page());  // objects in the original's object streams still read
 
   // Deterministic.
