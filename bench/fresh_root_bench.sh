@@ -28,12 +28,14 @@ mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sourc
 mirror=${PITH_DEBIAN_MIRROR:-${mirror:-http://deb.debian.org/debian}}
 security=${mirror%/debian*}/debian-security
 
+# --one-file-system on every removal of the root: a /dev or /proc still bound
+# inside it (a run killed before its trap) is never followed into the host's.
 cleanup() {
   for m in "$root/proc" "$root/dev/pts" "$root/dev"; do mountpoint -q "$m" 2>/dev/null && umount -l "$m"; done
-  [[ ${PITH_BENCH_KEEP:-} == 1 ]] || rm -rf "$root"
+  [[ ${PITH_BENCH_KEEP:-} == 1 ]] || rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
-rm -rf "$root"
+rm -rf --one-file-system "$root"
 if [[ ! -s $tarball ]]; then
   debootstrap --variant=minbase --make-tarball="$tarball" bookworm "$out/tarball-work" "$mirror" >"$out/debootstrap.log" 2>&1
   rm -rf "$out/tarball-work"

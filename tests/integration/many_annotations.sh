@@ -53,6 +53,7 @@ PY
   "$bin/pith-check" --offline --cache-dir "$work/cache" --json "$work/stamped-$count.pdf" >"$work/stamped.json" || true
   grep -q '"pdf.record.source"' "$work/stamped.json" || fail "pith-stamp on $count annotations wrote no record: $(cat "$work/stderr")"
   echo "ok: pith-stamp, $count annotations: stamped, peak RSS $((rss / 1024)) MiB"
+  rm -f "$work/stamped-$count.pdf"  # 250,000 links weigh tens of MB; the service below needs only the originals
 done
 
 # ---- pith-serve: both files, three of each at once, under --memory-budget ----

@@ -49,6 +49,8 @@ done | tee "$out/sizes.txt"
 
 # 2. A clean Debian 12 root.
 root=$out/root
+# --one-file-system on every removal of the root: a /dev or /proc still bound
+# inside it (a run killed before its trap) is never followed into the host's.
 cleanup() {
   for m in "$root/var/cache/apt/archives" "$root/proc" "$root/dev/pts" "$root/dev"; do
     mountpoint -q "$m" 2>/dev/null && umount -l "$m"
@@ -57,7 +59,7 @@ cleanup() {
 }
 trap cleanup EXIT
 cleanup
-rm -rf "$root"
+rm -rf --one-file-system "$root"
 tarball=$cache/bookworm-minbase.tgz
 if [[ ! -s $tarball ]]; then
   say "debootstrap tarball (once)"

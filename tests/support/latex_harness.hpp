@@ -5,6 +5,7 @@
 // exiftool). The records to compile with: support/records.hpp.
 #include "support/command.hpp"  // run, quote, CommandResult
 #include "support/records.hpp"  // fixture_record, signed_record_with_title
+#include "support/test_data.hpp"  // fresh_temp_dir
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

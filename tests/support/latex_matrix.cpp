@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
-#include <random>
 
 namespace pith::test {
 namespace fs = std::filesystem;
@@ -68,13 +67,11 @@ std::string paper_text(const Paper& p) {
 }
 
 fs::path make_paper_dir(const std::string& tag, const Paper& paper, const std::string& sty) {
-  static std::mt19937_64 rng{std::random_device{}()};
   std::string clean = tag;
   for (char& c : clean) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
   }
-  const fs::path dir = fs::temp_directory_path() / ("pith-latex-" + clean + "-" + std::to_string(rng() % 1000000));
-  fs::create_directories(dir);
+  const fs::path dir = fresh_temp_dir("latex-" + clean);
   std::ofstream(dir / "paper.tex", std::ios::binary) << paper_text(paper);
   std::ofstream(dir / "pith.sty", std::ios::binary) << sty;
   return dir;

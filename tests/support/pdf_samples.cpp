@@ -18,23 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Removed at exit unless PITH_KEEP_TEST_FILES is set (to inspect what a test wrote).
-struct ProcessDir {
-  fs::path path;
-  ProcessDir() : path(fs::temp_directory_path() / ("pith-test-" + std::to_string(::getpid()))) {
-    fs::create_directories(path);
-  }
-  ~ProcessDir() {
-    std::error_code ec;
-    if (!std::getenv("PITH_KEEP_TEST_FILES")) fs::remove_all(path, ec);
-  }
-};
-
-fs::path process_dir() {
-  static const ProcessDir dir;
-  return dir.path;
-}
-
 // Runs a LaTeX engine twice in `dir` on `name`.tex; true when the PDF exists.
 bool latex(const fs::path& dir, const std::string& engine, const std::string& name, const std::string& body) {
   write_file(dir / (name + ".tex"), body);
@@ -115,7 +98,7 @@ std::string no_info_pdf() {
 }
 
 std::optional<fs::path> make(SamplePdf kind) {
-  const fs::path dir = process_dir() / "samples";
+  const fs::path dir = process_scratch_dir() / "samples";
   fs::create_directories(dir);
   auto from = [&](SamplePdf base, const std::string& qpdf_args, const std::string& name) -> std::optional<fs::path> {
     auto src = sample_pdf(base);
@@ -227,7 +210,7 @@ std::string require_sample(SamplePdf kind) {
 
 fs::path scratch_dir(const std::string& name) {
   static int counter = 0;
-  fs::path d = process_dir() / (name + "-" + std::to_string(++counter));
+  fs::path d = process_scratch_dir() / (name + "-" + std::to_string(++counter));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

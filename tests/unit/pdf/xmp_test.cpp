@@ -3,6 +3,7 @@
 // independent reader.
 #include "pith/pdf/xmp.hpp"
 #include "support/command.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -43,19 +44,9 @@ std::string slurp(const fs::path& path) {
 
 std::string data_file(const char* name) { return slurp(fs::path(PITH_TEST_DATA_DIR) / name); }
 
-// A scratch directory removed at the end of the test.
+// A fresh scratch directory (removed with the test process's scratch).
 struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("pith-xmp-test-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+  fs::path path = pith::test::fresh_temp_dir("xmp");
 };
 
 // What exiftool prints for `file` with `options`; it must succeed.

@@ -5,6 +5,7 @@
 // bundles and the real verifier are in resolver_verified_test.cpp.
 #include "pith/resolver/resolver.hpp"
 #include "support/loopback_server.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -57,16 +58,10 @@ std::string document(const std::string& full, bool trusted = true, const std::st
   return d.dump();
 }
 
+// A fresh cache or mirror directory (removed with the test process's scratch).
 struct TempDir {
   std::filesystem::path path;
-  explicit TempDir(const std::string& name) {
-    static int counter = 0;
-    path = std::filesystem::temp_directory_path() /
-           ("pith-resolver-test-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
+  explicit TempDir(const std::string& name) : path(pith::test::fresh_temp_dir("resolver-" + name)) {}
 };
 
 ResolverOptions options_for(const std::string& base, const std::filesystem::path& cache) {

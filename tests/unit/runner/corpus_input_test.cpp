@@ -5,6 +5,7 @@
 #include "pith/runner/corpus_input.hpp"
 #include "pith/base/tar_reader.hpp"
 #include "pith/runner/corpus_summary.hpp"
+#include "support/test_data.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -32,7 +33,7 @@ CorpusInput member(std::string archive, std::string m, std::string bytes) {
 }
 
 std::string temp_path(const std::string& leaf) {
-  return (std::filesystem::temp_directory_path() / ("pith-corpus-input-" + std::to_string(::getpid()) + "-" + leaf)).string();
+  return (pith::test::process_scratch_dir() / ("corpus-input-" + leaf)).string();
 }
 
 }  // namespace
