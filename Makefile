@@ -32,7 +32,7 @@ FUZZ_SECONDS ?= 60
 # near its former 7 x 15 s, now that each process-message decoder has a target too.
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all deps deps-demo deps-bench configure build test demo demo-build bench install clean fuzz-build fuzz fuzz-smoke \
+.PHONY: all deps deps-demo deps-bench configure build check-space test demo demo-build bench install clean fuzz-build fuzz fuzz-smoke \
         package-test corpus-engines-test papers-deps papers-test papers-bench
 
 all: build
@@ -52,7 +52,13 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build fuzz-build
+# make test's peak on disk, measured (README "The two commands"): the two
+# builds, the tests' scratch files and the packaging suite's Debian root.
+TEST_SPACE_MIB ?= 2048
+check-space:
+	@scripts/check-space $(TEST_SPACE_MIB) $(BUILD) $${TMPDIR:-/tmp}
+
+test: check-space build fuzz-build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 	tests/package/maybe-run.sh

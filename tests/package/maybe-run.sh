@@ -14,4 +14,6 @@ else
   echo "package-test: skipped (the last commit changed none of debian/ cmake/ man/ tests/package/ tests/consumer/ or the CMakeLists; PITH_PACKAGE_TEST=1 forces it)"
   exit 0
 fi
+# A package build and a Debian root: about 2.7 GB at their peak (measured).
+scripts/check-space 3072 "${PITH_PACKAGE_DIR:-build/package}"
 exec tests/package/run.sh
