@@ -170,19 +170,39 @@ std::vector<std::string> normalised_lines(const std::vector<std::string>& lines,
   return out;
 }
 
-// Footnote marks a \thanks leaves at the end of a title line ("… package∗").
-std::string without_trailing_marks(std::string line) {
-  static constexpr std::string_view marks[] = {"\u2217", "*", "\u2020", "\u2021", "\u00A7", "\u00B6", "\u22C6", " "};
-  for (bool stripped = true; stripped && !line.empty();) {
+// Footnote marks a \thanks leaves in a title: at the end of its last line
+// ("… package∗"), or after the word it follows, mid-title (mnras's
+// "… a NIHAO-UHD★ Milky Way analogue"), sometimes set apart by a space.
+// Each word loses the marks it ends with; a word of marks alone goes. A title
+// that really has one ("A* search") is found first in the forms that keep it.
+constexpr std::string_view footnote_marks[] = {"\u2217", "*", "\u2020", "\u2021", "\u00A7",
+                                               "\u00B6", "\u22C6", "\u2605", "\u2606"};
+
+std::string_view without_trailing_marks(std::string_view word) {
+  for (bool stripped = true; stripped && !word.empty();) {
     stripped = false;
-    for (const std::string_view mark : marks) {
-      if (line.size() > mark.size() && line.ends_with(mark)) {
-        line.resize(line.size() - mark.size());
+    for (const std::string_view mark : footnote_marks) {
+      if (word.ends_with(mark)) {
+        word.remove_suffix(mark.size());
         stripped = true;
       }
     }
   }
-  return line;
+  return word;
+}
+
+std::string without_footnote_marks(std::string_view line) {
+  std::string out;
+  for (std::size_t at = 0; at < line.size();) {
+    const std::size_t end = std::min(line.find(' ', at), line.size());
+    const std::string_view word = without_trailing_marks(line.substr(at, end - at));
+    if (!word.empty()) {
+      if (!out.empty()) out += ' ';
+      out += word;
+    }
+    at = end + 1;
+  }
+  return out;
 }
 
 // Typographic quotes as typed in metadata: ‘ ’ → ', “ ” → ".
@@ -197,13 +217,13 @@ std::string ascii_quotes(std::string line) {
 }
 
 // The forms lines are searched in, in order: NFKC; NFC (a title keeping ²);
-// NFKC without trailing footnote marks; that with ASCII quotes too.
+// NFKC without footnote marks; that with ASCII quotes too.
 enum class LineForm { compatibility, canonical, unmarked, unmarked_ascii };
 
 std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, LineForm form) {
   auto lines = normalised_lines(raw, form != LineForm::canonical);
   if (form == LineForm::unmarked || form == LineForm::unmarked_ascii) {
-    for (auto& line : lines) line = without_trailing_marks(std::move(line));
+    for (auto& line : lines) line = without_footnote_marks(line);
   }
   if (form == LineForm::unmarked_ascii) {
     for (auto& line : lines) line = ascii_quotes(std::move(line));

@@ -37,8 +37,9 @@ struct SpanSearch {
 // are joined with a space; a line ending in a hyphen is also tried joined
 // without the space, keeping the hyphen ("fine-" "tuning") or dropping it
 // ("hyphen-" "ation"), uniformly or line by line (bounded). Lines are tried
-// in NFKC, in NFC, without trailing footnote marks (∗ † ‡ § ¶ * left by
-// \thanks), and with typographic quotes as ASCII (’ → ', as metadata types them).
+// in NFKC, in NFC, without the footnote marks \thanks leaves after a word
+// (∗ † ‡ § ¶ ⋆ ★ *, at a line's end or mid-title), and with typographic
+// quotes as ASCII (’ → ', as metadata types them).
 [[nodiscard]] std::optional<VisibleSpan> find_visible_span(const std::vector<std::string>& lines,
                                                            std::string_view expected_sha256,
                                                            const SpanSearch& search = {});
