@@ -28,6 +28,13 @@ std::string refusal(std::string_view bytes, const std::string& name) {
   return r.error().message;
 }
 
+// The limits under which a damaged cross-reference table is rebuilt by scanning.
+pith::pdf::ReaderLimits recovering() {
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  return limits;
+}
+
 std::string type_of(const PoDoFo::PdfDictionary& d) {
   const auto* t = d.GetKey(PoDoFo::PdfName("Type"));
   return t && t->IsName() ? t->GetName().GetName() : "";
@@ -378,8 +385,7 @@ TEST_CASE("reader: damaged cross-reference data is rebuilt by scanning when aske
   pdf.replace(at, std::string::npos, "startxref\n-1\n%%EOF\n");
   auto strict = Reader::open(pdf, "bad.pdf");
   REQUIRE_FALSE(strict);
-  pith::pdf::ReaderLimits limits;
-  limits.recover_damaged_xref = true;
+  const auto limits = recovering();
   auto r = Reader::open(pdf, "bad.pdf", limits);
   REQUIRE(r);
   CHECK(r->recovered());
@@ -425,9 +431,7 @@ TEST_CASE("reader: junk in the trailer dictionary falls back to the scan, which 
     auto strict = Reader::open(pdf, "junk.pdf");
     REQUIRE_FALSE(strict);
     CHECK(strict.error().message.find("PoDoFo") == std::string::npos);
-    pith::pdf::ReaderLimits limits;
-    limits.recover_damaged_xref = true;
-    auto r = Reader::open(pdf, "junk.pdf", limits);
+    auto r = Reader::open(pdf, "junk.pdf", recovering());
     REQUIRE(r);
     CHECK(r->recovered());
     check_structure(*r);
@@ -579,9 +583,7 @@ TEST_CASE("reader: a trailer that is only a nesting bomb is replaced by the cata
   std::string pdf = classic_pdf(one_page);
   const auto at = pdf.rfind("trailer\n");
   pdf.replace(at, pdf.find(">>\nstartxref") + 2 - at, "trailer\n" + std::string(5000, '<') + std::string(5000, '>'));
-  pith::pdf::ReaderLimits limits;
-  limits.recover_damaged_xref = true;
-  auto r = Reader::open(pdf, "issue-202.pdf", limits);
+  auto r = Reader::open(pdf, "issue-202.pdf", recovering());
   REQUIRE(r);
   CHECK(r->recovered());
   check_structure(*r);

@@ -42,6 +42,13 @@ HttpOptions impatient_options() {
   return o;
 }
 
+// fast_options() that trust the CA in `ca` (a PEM file) instead of the system's.
+HttpOptions trusting(const std::filesystem::path& ca) {
+  HttpOptions o = fast_options();
+  o.cacert = ca.string();
+  return o;
+}
+
 // A handler that answers "late", `delay` after the request.
 httplib::Server::Handler answers_late(std::chrono::milliseconds delay) {
   return [delay](const httplib::Request&, httplib::Response& res) {
@@ -372,9 +379,7 @@ TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host
   tls.serve_bytes("/doc.json", "secure");
   tls.start();
   {
-    auto o = fast_options();
-    o.cacert = good.ca_cert.string();
-    HttpClient client(o);
+    HttpClient client(trusting(good.ca_cert));
     auto r = client.get({tls.base_url() + "/doc.json"});
     REQUIRE(r);
     CHECK(r->body == "secure");
@@ -389,9 +394,7 @@ TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host
   wrong_host.serve_bytes("/doc.json", "secure?");
   wrong_host.start();
   {
-    auto o = fast_options();
-    o.cacert = other.ca_cert.string();  // trusted CA, but the certificate names another host
-    HttpClient client(o);
+    HttpClient client(trusting(other.ca_cert));  // trusted CA, but the certificate names another host
     auto r = client.get({wrong_host.base_url() + "/doc.json"});
     REQUIRE_FALSE(r);
     CHECK(contains(r.error().message, "certificate"));
@@ -409,9 +412,7 @@ TEST_CASE("HTTPS never redirects down to plain HTTP", "[http][tls]") {
   const std::string target = plain.base_url() + "/doc.json";
   tls.get("/doc.json", [target](const httplib::Request&, httplib::Response& res) { res.set_redirect(target); });
   tls.start();
-  auto o = fast_options();
-  o.cacert = pki.ca_cert.string();
-  HttpClient client(o);
+  HttpClient client(trusting(pki.ca_cert));
   auto r = client.get({tls.base_url() + "/doc.json"});
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "HTTPS never redirects to HTTP"));
