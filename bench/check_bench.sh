@@ -15,45 +15,19 @@
 # CORPUS_RUNS (default 3) the runs over the corpus; ZOO_DIR reuses a zoo.
 set -euo pipefail
 
-build=$(cd "${1:?usage: check_bench.sh BUILD_DIR}" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/.." && pwd)
-check="$build/tools/pith-check"
-stamp="$build/tools/pith-stamp"
-signer="$build/tests/pith-test-sign"
-key="$src/tests/data/test-signing-key.json"
+source "$(dirname "$0")/bench_env.sh" "${1:?usage: check_bench.sh BUILD_DIR}"
 runs=${RUNS:-10}
 corpus_runs=${CORPUS_RUNS:-3}
 count=${CORPUS_SIZE:-500}
-for tool in hyperfine pdfinfo exiftool; do
-  command -v "$tool" >/dev/null || { echo "check_bench: $tool is missing" >&2; exit 2; }
-done
-for exe in "$check" "$stamp" "$signer"; do
-  [[ -x $exe ]] || { echo "check_bench: $exe is not built" >&2; exit 2; }
-done
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-unset PITH_RESOLVER PITH_MIRRORS
+need_commands hyperfine pdfinfo exiftool
+need_built "$check" "$stamp" "$signer"
 
 zoo=${ZOO_DIR:-$work/zoo}
 "$src/tests/support/pdf_zoo.sh" "$zoo"
 
 # --- the corpus ---------------------------------------------------------
-mapfile -t rows < <(tail -n +2 "$zoo/zoo.tsv")
-mkdir -p "$work/corpus" "$work/bundles"
-: >"$work/list"
-for ((i = 0; i < count; i++)); do
-  IFS=$'\t' read -r file pages title features <<<"${rows[$((i % ${#rows[@]}))]}"
-  name=$(printf 'p%03d-%s' "$i" "$file")
-  arxiv=$(printf '2405.%05d' "$i")
-  "$signer" --title "$title" --arxiv "$arxiv" >"$work/bundles/$i.json"
-  number=$("$signer" --title "$title" --arxiv "$arxiv" --output number)
-  "$stamp" --offline --trust-key "$key" --pith "$number" --bundle "$work/bundles/$i.json" -o "$work/corpus/$name" \
-    "$zoo/$file"
-  echo "$work/corpus/$name" >>"$work/list"
-done
+stamped_corpus "$zoo" "$count"
+producers=$(($(wc -l <"$zoo/zoo.tsv") - 1))
 bytes=$(cat "$work/list" | xargs du -cb | tail -1 | cut -f1)
 # One run, to be sure the corpus checks as expected before timing it.
 rc=0
@@ -63,7 +37,7 @@ import collections, json, sys
 c = collections.Counter(json.loads(l)["verdict"] for l in open(sys.argv[1]))
 print(", ".join(f"{n} {v}" for v, n in sorted(c.items())))' "$work/out.jsonl")
 
-echo "## Corpus: $count stamped PDFs ($((bytes / 1024 / 1024)) MiB, ${#rows[@]} producers cycled), one pith-check process, offline"
+echo "## Corpus: $count stamped PDFs ($((bytes / 1024 / 1024)) MiB, $producers producers cycled), one pith-check process, offline"
 echo
 echo "verdicts: $verdicts (exit $rc)"
 echo

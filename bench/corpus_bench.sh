@@ -16,14 +16,10 @@
 #              none with a Pith Number, as every collection is today.
 # Usage: bench/corpus_bench.sh BUILD_DIR [COPIES]   (default 100)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="$(cd "${1:-$here/../build}" && pwd)"
+source "$(dirname "$0")/bench_env.sh" "${1:-$(dirname "$0")/../build}"
 copies=${2:-100}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export PITH_BIN="$build/tools" PITH_TEST_DATA="$here/../tests/data" PITH_ZOO_DIR="$build/zoo"
-export PITH_RESOLVER=http://127.0.0.1:9 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-"$here/../tests/support/make_corpus.sh" "$work/c" "$copies" >/dev/null
+export PITH_TEST_DATA="$data" PITH_ZOO_DIR="$build/zoo"
+"$src/tests/support/make_corpus.sh" "$work/c" "$copies" >/dev/null
 # Typical inputs only: the crafted hostile PDFs are the robustness tests' business.
 grep -v '^h-' "$work/c/expected.tsv" | cut -f1 >"$work/names"
 find /usr/share/doc /usr/share/texlive -type f -name '*.pdf' -size -2M 2>/dev/null | sort >"$work/real"

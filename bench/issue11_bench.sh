@@ -12,20 +12,10 @@
 # BIG_PDF=FILE uses that file as the large one (default: a 43 MB PDF made here).
 set -euo pipefail
 
-build=$(cd "${1:?usage: issue11_bench.sh BUILD_DIR [BASELINE_BUILD_DIR]}" && pwd)
+source "$(dirname "$0")/bench_env.sh" "${1:?usage: issue11_bench.sh BUILD_DIR [BASELINE_BUILD_DIR]}"
 baseline=${2:+$(cd "$2" && pwd)}
-here=$(cd "$(dirname "$0")" && pwd)
-stamp="$build/tools/pith-stamp"
-check="$build/tools/pith-check"
-bundle="$here/../tests/data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
 runs=${RUNS:-15}
-for tool in hyperfine pdflatex exiftool pdfinfo; do
-  command -v "$tool" >/dev/null || { echo "issue11_bench: $tool is missing" >&2; exit 2; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export SOURCE_DATE_EPOCH=1700000000
+need_commands hyperfine pdflatex exiftool pdfinfo
 
 big=${BIG_PDF:-$work/big.pdf}
 if [[ -z ${BIG_PDF:-} ]]; then
@@ -37,16 +27,7 @@ data = os.urandom(43 << 20)
 open(sys.argv[2], "wb").write(pdf(BASE + [(4, stream(b"<< /Length %d >>" % len(data), data))]))
 PY
 fi
-cat >"$work/paper.tex" <<'TEX'
-\documentclass{article}
-\usepackage{lipsum}
-\usepackage{hyperref}
-\begin{document}
-\newcount\n \n=0
-\loop \section{Part \the\n} \lipsum[1-4] \newpage \advance\n by 1 \ifnum\n<10 \repeat
-\end{document}
-TEX
-(cd "$work" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
+lipsum_pdf paper 10
 "$stamp" --bundle "$bundle" --pith "$number" -o "$work/stamped.pdf" "$work/paper.pdf"
 
 median_ms() {  # median_ms PREPARE COMMAND [HYPERFINE OPTION]

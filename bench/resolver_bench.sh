@@ -5,23 +5,14 @@
 # curl + the registry's Python verification recipe, in the same run.
 #   bench/resolver_bench.sh BUILD_DIR   (called by bench/run.sh)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="$(cd "${1:-$here/../build}" && pwd)"
-data="$here/../tests/data"
+source "$(dirname "$0")/bench_env.sh" "${1:-$(dirname "$0")/../build}"
 count="${BENCH_LOOKUPS:-1000}"
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 echo "== resolve: $count lookups of distinct signed bundles from a loopback server"
 root="$work/root"
 : >"$work/numbers"
 for i in $(seq 1 "$count"); do
-  "$build/tests/pith-test-sign" --title "Resolver benchmark paper $i" --arxiv "2405.$((10000 + i))" >"$work/b.json"
+  "$signer" --title "Resolver benchmark paper $i" --arxiv "2405.$((10000 + i))" >"$work/b.json"
   number=$(grep -o '"pith_number":"[^"]*"' "$work/b.json" | head -n1 | cut -d'"' -f4)
   mkdir -p "$root/pith/${number##*:}"
   mv "$work/b.json" "$root/pith/${number##*:}/bundle.json"
@@ -29,12 +20,8 @@ for i in $(seq 1 "$count"); do
 done
 echo "   $(wc -l <"$work/numbers") bundles, $(du -sh "$root" | cut -f1) served by pith-test-server"
 
-"$build/tests/pith-test-server" --root "$root" --seconds 900 >"$work/url" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
-base=$(head -n1 "$work/url")
+start_test_server "$root" 900
 
-key="$data/test-signing-key.json"
 "$build/bench/resolver_bench" --resolver "$base" --trust-key "$key" --mode batch --concurrency 16 "$work/numbers"
 "$build/bench/resolver_bench" --resolver "$base" --trust-key "$key" --mode sequential "$work/numbers"
 "$build/bench/resolver_bench" --resolver "$base" --trust-key "$key" --mode cached "$work/numbers"

@@ -14,20 +14,12 @@
 # RUNS (default 20) sets hyperfine's runs; ZOO_DIR reuses a zoo.
 set -euo pipefail
 
-build=$(cd "${1:?usage: rewrite_bench.sh BUILD_DIR [BASELINE_BUILD_DIR]}" && pwd)
+source "$(dirname "$0")/bench_env.sh" "${1:?usage: rewrite_bench.sh BUILD_DIR [BASELINE_BUILD_DIR]}"
 baseline=${2:+$(cd "$2" && pwd)}
-src=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-20}
-for tool in hyperfine qpdf pdftotext; do
-  command -v "$tool" >/dev/null || { echo "rewrite_bench: $tool is missing" >&2; exit 2; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
+need_commands hyperfine qpdf pdftotext
 zoo=${ZOO_DIR:-$work/zoo}
 "$src/tests/support/pdf_zoo.sh" "$zoo" >/dev/null
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
-bundle="$src/tests/data/${number##*:}.bundle.json"
 
 # measure NAME COMMAND: one table row (mean wall ms, user CPU ms).
 echo "| what | mean wall (ms) | user CPU (ms) |"

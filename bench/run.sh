@@ -2,12 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Benchmarks. Usage: bench/run.sh BUILD_DIR   (make bench)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="$(cd "${1:-$here/../build}" && pwd)"
-data="$here/../tests/data"
+source "$(dirname "$0")/bench_env.sh" "${1:-$(dirname "$0")/../build}"
 seconds="${BENCH_SECONDS:-3}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # One core: pin to CPU 0 when taskset exists.
 one_core=()
 command -v taskset >/dev/null && one_core=(taskset -c 0)
@@ -16,7 +12,7 @@ command -v taskset >/dev/null && one_core=(taskset -c 0)
 echo "== verify: bundles fully verified per second, one core, ${seconds}s each"
 bundles=("$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json")
 for i in 1 2 3 4 5 6 7; do
-  "$build/tests/pith-test-sign" --title "Benchmark paper $i" --arxiv "2403.0000$i" >"$work/b$i.json"
+  "$signer" --title "Benchmark paper $i" --arxiv "2403.0000$i" >"$work/b$i.json"
   bundles+=("$work/b$i.json")
 done
 echo "   ${#bundles[@]} bundles: the registry fixture + 7 test-signed ($(cat "${bundles[@]}" | wc -c) bytes)"

@@ -15,23 +15,18 @@
 #        cmake -S /tmp/base -B /tmp/base-build && cmake --build /tmp/base-build --target pith-check &&
 #        bench/seen_bench.sh build /tmp/base-build/tools/pith-check
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="$(cd "${1:?usage: seen_bench.sh BUILD_DIR BASELINE_PITH_CHECK [RUNS] [COPIES]}" && pwd)"
+source "$(dirname "$0")/bench_env.sh" "${1:?usage: seen_bench.sh BUILD_DIR BASELINE_PITH_CHECK [RUNS] [COPIES]}"
 baseline=${2:?usage: seen_bench.sh BUILD_DIR BASELINE_PITH_CHECK [RUNS] [COPIES]}
 runs=${3:-9}
 copies=${4:-40}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
 now="$build/tools/pith-check"
 compare() { /usr/bin/python3 "$here/compare_builds.py" "$runs" base="$baseline" now="$now" -- "$@"; }
 
-"$here/../tests/support/pdf_zoo.sh" "$build/zoo" >/dev/null
-bundle="$here/../tests/data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
+"$src/tests/support/pdf_zoo.sh" "$build/zoo" >/dev/null
 mkdir -p "$work/stamped"
 while IFS=$'\t' read -r file pages title features; do
   [[ $file == file || $file == other-title.pdf || $file == large.pdf ]] && continue
-  "$build/tools/pith-stamp" --offline --bundle "$bundle" --pith pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65 \
+  "$stamp" --offline --bundle "$bundle" --pith "$number" \
     -o "$work/stamped/$file" "$build/zoo/$file" 2>/dev/null
 done <"$build/zoo/zoo.tsv"
 

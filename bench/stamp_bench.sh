@@ -17,40 +17,14 @@
 #   podofo WriteUpdate PoDoFo's whole-document load + update (Info key)
 set -euo pipefail
 
-build=$(cd "${1:?usage: stamp_bench.sh BUILD_DIR}" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-stamp="$build/tools/pith-stamp"
-bundle="$here/../tests/data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
-number=pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65
+source "$(dirname "$0")/bench_env.sh" "${1:?usage: stamp_bench.sh BUILD_DIR}"
 runs=${RUNS:-15}
-for tool in hyperfine pdflatex exiftool qpdf; do
-  command -v "$tool" >/dev/null || { echo "stamp_bench: $tool is missing" >&2; exit 2; }
-done
+need_commands hyperfine pdflatex exiftool qpdf
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export SOURCE_DATE_EPOCH=1700000000
-
-# make_pdf NAME PAGES [PREAMBLE]: pdflatex document of PAGES pages of lipsum text.
-make_pdf() {
-  local name=$1 pages=$2 preamble=${3:-}
-  cat >"$work/$name.tex" <<EOF
-\\documentclass{article}
-$preamble
-\\usepackage{lipsum}
-\\usepackage{hyperref}
-\\begin{document}
-\\newcount\\n \\n=0
-\\loop \\section{Part \\the\\n} \\lipsum[1-4] \\newpage \\advance\\n by 1 \\ifnum\\n<$pages \\repeat
-\\end{document}
-EOF
-  (cd "$work" && pdflatex -interaction=batchmode "$name.tex" >/dev/null 2>&1)
-  [[ -s $work/$name.pdf ]] || { echo "stamp_bench: could not make $name.pdf" >&2; exit 2; }
-}
-make_pdf paper 10
-make_pdf thesis 1200
+lipsum_pdf paper 10
+lipsum_pdf thesis 1200
 # A heavier 1,000+ page file: uncompressed streams, classic xref table.
-make_pdf tome 1200 '\pdfcompresslevel=0 \pdfobjcompresslevel=0 \usepackage{graphicx}'
+lipsum_pdf tome 1200 '\pdfcompresslevel=0 \pdfobjcompresslevel=0 \usepackage{graphicx}'
 
 peak_rss_mb() {  # peak_rss_mb PREPARE COMMAND
   bash -c "$1" >/dev/null 2>&1

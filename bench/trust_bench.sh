@@ -11,40 +11,17 @@
 # The machine may be shared: figures are indicative. RUNS (default 10),
 # CORPUS_RUNS (default 3), CORPUS_SIZE (default 500), ZOO_DIR reuse a zoo.
 set -euo pipefail
-build=$(cd "${1:?usage: trust_bench.sh BUILD_DIR BASELINE_PITH_CHECK}" && pwd)
+source "$(dirname "$0")/bench_env.sh" "${1:?usage: trust_bench.sh BUILD_DIR BASELINE_PITH_CHECK}"
 baseline=${2:?usage: trust_bench.sh BUILD_DIR BASELINE_PITH_CHECK}
-here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/.." && pwd)
-check="$build/tools/pith-check"
-stamp="$build/tools/pith-stamp"
-signer="$build/tests/pith-test-sign"
-key="$src/tests/data/test-signing-key.json"
 runs=${RUNS:-10}
 corpus_runs=${CORPUS_RUNS:-3}
 count=${CORPUS_SIZE:-500}
-command -v hyperfine >/dev/null || { echo "trust_bench: hyperfine is missing" >&2; exit 2; }
-for exe in "$check" "$stamp" "$signer" "$baseline" "$build/bench/sandbox_bench"; do
-  [[ -x $exe ]] || { echo "trust_bench: $exe is not built" >&2; exit 2; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1 XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-unset PITH_RESOLVER PITH_MIRRORS
+need_commands hyperfine
+need_built "$check" "$stamp" "$signer" "$baseline" "$build/bench/sandbox_bench"
 zoo=${ZOO_DIR:-$work/zoo}
 [[ -f $zoo/zoo.tsv ]] || "$src/tests/support/pdf_zoo.sh" "$zoo"
 
-mapfile -t rows < <(tail -n +2 "$zoo/zoo.tsv")
-mkdir -p "$work/corpus"
-: >"$work/list"
-for ((i = 0; i < count; i++)); do
-  IFS=$'\t' read -r file pages title features <<<"${rows[$((i % ${#rows[@]}))]}"
-  name=$(printf 'p%03d-%s' "$i" "$file")
-  arxiv=$(printf '2405.%05d' "$i")
-  "$signer" --title "$title" --arxiv "$arxiv" >"$work/b.json"
-  number=$("$signer" --title "$title" --arxiv "$arxiv" --output number)
-  "$stamp" --offline --trust-key "$key" --pith "$number" --bundle "$work/b.json" -o "$work/corpus/$name" "$zoo/$file"
-  echo "$work/corpus/$name" >>"$work/list"
-done
+stamped_corpus "$zoo" "$count"
 paper=$(grep -m1 -- '-paper.pdf$' "$work/list")
 
 echo "== one stamped 10-page paper, pith-check --offline (hyperfine, $runs runs)"

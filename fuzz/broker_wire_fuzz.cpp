@@ -3,12 +3,11 @@
 // (serve/broker_wire.hpp): the job (decoded strictly; one encoding) and the
 // answer, whose check is check/carried's JSON form, decoded field by field.
 // Nothing may throw out of either.
+#include "broken_promise.hpp"
 #include "pith/serve/broker_wire.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -16,8 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto job = pith::serve::decode_broker_job(bytes)) {
     if (job->name.size() > pith::serve::max_upload_name_bytes || pith::serve::encode(*job) != bytes ||
         bytes.size() > pith::serve::max_broker_job_bytes) {
-      std::fprintf(stderr, "broker_wire_fuzz: broken promise: a job within its bounds, one encoding\n");
-      std::abort();
+      pith::fuzz::broken_promise("a job within its bounds, one encoding");
     }
   }
   if (auto answer = pith::serve::decode_broker_answer(bytes)) {

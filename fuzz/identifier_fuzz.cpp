@@ -3,23 +3,15 @@
 // Number in any form or an arXiv id) and a Pith Number alone
 // (parse_pith_number). What parses has a normal form that parses again to
 // the same identifier.
+#include "broken_promise.hpp"
 #include "pith/registry/identifier.hpp"
 #include "pith/registry/number.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
-namespace {
-
-[[noreturn]] void broken_promise(const char* what) {
-  std::fprintf(stderr, "identifier_fuzz: broken promise: %s\n", what);
-  std::abort();
-}
-
-}  // namespace
+using pith::fuzz::broken_promise;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);

@@ -4,14 +4,13 @@
 // write it: decoded strictly, then judged against the same bytes as if they
 // were the file, with the pinned registry key. A message that decodes has
 // exactly one encoding: encoding it again gives the same bytes.
+#include "broken_promise.hpp"
 #include "pith/check/file.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/registry/trust_store.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -20,8 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto facts = pith::pdf::PdfFacts::from_wire(bytes);
   if (!facts) return 0;
   if (facts->to_wire() != bytes) {
-    std::fprintf(stderr, "pdf_facts_wire_fuzz: broken promise: a decoded message encodes to the same bytes\n");
-    std::abort();
+    pith::fuzz::broken_promise("a decoded message encodes to the same bytes");
   }
   (void)pith::check::judge_pdf_facts(bytes, std::move(*facts), trust, "fuzz.pdf");
   return 0;

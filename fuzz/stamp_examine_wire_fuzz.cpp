@@ -4,24 +4,16 @@
 // child's framed answer (and its early first message), the drawing child's
 // page 1, the checking child's verdict. Decoded strictly; an answer that
 // decodes has exactly one encoding: encoding it again gives the same bytes.
+#include "broken_promise.hpp"
 #include "pith/base/wire.hpp"
 #include "pith/stamp/examine_wire.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
-namespace {
-
-[[noreturn]] void broken_promise(const char* what) {
-  std::fprintf(stderr, "stamp_examine_wire_fuzz: broken promise: %s\n", what);
-  std::abort();
-}
-
-}  // namespace
+using pith::fuzz::broken_promise;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

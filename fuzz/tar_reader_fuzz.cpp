@@ -3,18 +3,16 @@
 // pith-check --tar reads a corpus archive: every member in turn, a bound on
 // each member's size. The input is handed over as a file (a memfd), the way
 // the reader opens archives.
+#include "broken_promise.hpp"
 #include "pith/base/tar_reader.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
-
 constexpr std::size_t max_member_bytes = 1 << 20;
 
 }  // namespace
@@ -33,8 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto member = reader->next();
     if (!member || !*member) break;
     if ((*member)->bytes.size() > max_member_bytes) {
-      std::fprintf(stderr, "tar_reader_fuzz: broken promise: a member within the bound\n");
-      std::abort();
+      pith::fuzz::broken_promise("a member within the bound");
     }
   }
   ::close(fd);

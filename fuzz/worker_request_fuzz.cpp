@@ -2,12 +2,11 @@
 // A corpus run's request to a worker (runner/worker_wire.hpp): decoded
 // strictly, views inside the message; a request that decodes has exactly
 // one encoding.
+#include "broken_promise.hpp"
 #include "pith/runner/worker_wire.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -18,8 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!inside(request->name) || (request->bytes && !inside(*request->bytes)) ||
       request->name.size() > pith::runner::max_input_name_bytes ||
       pith::runner::encode_input_request(*request) != bytes) {
-    std::fprintf(stderr, "worker_request_fuzz: broken promise: views inside the message, one encoding\n");
-    std::abort();
+    pith::fuzz::broken_promise("views inside the message, one encoding");
   }
   return 0;
 }

@@ -3,21 +3,17 @@
 // record's properties as pith-stamp does. A merged packet must read back
 // with the number written, and merging again must give the same bytes
 // (merge_pith_xmp's promise).
+#include "broken_promise.hpp"
 #include "pith/pdf/xmp.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
-namespace {
-[[noreturn]] void broken(const char* promise) {
-  std::fprintf(stderr, "xmp_fuzz: broken promise: %s\n", promise);
-  std::abort();
-}
+using pith::fuzz::broken_promise;
 
+namespace {
 const pith::carrier::PithProperties& properties() {
   static const pith::carrier::PithProperties props = [] {
     pith::carrier::PithProperties p;
@@ -44,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto merged = pith::pdf::merge_pith_xmp(packet, properties());
   if (!merged) return 0;
   auto back = pith::pdf::read_xmp(*merged);
-  if (!back || !back->parsed || back->number != properties().number) broken("a merged packet reads back");
+  if (!back || !back->parsed || back->number != properties().number) broken_promise("a merged packet reads back");
   auto twice = pith::pdf::merge_pith_xmp(*merged, properties());
-  if (!twice || *twice != *merged) broken("merging again gives the same bytes");
+  if (!twice || *twice != *merged) broken_promise("merging again gives the same bytes");
   return 0;
 }

@@ -15,28 +15,7 @@ import sys
 import zlib
 from pathlib import Path
 
-
-def pdf(objects, trailer_extra=b"", xref_override=None, startxref_override=None):
-    """objects: list of (number, body bytes). Classic xref, correct offsets."""
-    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
-    offsets = {}
-    for num, body in objects:
-        offsets[num] = len(out)
-        out += b"%d 0 obj\n" % num + body + b"\nendobj\n"
-    size = max(offsets) + 1
-    xref_at = len(out)
-    if xref_override is not None:
-        out += xref_override(offsets, size)
-    else:
-        out += b"xref\n0 %d\n0000000000 65535 f\r\n" % size
-        for n in range(1, size):
-            if n in offsets:
-                out += b"%010d 00000 n\r\n" % offsets[n]
-            else:
-                out += b"0000000000 00000 f\r\n"
-    out += b"trailer\n<< /Size %d /Root 1 0 R %s>>\n" % (size, trailer_extra)
-    out += b"startxref\n" + (startxref_override or b"%d" % xref_at) + b"\n%%EOF\n"
-    return bytes(out)
+from classic_pdf import classic_pdf as pdf  # pdf(): what scripts import from here
 
 
 CATALOG = (1, b"<< /Type /Catalog /Pages 2 0 R >>")

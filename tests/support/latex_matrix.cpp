@@ -181,6 +181,17 @@ const std::vector<PackageOptionSet>& package_option_sets() {
   return sets;
 }
 
+void check_every_variant(Engine engine) {
+  for (const Variant variant : {Variant::plain, Variant::hyperref_before, Variant::hyperref_after, Variant::hyperxmp,
+                                Variant::document_metadata, Variant::document_metadata_hyperref}) {
+    DYNAMIC_SECTION(to_string(engine) << ": " << to_string(variant)) {
+      Paper paper;
+      paper.variant = variant;
+      check_generated_sty_pdf(engine, paper, fixture_record());
+    }
+  }
+}
+
 void check_no_option_clash(Engine engine) {
   for (const auto& set : package_option_sets()) {
     for (const bool pith_first : {true, false}) {

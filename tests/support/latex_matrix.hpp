@@ -47,6 +47,10 @@ struct Paper {
 // badge between the title and the abstract on page 1.
 void check_generated_sty_pdf(Engine engine, const Paper& paper, const registry::VerifiedRecord& record);
 
+// The plain paper in each loading variant (one section each), through
+// check_generated_sty_pdf: the matrix of one engine.
+void check_every_variant(Engine engine);
+
 // The badge's link annotation lies below the title and above the abstract
 // (or first section) on page 1; `abstract_on_page1` false for title pages.
 void check_badge_between_title_and_abstract(const std::filesystem::path& pdf, const std::string& url,

@@ -75,25 +75,11 @@ std::string hybrid_pdf() {
   return out;
 }
 
-// A minimal classic file without an /Info dictionary.
+// A minimal classic file without an /Info dictionary, and no end of line after %%EOF.
 std::string no_info_pdf() {
-  std::string out = "%PDF-1.4\n";
-  std::array<std::size_t, 4> off{};
-  auto obj = [&](int n, const std::string& body) {
-    off[static_cast<std::size_t>(n)] = out.size();
-    out += std::to_string(n) + " 0 obj\n" + body + "\nendobj\n";
-  };
-  obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-  obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-  obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>");
-  const std::size_t xref = out.size();
-  char line[32];
-  out += "xref\n0 4\n0000000000 65535 f\r\n";
-  for (int n = 1; n <= 3; ++n) {
-    std::snprintf(line, sizeof line, "%010zu 00000 n\r\n", off[static_cast<std::size_t>(n)]);
-    out += line;
-  }
-  out += "trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF";  // no final EOL
+  std::string out = classic_pdf({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"});
+  out.pop_back();
   return out;
 }
 
@@ -200,6 +186,26 @@ std::optional<fs::path> sample_pdf(SamplePdf kind) {
   auto p = make(kind);
   made[kind] = p;
   return p;
+}
+
+std::string classic_pdf(const std::vector<std::string>& objects, const std::string& trailer_keys,
+                        std::string_view version) {
+  std::string out = "%PDF-" + std::string(version) + "\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t n = 0; n < objects.size(); ++n) {
+    offsets.push_back(out.size());
+    out += std::to_string(n + 1) + " 0 obj\n" + objects[n] + "\nendobj\n";
+  }
+  const std::size_t xref = out.size();
+  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f\r\n";
+  char line[32];
+  for (const std::size_t offset : offsets) {
+    std::snprintf(line, sizeof line, "%010zu 00000 n\r\n", offset);
+    out += line;
+  }
+  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R " + trailer_keys +
+         ">>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  return out;
 }
 
 std::string require_sample(SamplePdf kind) {

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pith::test {
 
@@ -35,6 +37,11 @@ enum class SamplePdf {
 // The sample's bytes; FAILs the test (naming what to install) when it cannot be made.
 [[nodiscard]] std::string require_sample(SamplePdf kind);
 // read_file / write_file: support/test_data.hpp (one definition for all tests).
+// A PDF of `objects` (numbered from 1, object 1 the catalog) with a classic
+// cross-reference table, every offset right; `trailer_keys` go after /Size
+// and /Root (each ending in a space). The test-made PDFs' one writer.
+[[nodiscard]] std::string classic_pdf(const std::vector<std::string>& objects, const std::string& trailer_keys = "",
+                                      std::string_view version = "1.4");
 // A fresh empty directory under the process's scratch directory.
 [[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
 

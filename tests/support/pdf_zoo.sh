@@ -115,8 +115,9 @@ tex_pdf classic pdflatex <<EOF
 \end{document}
 EOF
 
-# --- XeLaTeX (xdvipdfmx) with hyperref.
-tex_pdf xelatex xelatex <<EOF
+# --- XeLaTeX (xdvipdfmx) and LuaLaTeX: the same paper, with hyperref.
+for engine in xelatex lualatex; do
+  tex_pdf "$engine" "$engine" <<EOF
 \documentclass{article}
 \usepackage[pdftitle={$title_bundle},pdfauthor={Ada Lovelace}]{hyperref}
 \begin{document}
@@ -124,16 +125,7 @@ tex_pdf xelatex xelatex <<EOF
 \section{Introduction} $filler \href{https://example.org/}{a link}.
 \end{document}
 EOF
-
-# --- LuaLaTeX with hyperref.
-tex_pdf lualatex lualatex <<EOF
-\documentclass{article}
-\usepackage[pdftitle={$title_bundle},pdfauthor={Ada Lovelace}]{hyperref}
-\begin{document}
-{\Large $title_bundle\par}
-\section{Introduction} $filler \href{https://example.org/}{a link}.
-\end{document}
-EOF
+done
 
 # --- latex + dvips + ps2pdf (hyperref's dvips driver writes pdfmarks).
 if ! have dvips; then

@@ -25,6 +25,8 @@ import sys
 import zlib
 from pathlib import Path
 
+from classic_pdf import classic_pdf
+
 TITLE = b"Layered gradient accumulation and modular pipeline parallelism"
 PAGE = b"BT /F1 18 Tf 72 700 Td (" + TITLE + b") Tj ET"
 
@@ -62,18 +64,8 @@ def base_objects(info=b"<< /Title (Made for pith's tests) >>", content=PAGE):
 
 
 def classic(objects, trailer=b"", header=b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", free=b"0000000000 65535 f\r\n"):
-    out = bytearray(header)
-    offsets = {}
-    for number, body in objects:
-        offsets[number] = len(out)
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    size = max(offsets) + 1
-    xref = len(out)
-    out += b"xref\n0 %d\n" % size + free
-    for n in range(1, size):
-        out += b"%010d 00000 n\r\n" % offsets[n] if n in offsets else b"0000000000 00000 f\r\n"
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R " % size + trailer + b">>\nstartxref\n%d\n%%%%EOF\n" % xref
-    return bytes(out)
+    """A PDF 1.4 file of base_objects' kind: its Info dictionary is object 6."""
+    return classic_pdf(objects, b"/Info 6 0 R " + trailer, header, free)
 
 
 def rc4_no_id():

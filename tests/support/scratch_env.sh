@@ -22,8 +22,8 @@
 #   it is empty; it starts empty) is killed then;
 # - use_zoo [>/dev/null]: the PDF zoo (support/pdf_zoo.sh) made or brought up
 #   to date in PITH_ZOO_DIR (else ./zoo, shared by the tests of a build); $zoo;
-# - start_test_server ROOT: pith-test-server serves ROOT on 127.0.0.1 (120 s
-#   at most), $base its URL; stop_test_server (or the exit) stops it;
+# - start_test_server ROOT [SECONDS]: pith-test-server serves ROOT on
+#   127.0.0.1 (SECONDS at most, default 120), $base its URL; stop_test_server (or the exit) stops it;
 # - an environment that gives the same bytes every run (SOURCE_DATE_EPOCH, no
 #   colour, config and cache under $work: never the user's trust keys or
 #   cache) and never reaches the internet (the default resolver is a closed
@@ -89,7 +89,7 @@ use_zoo() {
 
 kill_at_exit test_server_pid
 start_test_server() {
-  "$test_server" --root "$1" --seconds 120 >"$work/url" 2>"$work/server.log" &
+  "$test_server" --root "$1" --seconds "${2:-120}" >"$work/url" 2>"$work/server.log" &
   test_server_pid=$!
   for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
   base=$(head -n1 "$work/url")

@@ -64,6 +64,24 @@ Result<resolver::Resolution> ask(const std::string& base, const std::string& num
   return resolver.resolve(number);
 }
 
+// The carried copy's report with the online checks against a registry on
+// 127.0.0.1 that serves `now` as the paper's bundle.
+check::FileCheck checked_against(const Paper& p, const json& now, const std::string& cache_name) {
+  LoopbackServer server;
+  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
+  server.start();
+  check::FileCheck r = carried_report(p);
+  check::add_online_checks(r, ask(server.base_url(), p.number, cache_name));
+  return r;
+}
+
+// The paper's bundle as the registry serves it once `later` events follow its own two.
+json bundle_with(const Paper& p, const std::vector<json>& later) {
+  json events = json::array({p.rc, p.gs});
+  for (const json& event : later) events.push_back(event);
+  return assemble_bundle(test_signer(), p.record, events);
+}
+
 const Check* find_check(const check::FileCheck& r, std::string_view code) { return r.report.find(code); }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -75,13 +93,7 @@ TEST_CASE("a registry with a correction: newer event and correction reported, ve
   const json correction = make_event(test_signer(), p.number,
                                      {"correction", "record", {{"note", "Table 2 fixed"}}, "2026-07-20T00:00:00Z",
                                       json::array(), p.rc["event_id"]});
-  const json now = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs, correction}));
-  LoopbackServer server;
-  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
-  server.start();
-
-  check::FileCheck r = carried_report(p);
-  check::add_online_checks(r, ask(server.base_url(), p.number, "online-correction"));
+  check::FileCheck r = checked_against(p, bundle_with(p, {correction}), "online-correction");
   INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.verified"));
   CHECK(find_check(r, "online.verified")->status == CheckStatus::pass);
@@ -103,12 +115,7 @@ TEST_CASE("a carried event superseded online is named", "[online]") {
   const json gs2 = make_event(test_signer(), p.number,
                               {"graph_snapshot", "graph", {{"graph_snapshot", {{"v", 2}}}}, "2026-07-09T00:00:00Z",
                                json::array({p.gs["event_id"]}), nullptr});
-  const json now = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs, gs2}));
-  LoopbackServer server;
-  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
-  server.start();
-  check::FileCheck r = carried_report(p);
-  check::add_online_checks(r, ask(server.base_url(), p.number, "online-superseded"));
+  check::FileCheck r = checked_against(p, bundle_with(p, {gs2}), "online-superseded");
   INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.events.superseded"));
   CHECK(find_check(r, "online.events.superseded")->status == CheckStatus::warn);
@@ -125,12 +132,7 @@ TEST_CASE("equivocating events online are reported", "[online]") {
                                 {"correction", "record", {{"note", "a"}}, "2026-07-06T00:00:00Z", json::array(), rc_id});
   const json second = make_event(test_signer(), p.number,
                                  {"correction", "record", {{"note", "b"}}, "2026-07-07T00:00:00Z", json::array(), rc_id});
-  const json now = assemble_bundle(test_signer(), p.record, json::array({p.rc, p.gs, second, first}));
-  LoopbackServer server;
-  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(now));
-  server.start();
-  check::FileCheck r = carried_report(p);
-  check::add_online_checks(r, ask(server.base_url(), p.number, "online-equivocation"));
+  check::FileCheck r = checked_against(p, bundle_with(p, {second, first}), "online-equivocation");
   INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.equivocation"));
   CHECK(find_check(r, "online.equivocation")->status == CheckStatus::warn);
@@ -206,11 +208,7 @@ TEST_CASE("a forged answer from the registry is refused and a failure", "[online
   const Paper p = make_paper("Online Check Paper Seven");
   json forged = p.carried;
   forged["canonical_record"]["metadata"]["primary_cat"] = "cs.AI";  // not re-signed
-  LoopbackServer server;
-  server.serve_bytes("/pith/" + p.body + "/bundle.json", to_bytes(forged));
-  server.start();
-  check::FileCheck r = carried_report(p);
-  check::add_online_checks(r, ask(server.base_url(), p.number, "online-forged"));
+  check::FileCheck r = checked_against(p, forged, "online-forged");
   INFO(r.report.to_text());
   CHECK(find_check(r, "online.verified") == nullptr);
   REQUIRE(find_check(r, "online.rejected"));

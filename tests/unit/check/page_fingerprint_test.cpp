@@ -8,6 +8,7 @@
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/xmp.hpp"
+#include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -35,21 +36,7 @@ std::string pdf_with_pages(const std::vector<std::string>& texts) {
     kids += std::to_string(page) + " 0 R ";
   }
   objects[1] = "<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(texts.size()) + " >>";
-  std::string out = "%PDF-1.7\n";
-  std::vector<std::size_t> offsets;
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    offsets.push_back(out.size());
-    out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
-  }
-  const std::size_t xref = out.size();
-  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-  for (const auto o : offsets) {
-    const std::string n = std::to_string(o);
-    out += std::string(10 - n.size(), '0') + n + " 00000 n \n";
-  }
-  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
-         std::to_string(xref) + "\n%%EOF\n";
-  return out;
+  return pith::test::classic_pdf(objects, "", "1.7");
 }
 
 PageFingerprints fingerprints(std::uint64_t pages, std::vector<std::string> texts) {

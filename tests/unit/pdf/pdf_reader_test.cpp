@@ -13,10 +13,27 @@
 
 using pith::pdf::ObjectId;
 using pith::pdf::Reader;
+using pith::test::classic_pdf;
 using pith::test::require_sample;
 using pith::test::SamplePdf;
 
 namespace {
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+// Why Reader::open refuses `bytes` (it must refuse them).
+std::string refusal(std::string_view bytes, const std::string& name) {
+  auto r = Reader::open(bytes, name);
+  REQUIRE_FALSE(r);
+  return r.error().message;
+}
+
+// The limits under which a damaged cross-reference table is rebuilt by scanning.
+pith::pdf::ReaderLimits recovering() {
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;
+  return limits;
+}
 
 std::string type_of(const PoDoFo::PdfDictionary& d) {
   const auto* t = d.GetKey(PoDoFo::PdfName("Type"));
@@ -133,31 +150,23 @@ TEST_CASE("reader: damaged cross-reference data is an error naming the offset") 
   const std::string good = require_sample(SamplePdf::classic);
 
   SECTION("not a PDF") {
-    auto r = Reader::open("hello world", "x.pdf");
-    REQUIRE_FALSE(r);
-    CHECK(r.error().message.find("not a PDF") != std::string::npos);
+    CHECK(contains(refusal("hello world", "x.pdf"), "not a PDF"));
   }
   SECTION("truncated: no startxref") {
-    auto r = Reader::open(std::string_view(good).substr(0, good.size() / 2), "half.pdf");
-    REQUIRE_FALSE(r);
-    CHECK(r.error().message.find("startxref") != std::string::npos);
+    CHECK(contains(refusal(std::string_view(good).substr(0, good.size() / 2), "half.pdf"), "startxref"));
   }
   SECTION("startxref pointing at garbage") {
     std::string bad = good;
     const auto pos = bad.rfind("startxref");
     bad.replace(pos, std::string::npos, "startxref\n10\n%%EOF\n");
-    auto r = Reader::open(bad, "bad.pdf");
-    REQUIRE_FALSE(r);
-    CHECK(r.error().message.find("at byte 10") != std::string::npos);
+    CHECK(contains(refusal(bad, "bad.pdf"), "at byte 10"));
   }
   SECTION("a corrupted table entry") {
     std::string bad = good;
     const auto xref = bad.rfind("\nxref");
     REQUIRE(xref != std::string::npos);
     bad[xref + 30] = 'Z';  // inside the first entries
-    auto r = Reader::open(bad, "bad.pdf");
-    REQUIRE_FALSE(r);
-    CHECK(r.error().message.find("at byte") != std::string::npos);
+    CHECK(contains(refusal(bad, "bad.pdf"), "at byte"));
   }
   SECTION("a /Prev loop is harmless") {
     std::string looped = good;
@@ -234,9 +243,7 @@ TEST_CASE("reader: an indirect /Filter or /DecodeParms is an error, not a crash"
   const std::size_t at = xs.size();
   xs += "2 0 obj\n<< /Type /XRef /Size 3 /W [1 4 2] /Root 1 0 R /Filter 1 0 R /Length 7 >>\nstream\n";
   xs += std::string(7, '\0') + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
-  auto r = Reader::open(xs, "xrefstm.pdf");
-  REQUIRE_FALSE(r);
-  CHECK(r.error().message.find("indirect reference") != std::string::npos);
+  CHECK(contains(refusal(xs, "xrefstm.pdf"), "indirect reference"));
 }
 
 TEST_CASE("reader: 1,200-page file opens without touching the pages") {
@@ -310,26 +317,6 @@ TEST_CASE("reader: mutated files never crash or hang, and deep nesting is refuse
 
 namespace {
 
-// A classic-xref PDF of `objects` (numbered from 1) with `trailer_keys`.
-std::string classic_pdf(const std::vector<std::string>& objects, const std::string& trailer_keys = "") {
-  std::string out = "%PDF-1.4\n";
-  std::vector<std::size_t> offsets;
-  for (std::size_t n = 0; n < objects.size(); ++n) {
-    offsets.push_back(out.size());
-    out += std::to_string(n + 1) + " 0 obj\n" + objects[n] + "\nendobj\n";
-  }
-  const std::size_t xref = out.size();
-  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f\r\n";
-  char line[32];
-  for (auto o : offsets) {
-    std::snprintf(line, sizeof line, "%010zu 00000 n\r\n", o);
-    out += line;
-  }
-  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R " + trailer_keys +
-         ">>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-  return out;
-}
-
 const std::vector<std::string> one_page = {"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                                            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
                                            "<< /Title (Damaged but readable) >>"};
@@ -370,9 +357,7 @@ TEST_CASE("reader: a 20-digit first object number in a subsection is refused, no
   // A second subsection whose first number wraps 64-bit arithmetic back onto object 1.
   const auto trailer = pdf.rfind("trailer");
   pdf.insert(trailer, "18446744073709551615 2\n0000000009 00000 n\r\n0000000009 00000 n\r\n");
-  auto r = Reader::open(pdf, "wrap.pdf");
-  REQUIRE_FALSE(r);
-  CHECK(r.error().message.find("beyond the object limit") != std::string::npos);
+  CHECK(contains(refusal(pdf, "wrap.pdf"), "beyond the object limit"));
 }
 
 TEST_CASE("reader: 100,000 nested dictionaries are refused before PoDoFo's parser") {
@@ -400,8 +385,7 @@ TEST_CASE("reader: damaged cross-reference data is rebuilt by scanning when aske
   pdf.replace(at, std::string::npos, "startxref\n-1\n%%EOF\n");
   auto strict = Reader::open(pdf, "bad.pdf");
   REQUIRE_FALSE(strict);
-  pith::pdf::ReaderLimits limits;
-  limits.recover_damaged_xref = true;
+  const auto limits = recovering();
   auto r = Reader::open(pdf, "bad.pdf", limits);
   REQUIRE(r);
   CHECK(r->recovered());
@@ -447,9 +431,7 @@ TEST_CASE("reader: junk in the trailer dictionary falls back to the scan, which 
     auto strict = Reader::open(pdf, "junk.pdf");
     REQUIRE_FALSE(strict);
     CHECK(strict.error().message.find("PoDoFo") == std::string::npos);
-    pith::pdf::ReaderLimits limits;
-    limits.recover_damaged_xref = true;
-    auto r = Reader::open(pdf, "junk.pdf", limits);
+    auto r = Reader::open(pdf, "junk.pdf", recovering());
     REQUIRE(r);
     CHECK(r->recovered());
     check_structure(*r);
@@ -601,9 +583,7 @@ TEST_CASE("reader: a trailer that is only a nesting bomb is replaced by the cata
   std::string pdf = classic_pdf(one_page);
   const auto at = pdf.rfind("trailer\n");
   pdf.replace(at, pdf.find(">>\nstartxref") + 2 - at, "trailer\n" + std::string(5000, '<') + std::string(5000, '>'));
-  pith::pdf::ReaderLimits limits;
-  limits.recover_damaged_xref = true;
-  auto r = Reader::open(pdf, "issue-202.pdf", limits);
+  auto r = Reader::open(pdf, "issue-202.pdf", recovering());
   REQUIRE(r);
   CHECK(r->recovered());
   check_structure(*r);

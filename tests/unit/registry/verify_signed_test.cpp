@@ -31,6 +31,12 @@ CheckStatus status_of(const pith::Report& r, const char* code) {
 }
 
 
+// A copy of `bundle` with the field at `pointer` (a JSON pointer) set to `value`.
+json with_field(json bundle, const char* pointer, json value) {
+  bundle[json::json_pointer(pointer)] = std::move(value);
+  return bundle;
+}
+
 // Re-signs everything after an edit, as a registry holding `signer` would:
 // events (content hash, id, signature), state, bundle signature.
 json resign_all(json bundle, const TestSigner& signer = test_signer()) {
@@ -71,8 +77,8 @@ TEST_CASE("a verification holds a record only when its report verified", "[verif
 TEST_CASE("each signed field tampered is caught by the check that covers it", "[verify][signed][tamper]") {
   const json bundle = make_signed_bundle();
   SECTION("record title hash (record no longer hashes to its number)") {
-    json b = bundle;
-    b["canonical_record"]["metadata"]["title_canon_sha256"] = pith::sha256_hex("another title");
+    const json b = with_field(bundle, "/canonical_record/metadata/title_canon_sha256",
+                              pith::sha256_hex("another title"));
     const auto r = verify(b).report;
     CHECK(status_of(r, "record.hash.mismatch") == CheckStatus::fail);
     CHECK(status_of(r, "record.number.mismatch") == CheckStatus::fail);
@@ -80,33 +86,27 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
     CHECK(r.verdict() == Verdict::failed);
   }
   SECTION("canonical_sha256") {
-    json b = bundle;
-    b["canonical_sha256"] = pith::sha256_hex("x");
+    const json b = with_field(bundle, "/canonical_sha256", pith::sha256_hex("x"));
     CHECK(status_of(verify(b).report, "record.hash.mismatch") == CheckStatus::fail);
   }
   SECTION("pith_number, consistently re-signed by the registry key") {
-    json b = bundle;
-    b["pith_number"] = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
-    b = resign_bundle(test_signer(), b);
+    const json b = resign_bundle(test_signer(),
+                                 with_field(bundle, "/pith_number", "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA"));
     const auto r = verify(b).report;
     CHECK(status_of(r, "record.number.mismatch") == CheckStatus::fail);
     CHECK(status_of(r, "bundle.signature.valid") == CheckStatus::pass);  // signed, yet wrong
     CHECK(r.verdict() == Verdict::failed);
   }
   SECTION("short_pith_number") {
-    json b = resign_bundle(test_signer(), [&] { json c = bundle; c["short_pith_number"] = "pith:AAAAAAAA"; return c; }());
+    const json b = resign_bundle(test_signer(), with_field(bundle, "/short_pith_number", "pith:AAAAAAAA"));
     CHECK(status_of(verify(b).report, "bundle.short_number.mismatch") == CheckStatus::fail);
   }
   SECTION("source") {
-    json b = bundle;
-    b["source"]["version"] = 2;
-    b = resign_bundle(test_signer(), b);
+    const json b = resign_bundle(test_signer(), with_field(bundle, "/source/version", 2));
     CHECK(status_of(verify(b).report, "bundle.source.mismatch") == CheckStatus::fail);
   }
   SECTION("source_aliases") {
-    json b = bundle;
-    b["source_aliases"][0]["alias_value"] = "9999.99999";
-    b = resign_bundle(test_signer(), b);
+    const json b = resign_bundle(test_signer(), with_field(bundle, "/source_aliases/0/alias_value", "9999.99999"));
     CHECK(status_of(verify(b).report, "bundle.source_aliases.mismatch") == CheckStatus::fail);
   }
   SECTION("receipt signature") {
@@ -121,8 +121,7 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
     CHECK(r.verdict() == Verdict::failed);
   }
   SECTION("event payload without re-signing") {
-    json b = bundle;
-    b["events"][1]["payload"]["graph_snapshot"]["paper"]["title"] = "Edited";
+    const json b = with_field(bundle, "/events/1/payload/graph_snapshot/paper/title", "Edited");
     const auto r = verify(b).report;
     CHECK(status_of(r, "event.hash.mismatch") == CheckStatus::fail);
     CHECK(status_of(r, "bundle.hash.mismatch") == CheckStatus::fail);
@@ -149,15 +148,13 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
     CHECK(r2.verdict() == Verdict::verified);
   }
   SECTION("event_id") {
-    json b = bundle;
-    b["events"][1]["event_id"] = "sha256:" + pith::sha256_hex("x");
-    b = resign_bundle(test_signer(), b);
+    const json b = resign_bundle(test_signer(),
+                                 with_field(bundle, "/events/1/event_id", "sha256:" + pith::sha256_hex("x")));
     CHECK(status_of(verify(b).report, "event.id.mismatch") == CheckStatus::fail);
   }
   SECTION("event subject") {
-    json b = bundle;
-    b["events"][1]["subject_pith_number"] = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
-    b = resign_all(b);
+    const json b = resign_all(
+        with_field(bundle, "/events/1/subject_pith_number", "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA"));
     // The registry key signed an event about another record into this bundle.
     const auto r = verify(b).report;
     CHECK(status_of(r, "event.subject.mismatch") == CheckStatus::warn);  // its state lists it invalid
@@ -171,17 +168,14 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
     CHECK(status_of(r2, "state.recomputed.mismatch") == CheckStatus::fail);
   }
   SECTION("signer block naming another key than the signature") {
-    json b = bundle;
-    b["events"][1]["signer"]["key_id"] = "pith-v1-2026-05";
-    b = resign_all(b);
+    const json b = resign_all(with_field(bundle, "/events/1/signer/key_id", "pith-v1-2026-05"));
     json lie = b;
     lie["state"] = bundle["state"];
     lie = resign_bundle(test_signer(), lie);
     CHECK(status_of(verify(lie).report, "event.signer.mismatch") == CheckStatus::fail);
   }
   SECTION("bundle field outside the events (mirror_hints)") {
-    json b = bundle;
-    b["mirror_hints"][0]["base_url"] = "https://evil.example";
+    const json b = with_field(bundle, "/mirror_hints/0/base_url", "https://evil.example");
     const auto r = verify(b).report;
     CHECK(status_of(r, "bundle.hash.mismatch") == CheckStatus::fail);
     CHECK(status_of(r, "bundle.signature.invalid") == CheckStatus::fail);
@@ -194,8 +188,7 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
     CHECK(status_of(verify(b).report, "bundle.signature.invalid") == CheckStatus::fail);
   }
   SECTION("malformed signature encoding") {
-    json b = bundle;
-    b["bundle_signature"]["signature_b64"] = "not base64!";
+    const json b = with_field(bundle, "/bundle_signature/signature_b64", "not base64!");
     CHECK(status_of(verify(b).report, "bundle.signature.malformed") == CheckStatus::fail);
   }
   SECTION("served state edited and re-hashed, bundle re-signed") {
@@ -209,9 +202,7 @@ TEST_CASE("each signed field tampered is caught by the check that covers it", "[
     CHECK(r.find("state.recomputed.mismatch")->detail.find("$.current.graph_snapshots[0]") != std::string::npos);
   }
   SECTION("served state edited without re-hashing") {
-    json b = bundle;
-    b["state"]["event_count"] = 3;
-    b = resign_bundle(test_signer(), b);
+    const json b = resign_bundle(test_signer(), with_field(bundle, "/state/event_count", 3));
     const auto r = verify(b).report;
     CHECK(status_of(r, "state.hash.mismatch") == CheckStatus::fail);
     CHECK(r.find("state.recomputed.mismatch")->detail.find("$.event_count") != std::string::npos);
@@ -294,38 +285,29 @@ TEST_CASE("a key claiming the registry key id is refused", "[verify][signed][tru
 TEST_CASE("algorithm, status and message other than expected fail", "[verify][signed]") {
   const json bundle = make_signed_bundle();
   SECTION("bundle algorithm") {
-    json b = bundle;
-    b["bundle_signature"]["algorithm"] = "ed448";
+    const json b = with_field(bundle, "/bundle_signature/algorithm", "ed448");
     CHECK(status_of(verify(b).report, "bundle.algorithm.unsupported") == CheckStatus::fail);
   }
   SECTION("bundle signature_status") {
-    json b = bundle;
-    b["bundle_signature"]["signature_status"] = "unsigned";
+    const json b = with_field(bundle, "/bundle_signature/signature_status", "unsigned");
     CHECK(status_of(verify(b).report, "bundle.signature_status.invalid") == CheckStatus::fail);
   }
   SECTION("bundle signed_message") {
-    json b = bundle;
-    b["bundle_signature"]["signed_message"] = "bundle_sha256_hex";
+    const json b = with_field(bundle, "/bundle_signature/signed_message", "bundle_sha256_hex");
     CHECK(status_of(verify(b).report, "bundle.signed_message.invalid") == CheckStatus::fail);
   }
   SECTION("receipt algorithm, everything re-signed") {
-    json b = bundle;
-    b["events"][0]["payload"]["receipt"]["algorithm"] = "rsa";
-    b = resign_all(b);
+    const json b = resign_all(with_field(bundle, "/events/0/payload/receipt/algorithm", "rsa"));
     const auto r = verify(b).report;
     CHECK(status_of(r, "receipt.algorithm.unsupported") == CheckStatus::fail);
     CHECK(r.verdict() == Verdict::failed);
   }
   SECTION("receipt signed_message") {
-    json b = bundle;
-    b["events"][0]["payload"]["receipt"]["signed_message"] = "canonical_sha256_hex";
-    b = resign_all(b);
+    const json b = resign_all(with_field(bundle, "/events/0/payload/receipt/signed_message", "canonical_sha256_hex"));
     CHECK(status_of(verify(b).report, "receipt.signed_message.invalid") == CheckStatus::fail);
   }
   SECTION("event algorithm") {
-    json b = bundle;
-    b["events"][1]["signature"]["algorithm"] = "none";
-    b = resign_bundle(test_signer(), b);
+    const json b = resign_bundle(test_signer(), with_field(bundle, "/events/1/signature/algorithm", "none"));
     CHECK(status_of(verify(b).report, "event.algorithm.unsupported") == CheckStatus::fail);
   }
 }

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
 
 using namespace std::chrono_literals;
@@ -31,6 +32,41 @@ HttpOptions fast_options() {
   o.max_retries = 2;
   o.low_speed_time = 1s;
   return o;
+}
+
+// fast_options() that give up on a request after 300 ms and one retry.
+HttpOptions impatient_options() {
+  HttpOptions o = fast_options();
+  o.total_timeout = 300ms;
+  o.max_retries = 1;
+  return o;
+}
+
+// fast_options() that trust the CA in `ca` (a PEM file) instead of the system's.
+HttpOptions trusting(const std::filesystem::path& ca) {
+  HttpOptions o = fast_options();
+  o.cacert = ca.string();
+  return o;
+}
+
+// A handler that answers "late", `delay` after the request.
+httplib::Server::Handler answers_late(std::chrono::milliseconds delay) {
+  return [delay](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(delay);
+    res.set_content("late", "text/plain");
+  };
+}
+
+// A handler that answers 500 to its first request and "ok" to every later one.
+httplib::Server::Handler fails_the_first_time() {
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  return [calls](const httplib::Request&, httplib::Response& res) {
+    if ((*calls)++ == 0) {
+      res.status = 500;
+      return;
+    }
+    res.set_content("ok", "text/plain");
+  };
 }
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
@@ -67,14 +103,7 @@ TEST_CASE("a 404 is an answer, not retried", "[http]") {
 
 TEST_CASE("a 500 is retried with backoff and the later success is used", "[http]") {
   LoopbackServer server;
-  std::atomic<int> calls{0};
-  server.get("/flaky", [&](const httplib::Request&, httplib::Response& res) {
-    if (calls++ == 0) {
-      res.status = 500;
-      return;
-    }
-    res.set_content("ok", "text/plain");
-  });
+  server.get("/flaky", fails_the_first_time());
   server.start();
   HttpClient client(fast_options());
   auto r = client.get({server.base_url() + "/flaky"});
@@ -99,15 +128,9 @@ TEST_CASE("a lasting 503 gives up after the bounded retries", "[http]") {
 
 TEST_CASE("a server that does not answer in time is a timeout error naming the URL", "[http]") {
   LoopbackServer server;
-  server.get("/hang", [](const httplib::Request&, httplib::Response& res) {
-    std::this_thread::sleep_for(1200ms);
-    res.set_content("late", "text/plain");
-  });
+  server.get("/hang", answers_late(1200ms));
   server.start();
-  auto o = fast_options();
-  o.total_timeout = 300ms;
-  o.max_retries = 1;
-  HttpClient client(o);
+  HttpClient client(impatient_options());
   const std::string url = server.base_url() + "/hang";
   auto r = client.get({url});
   REQUIRE_FALSE(r);
@@ -330,24 +353,11 @@ TEST_CASE("a batch runs concurrently over few reused connections, results in ord
 
 TEST_CASE("a batch retries a 500 and reports a timeout per request", "[http]") {
   LoopbackServer server;
-  std::atomic<int> calls{0};
-  server.get("/flaky", [&](const httplib::Request&, httplib::Response& res) {
-    if (calls++ == 0) {
-      res.status = 500;
-      return;
-    }
-    res.set_content("ok", "text/plain");
-  });
-  server.get("/hang", [](const httplib::Request&, httplib::Response& res) {
-    std::this_thread::sleep_for(900ms);
-    res.set_content("late", "text/plain");
-  });
+  server.get("/flaky", fails_the_first_time());
+  server.get("/hang", answers_late(900ms));
   server.serve_bytes("/fine", "fine");
   server.start();
-  auto o = fast_options();
-  o.total_timeout = 300ms;
-  o.max_retries = 1;
-  HttpClient client(o);
+  HttpClient client(impatient_options());
   auto results = client.get_many({{server.base_url() + "/flaky"}, {server.base_url() + "/hang"},
                                   {server.base_url() + "/fine"}},
                                  8);
@@ -369,9 +379,7 @@ TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host
   tls.serve_bytes("/doc.json", "secure");
   tls.start();
   {
-    auto o = fast_options();
-    o.cacert = good.ca_cert.string();
-    HttpClient client(o);
+    HttpClient client(trusting(good.ca_cert));
     auto r = client.get({tls.base_url() + "/doc.json"});
     REQUIRE(r);
     CHECK(r->body == "secure");
@@ -386,9 +394,7 @@ TEST_CASE("HTTPS: verified with --cacert, refused without it or for another host
   wrong_host.serve_bytes("/doc.json", "secure?");
   wrong_host.start();
   {
-    auto o = fast_options();
-    o.cacert = other.ca_cert.string();  // trusted CA, but the certificate names another host
-    HttpClient client(o);
+    HttpClient client(trusting(other.ca_cert));  // trusted CA, but the certificate names another host
     auto r = client.get({wrong_host.base_url() + "/doc.json"});
     REQUIRE_FALSE(r);
     CHECK(contains(r.error().message, "certificate"));
@@ -406,9 +412,7 @@ TEST_CASE("HTTPS never redirects down to plain HTTP", "[http][tls]") {
   const std::string target = plain.base_url() + "/doc.json";
   tls.get("/doc.json", [target](const httplib::Request&, httplib::Response& res) { res.set_redirect(target); });
   tls.start();
-  auto o = fast_options();
-  o.cacert = pki.ca_cert.string();
-  HttpClient client(o);
+  HttpClient client(trusting(pki.ca_cert));
   auto r = client.get({tls.base_url() + "/doc.json"});
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "HTTPS never redirects to HTTP"));

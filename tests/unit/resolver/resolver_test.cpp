@@ -307,12 +307,22 @@ TEST_CASE("offline still reads file:// mirrors", "[resolver]") {
   CHECK_FALSE(std::filesystem::exists(cache.path / (body(13) + ".json")));  // offline: used, not cached
 }
 
+namespace {
+
+// Starts `server` serving record n's bundle; its path.
+std::string serve_record(LoopbackServer& server, int n) {
+  const std::string path = "/pith/" + body(n) + "/bundle.json";
+  server.serve_bytes(path, document(number(n)));
+  server.start();
+  return path;
+}
+
+}  // namespace
+
 TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with ETag", "[resolver]") {
   TempDir cache("fresh");
   LoopbackServer server;
-  const std::string path = "/pith/" + body(14) + "/bundle.json";
-  server.serve_bytes(path, document(number(14)));
-  server.start();
+  const std::string path = serve_record(server, 14);
   auto o = options_for(server.base_url(), cache.path);
   {
     Resolver resolver(o, stand_in_verifier());
@@ -335,9 +345,7 @@ TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with
 TEST_CASE("--refresh asks the network even for a fresh entry", "[resolver]") {
   TempDir cache("refresh");
   LoopbackServer server;
-  const std::string path = "/pith/" + body(15) + "/bundle.json";
-  server.serve_bytes(path, document(number(15)));
-  server.start();
+  const std::string path = serve_record(server, 15);
   auto o = options_for(server.base_url(), cache.path);
   REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(15)));
   o.refresh = true;
@@ -366,9 +374,7 @@ TEST_CASE("a stale entry is used, with a warning, when nothing online answers", 
 TEST_CASE("a poisoned cache entry is never used: refetched, and replaced only by the verified copy", "[resolver]") {
   TempDir cache("poison");
   LoopbackServer server;
-  const std::string path = "/pith/" + body(17) + "/bundle.json";
-  server.serve_bytes(path, document(number(17)));
-  server.start();
+  const std::string path = serve_record(server, 17);
   auto o = options_for(server.base_url(), cache.path);
   REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(17)));
   const auto entry = cache.path / (body(17) + ".json");

@@ -7,20 +7,7 @@
 
 using namespace pith::test;
 
-namespace {
-void check(Variant v) {
-  Paper paper;
-  paper.variant = v;
-  check_generated_sty_pdf(Engine::dvips, paper, fixture_record());
-}
-}  // namespace
-
-TEST_CASE("dvips: no hyperref") { check(Variant::plain); }
-TEST_CASE("dvips: hyperref before pith") { check(Variant::hyperref_before); }
-TEST_CASE("dvips: hyperref after pith") { check(Variant::hyperref_after); }
-TEST_CASE("dvips: hyperref + hyperxmp") { check(Variant::hyperxmp); }
-TEST_CASE("dvips: DocumentMetadata") { check(Variant::document_metadata); }
-TEST_CASE("dvips: DocumentMetadata + hyperref") { check(Variant::document_metadata_hyperref); }
+TEST_CASE("dvips: every loading variant") { check_every_variant(Engine::dvips); }
 
 // latex + dvipdfmx (the class option selects the driver) takes the XeTeX path.
 TEST_CASE("latex+dvipdfmx: no hyperref and hyperref after pith") {

@@ -7,20 +7,7 @@
 
 using namespace pith::test;
 
-namespace {
-void check(Variant v) {
-  Paper paper;
-  paper.variant = v;
-  check_generated_sty_pdf(Engine::xelatex, paper, fixture_record());
-}
-}  // namespace
-
-TEST_CASE("xelatex: no hyperref") { check(Variant::plain); }
-TEST_CASE("xelatex: hyperref before pith") { check(Variant::hyperref_before); }
-TEST_CASE("xelatex: hyperref after pith") { check(Variant::hyperref_after); }
-TEST_CASE("xelatex: hyperref + hyperxmp") { check(Variant::hyperxmp); }
-TEST_CASE("xelatex: DocumentMetadata") { check(Variant::document_metadata); }
-TEST_CASE("xelatex: DocumentMetadata + hyperref") { check(Variant::document_metadata_hyperref); }
+TEST_CASE("xelatex: every loading variant") { check_every_variant(Engine::xelatex); }
 
 // pith.sty fixes no options of color, xcolor or hyperref: the option sets of
 // real papers, loaded before and after it, build without an option clash.
