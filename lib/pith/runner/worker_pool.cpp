@@ -2,6 +2,7 @@
 #include "pith/runner/worker_pool.hpp"
 
 #include "pith/base/fd_io.hpp"
+#include "pith/base/wire.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,7 +22,7 @@ namespace pith::runner {
 
 namespace {
 
-// Requests and answers are framed (base/fd_io.hpp: length_framed).
+// Requests and answers are framed (base/wire.hpp: append_framed).
 rlim_t cpu_seconds_used() {
   timespec t{};
   ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -35,15 +36,13 @@ rlim_t cpu_seconds_used() {
   if (!confine_child(fd, options.limits, /*cpu_limit_per_request=*/true)) ::_exit(4);
   std::string request;
   for (;;) {
-    std::uint64_t length = 0;
-    if (!read_exact(fd, reinterpret_cast<char*>(&length), frame_header_bytes)) ::_exit(0);
-    if (length > options.max_request_bytes) ::_exit(5);
-    request.resize(length);
-    if (!read_exact(fd, request.data(), request.size())) ::_exit(0);
+    auto next = read_framed(fd, options.max_request_bytes);
+    if (!next) ::_exit(next.error().kind == ErrorKind::malformed ? 5 : 0);  // too large; or the parent closed the socket
+    request = std::move(*next);
     const rlimit cpu{cpu_seconds_used() + options.limits.cpu_seconds, RLIM_INFINITY};
     ::setrlimit(RLIMIT_CPU, &cpu);
     const std::string payload = child_work_payload(subject, [&] { return handler(request); }, options.limits);
-    if (!write_all(fd, length_framed(payload), PeerKind::pipe)) ::_exit(3);
+    if (!write_framed(fd, payload)) ::_exit(3);
     if (payload.front() != child_result_tag) ::_exit(0);
   }
 }
@@ -160,7 +159,7 @@ void WorkerPool::give(Worker& w, std::uint64_t ticket, std::string request) {
   // A free worker that died while idle is replaced, once.
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (w.pid <= 0 && !start(w)) break;
-    w.outgoing += length_framed(request);
+    append_framed(w.outgoing, request);
     w.given.push_back(Given{ticket, std::move(request)});
     if (free) begin_front(w);
     if (flush(w) || !free) return;  // a busy worker that is gone: its read says how, and passes this on
@@ -226,8 +225,8 @@ bool WorkerPool::read_from(Worker& w, std::vector<Done>& done) {
     }
     w.answer.append(buffer, static_cast<std::size_t>(n));
     bool answered_one = false;
-    while (w.answer.size() >= frame_header_bytes) {
-      const std::uint64_t length = frame_length(w.answer);
+    while (const auto announced = framed_length(w.answer)) {
+      const std::uint64_t length = *announced;
       if (length > options_.limits.max_output_bytes + 1) {
         ::kill(w.pid, SIGKILL);
         stop(w, nullptr);
