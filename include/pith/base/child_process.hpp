@@ -112,6 +112,14 @@ class ChildProcess {
 // ("the check crashed (signal 11 (Segmentation fault))"), or nullopt for exit 0.
 [[nodiscard]] std::optional<std::string> describe_child_end(const std::string& subject, int status,
                                                             const ChildLimits& limits);
+// In the parent: the one kill and reap of a child. Waits for `pid` to end,
+// killing it (SIGKILL) once `until` has passed (time_point::min(): at once);
+// `killed` says whether it was.
+struct ChildEnd {
+  int status = 0;  // the wait status
+  bool killed = false;
+};
+[[nodiscard]] ChildEnd reap_child(pid_t pid, std::chrono::steady_clock::time_point until);
 [[nodiscard]] std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits);
 [[nodiscard]] std::string describe_too_large(const std::string& subject, const ChildLimits& limits);
 // What a child sent (a tag byte, then the result or the reason there is none):

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -15,7 +14,6 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace pith::runner {
@@ -195,23 +193,10 @@ void ChildScheduler::give_waiting() {
   }
 }
 
-int ChildScheduler::reap(Child& c, Clock::time_point until) {
+ChildEnd ChildScheduler::reap(Child& c, Clock::time_point until) {
   if (c.fd >= 0) ::close(std::exchange(c.fd, -1));
-  int status = 0;
-  if (c.pid <= 0) return status;
-  for (;;) {
-    const pid_t r = ::waitpid(c.pid, &status, WNOHANG);
-    if (r == c.pid || (r < 0 && errno != EINTR)) break;
-    if (r == 0 && Clock::now() >= until) {
-      ::kill(c.pid, SIGKILL);
-      while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      break;
-    }
-    if (r == 0) ::usleep(200);
-  }
-  c.pid = -1;
-  return status;
+  if (c.pid <= 0) return {};
+  return reap_child(std::exchange(c.pid, -1), until);
 }
 
 void ChildScheduler::answer_front(Child& c, Result<std::string> answer, std::vector<ChildDone>& done) {
@@ -230,12 +215,12 @@ void ChildScheduler::stop(Child& c, std::string why, std::vector<ChildDone>& don
 void ChildScheduler::ended(Child& c, std::vector<ChildDone>& done) {
   // The socket's end normally means the child is exiting; one that closed it
   // and lives on is still held to its deadline.
-  const int status = reap(c, c.deadline);
-  if (Clock::now() >= c.deadline && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+  const ChildEnd end = reap(c, c.deadline);
+  if (end.killed) {
     return answer_front(c, fail(ErrorKind::malformed, "", describe_wall_clock_stop(options_.subject, options_.limits)),
                         done);
   }
-  auto why = describe_child_end(options_.subject, status, options_.limits);
+  auto why = describe_child_end(options_.subject, end.status, options_.limits);
   answer_front(c, fail(ErrorKind::malformed, "", why ? std::move(*why) : options_.subject + " sent back no complete result"),
                done);
 }

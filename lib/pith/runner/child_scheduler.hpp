@@ -133,8 +133,8 @@ class ChildScheduler {
   // Reads what the child sent; true when an answer completed or the child is gone.
   bool read_from(Child& c, std::vector<ChildDone>& done);
   // Closes the socket and waits for the child to end, killing it once
-  // `until` has passed; returns its wait status.
-  int reap(Child& c, std::chrono::steady_clock::time_point until);
+  // `until` has passed (base/child_process.hpp: reap_child).
+  ChildEnd reap(Child& c, std::chrono::steady_clock::time_point until);
   // The child is killed: `why` is the answer to its current work.
   void stop(Child& c, std::string why, std::vector<ChildDone>& done);
   // The child closed its socket with its work unanswered: how it ended is the answer.
