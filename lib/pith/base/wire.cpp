@@ -178,6 +178,12 @@ void append_framed(std::string& out, std::string_view message) {
   out.append(message);
 }
 
+std::string frame_header(std::uint64_t length) {
+  std::string header;
+  put_u64(header, length);
+  return header;
+}
+
 std::optional<std::string_view> take_framed(std::string_view& rest) {
   const auto length = framed_length(rest);
   if (!length || *length > rest.size() - frame_header_bytes) return std::nullopt;

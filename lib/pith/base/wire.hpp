@@ -143,6 +143,8 @@ void append_framed(std::string& out, std::string_view message);
 [[nodiscard]] std::optional<std::string_view> take_framed(std::string_view& rest);
 // The bytes in front of each framed message that say its length.
 inline constexpr std::size_t frame_header_bytes = 8;
+// Those bytes for a message of `length` bytes (append_framed is they, then the message).
+[[nodiscard]] std::string frame_header(std::uint64_t length);
 // The length the message at the front of `rest` announces, once its
 // frame_header_bytes are there (nullopt before): a reader of a stream refuses
 // a message past its bound before the bytes come.

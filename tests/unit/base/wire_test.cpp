@@ -178,6 +178,7 @@ TEST_CASE("one framing on a descriptor: little-endian lengths, a message past it
   pith::append_framed(framed, "abc");
   CHECK(framed == std::string("\x03\0\0\0\0\0\0\0abc", 11));
   CHECK(pith::framed_length(framed) == 3u);
+  CHECK(pith::frame_header(3) + "abc" == framed);
   CHECK_FALSE(pith::framed_length(std::string_view(framed).substr(0, pith::frame_header_bytes - 1)));
 
   int fds[2];
