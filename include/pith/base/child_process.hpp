@@ -95,13 +95,14 @@ class ChildProcess {
 [[nodiscard]] Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
                                                const ChildLimits& limits = {});
 
-// The parts of a child's life that other runners of hostile work share
-// (runner/worker_pool.hpp: long-lived workers under the same rules).
+// The parts of a child's life that the scheduler of many children shares
+// (runner/child_scheduler.hpp: a fork per piece of work, or long-lived
+// workers, under the same rules).
 // In the child, before touching the input: stdout/stderr to /dev/null,
 // default crash signals, RLIMIT_CPU/AS/CORE from `limits`, then the sandbox
 // keeping only `keep_fd`. An Error: the child must not go on.
 // `cpu_limit_per_request`: the hard RLIMIT_CPU stays open, for a worker
-// (runner/worker_pool.hpp) that sets its soft limit before each request.
+// (runner/child_scheduler.hpp) that sets its soft limit before each request.
 [[nodiscard]] Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limit_per_request = false);
 // In the child: runs `work` and returns the tagged payload to send back
 // (child_result_tag + result, or child_error_tag + why: an exception, memory).
@@ -111,6 +112,14 @@ class ChildProcess {
 // ("the check crashed (signal 11 (Segmentation fault))"), or nullopt for exit 0.
 [[nodiscard]] std::optional<std::string> describe_child_end(const std::string& subject, int status,
                                                             const ChildLimits& limits);
+// In the parent: the one kill and reap of a child. Waits for `pid` to end,
+// killing it (SIGKILL) once `until` has passed (time_point::min(): at once);
+// `killed` says whether it was.
+struct ChildEnd {
+  int status = 0;  // the wait status
+  bool killed = false;
+};
+[[nodiscard]] ChildEnd reap_child(pid_t pid, std::chrono::steady_clock::time_point until);
 [[nodiscard]] std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits);
 [[nodiscard]] std::string describe_too_large(const std::string& subject, const ChildLimits& limits);
 // What a child sent (a tag byte, then the result or the reason there is none):
@@ -134,7 +143,7 @@ struct ChildEvents {
 
 // The one poll loop with deadlines, for every runner of children
 // (read_until_or_deadline below; runner/child_scheduler.hpp
-// ChildScheduler::wait, runner/worker_pool.hpp WorkerPool::wait): waits until a watched
+// ChildScheduler::wait): waits until a watched
 // descriptor or `also` (a descriptor of the caller's; -1: none) is ready, or
 // the nearest deadline passes. With no watch it waits for `also` alone, and
 // returns at once without one. What happened to each child (read it, finish

@@ -2,9 +2,9 @@
 #pragma once
 // Checking many inputs at once (pith-check -j N): every input is read in a
 // child process under IsolationLimits (isolation.hpp), at most `jobs` at a
-// time, so one slow, crashing or hostile input never stops the others: a
-// child forked per input (child_scheduler.hpp) or long-lived workers
-// (worker_pool.hpp). The parent stays single-threaded (children are forked,
+// time, so one slow, crashing or hostile input never stops the others, on
+// the one scheduler of children (child_scheduler.hpp): a child forked per
+// input, or long-lived workers. The parent stays single-threaded (children are forked,
 // never threads) and judges the inputs in input order, so the output of a
 // run does not depend on which child finished first.
 //
@@ -26,7 +26,7 @@ inline constexpr unsigned max_corpus_jobs = 256;
 struct CorpusOptions {
   unsigned jobs = 1;  // children at a time, 1..max_corpus_jobs
   IsolationLimits limits;
-  // `jobs` long-lived workers (worker_pool.hpp), each replaced after this
+  // `jobs` long-lived workers (child_scheduler.hpp), each replaced after this
   // many inputs or a crash, instead of a fork per input. 0: a fork per input
   // (pith-check --workers=fork).
   std::size_t inputs_per_worker = 500;

@@ -8,8 +8,7 @@
 // that input's verdict `error`), never a crash or a hang of the tool. The
 // child only reads and sends bytes back; the parent judges them
 // (check/file.hpp: judge_pdf_facts): nothing a child sends is a verdict. Many children
-// at once: child_scheduler.hpp (a fork each) and worker_pool.hpp (long-lived
-// workers).
+// at once: child_scheduler.hpp (a fork each, or long-lived workers).
 //
 // fork() without exec: call this from a single-threaded process (pith-check
 // is; pith-serve forks its broker before any thread exists).

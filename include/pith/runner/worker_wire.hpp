@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The boundary between a corpus run and its workers (worker_pool.hpp): the
+// The boundary between a corpus run and its workers (child_scheduler.hpp): the
 // one message the parent sends, which input to read. The worker's answer is
 // the Judge's (corpus.hpp: check/pdf_facts.hpp for pith-check), inside the
 // child envelope every child shares (base/child_process.hpp). On base/wire:

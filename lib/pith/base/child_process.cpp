@@ -159,6 +159,21 @@ std::optional<std::string> describe_child_end(const std::string& subject, int st
   return std::nullopt;
 }
 
+ChildEnd reap_child(pid_t pid, std::chrono::steady_clock::time_point until) {
+  ChildEnd end;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &end.status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) return end;
+    if (done == 0 && std::chrono::steady_clock::now() >= until) break;
+    if (done == 0) ::usleep(200);
+  }
+  ::kill(pid, SIGKILL);
+  end.killed = true;
+  while (::waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {
+  }
+  return end;
+}
+
 std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits) {
   return subject + " took longer than " + std::to_string(limits.wall_seconds) + " s and was stopped (wall-clock limit)";
 }
@@ -235,12 +250,7 @@ ChildProcess::~ChildProcess() { release(); }
 
 void ChildProcess::release() {
   if (fd_ >= 0) ::close(std::exchange(fd_, -1));
-  if (pid_ > 0) {
-    ::kill(pid_, SIGKILL);
-    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-  }
+  if (pid_ > 0) (void)reap_child(std::exchange(pid_, -1), std::chrono::steady_clock::time_point::min());
 }
 
 bool ChildProcess::read_available() {
@@ -277,25 +287,15 @@ Result<std::string> ChildProcess::finish() {
     pollfd p{fd_, POLLIN, 0};
     if (::poll(&p, 1, 0) <= 0 || read_available()) break;
   }
-  bool timed_out = fd_ >= 0;  // still open: the child is still at work past its deadline
-  if (timed_out || too_large_) ::kill(pid_, SIGKILL);
+  const bool still_open = fd_ >= 0;  // the child is still at work past its deadline
   if (fd_ >= 0) ::close(std::exchange(fd_, -1));
   // The pipe's end normally means the child is exiting; one that closed it
   // and lives on is still held to the deadline.
-  int status = 0;
-  for (;;) {
-    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-    if (done == pid_ || (done < 0 && errno != EINTR)) break;
-    if (done == 0 && std::chrono::steady_clock::now() >= deadline_) {
-      ::kill(pid_, SIGKILL);
-      timed_out = true;
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-      break;
-    }
-    if (done == 0) ::usleep(500);
-  }
-  pid_ = -1;
+  const bool stop_now = still_open || too_large_;
+  const ChildEnd end =
+      reap_child(std::exchange(pid_, -1), stop_now ? std::chrono::steady_clock::time_point::min() : deadline_);
+  const bool timed_out = still_open || (end.killed && !stop_now);
+  const int status = end.status;
 
   if (timed_out) return stopped(describe_wall_clock_stop(subject_, limits_));
   if (too_large_) return stopped(describe_too_large(subject_, limits_));

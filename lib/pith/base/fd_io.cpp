@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/fd_io.hpp"
 
+#include "pith/base/wire.hpp"
+
 #include <cerrno>
-#include <cstring>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -30,18 +31,23 @@ bool read_exact(int fd, char* into, std::size_t size) {
   return true;
 }
 
-std::string length_framed(std::string_view bytes) {
-  const std::uint64_t length = bytes.size();
-  std::string out(frame_header_bytes, '\0');
-  std::memcpy(out.data(), &length, frame_header_bytes);
-  out += bytes;
-  return out;
+bool write_framed(int fd, std::string_view message, PeerKind peer) {
+  // The length, then the message where it is: a child near its memory limit
+  // sends its answer without a copy.
+  return write_all(fd, frame_header(message.size()), peer) && write_all(fd, message, peer);
 }
 
-std::uint64_t frame_length(std::string_view framed) {
-  std::uint64_t length = 0;
-  std::memcpy(&length, framed.data(), frame_header_bytes);
-  return length;
+Result<std::string> read_framed(int fd, std::size_t max_bytes) {
+  std::string header(frame_header_bytes, '\0');
+  if (!read_exact(fd, header.data(), header.size())) return fail(ErrorKind::io, "", "the stream ended before a message");
+  const std::uint64_t length = *framed_length(header);
+  if (length > max_bytes) {
+    return fail(ErrorKind::malformed, "",
+                "a message of " + std::to_string(length) + " bytes, past its bound of " + std::to_string(max_bytes));
+  }
+  std::string message(static_cast<std::size_t>(length), '\0');
+  if (!read_exact(fd, message.data(), message.size())) return fail(ErrorKind::io, "", "the stream ended within a message");
+  return message;
 }
 
 }  // namespace pith

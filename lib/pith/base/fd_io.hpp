@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whole reads and writes on the pipes and sockets between pith's processes
-// (a check child, a worker of the pool, pith-serve's broker), and the one
-// framing they share for messages: 8 bytes of length in this machine's order
-// (both ends are the same program), then the bytes.
+// (a check child, a long-lived worker, pith-serve's broker), and whole
+// messages in the one framing they share, base/wire's (append_framed: a
+// little-endian u64 length, then the bytes).
+#include "pith/base/error.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,10 +23,11 @@ enum class PeerKind {
 // Exactly `size` bytes into `into`; false at end of file first, or on error.
 [[nodiscard]] bool read_exact(int fd, char* into, std::size_t size);
 
-inline constexpr std::size_t frame_header_bytes = sizeof(std::uint64_t);
-// `bytes` with its length in front.
-[[nodiscard]] std::string length_framed(std::string_view bytes);
-// The length at the front of `framed` (which holds at least frame_header_bytes).
-[[nodiscard]] std::uint64_t frame_length(std::string_view framed);
+// `message` framed (base/wire.hpp: append_framed), written whole.
+[[nodiscard]] bool write_framed(int fd, std::string_view message, PeerKind peer = PeerKind::pipe);
+// The next framed message: its bytes, or an Error of kind io (end of file or
+// a read error before the message is whole) or malformed (it announces more
+// than `max_bytes`: refused before its bytes are read).
+[[nodiscard]] Result<std::string> read_framed(int fd, std::size_t max_bytes);
 
 }  // namespace pith

@@ -178,13 +178,23 @@ void append_framed(std::string& out, std::string_view message) {
   out.append(message);
 }
 
+std::string frame_header(std::uint64_t length) {
+  std::string header;
+  put_u64(header, length);
+  return header;
+}
+
 std::optional<std::string_view> take_framed(std::string_view& rest) {
-  if (rest.size() < 8) return std::nullopt;
-  const std::uint64_t length = get_u64(rest);
-  if (length > rest.size() - 8) return std::nullopt;
-  const std::string_view message = rest.substr(8, static_cast<std::size_t>(length));
-  rest.remove_prefix(8 + static_cast<std::size_t>(length));
+  const auto length = framed_length(rest);
+  if (!length || *length > rest.size() - frame_header_bytes) return std::nullopt;
+  const std::string_view message = rest.substr(frame_header_bytes, static_cast<std::size_t>(*length));
+  rest.remove_prefix(frame_header_bytes + static_cast<std::size_t>(*length));
   return message;
+}
+
+std::optional<std::uint64_t> framed_length(std::string_view rest) {
+  if (rest.size() < frame_header_bytes) return std::nullopt;
+  return get_u64(rest);
 }
 
 std::optional<std::string_view> wire_tag(std::string_view message) { return take_framed(message); }

@@ -133,12 +133,22 @@ class WireReader {
 };
 
 // Several messages in one stream (a child that sends its answer in parts:
-// the parent acts on the first as soon as it is whole): each as a `bytes`
-// field, one after another.
+// the parent acts on the first as soon as it is whole; requests to a
+// long-lived worker and its answers; pith-serve's broker's replies): each as
+// a `bytes` field, one after another. The one framing between pith's
+// processes (base/fd_io.hpp reads and writes it on a descriptor).
 void append_framed(std::string& out, std::string_view message);
 // The next whole message at the front of `rest`, which moves past it; nullopt
 // (and `rest` unchanged) while it is cut short.
 [[nodiscard]] std::optional<std::string_view> take_framed(std::string_view& rest);
+// The bytes in front of each framed message that say its length.
+inline constexpr std::size_t frame_header_bytes = 8;
+// Those bytes for a message of `length` bytes (append_framed is they, then the message).
+[[nodiscard]] std::string frame_header(std::uint64_t length);
+// The length the message at the front of `rest` announces, once its
+// frame_header_bytes are there (nullopt before): a reader of a stream refuses
+// a message past its bound before the bytes come.
+[[nodiscard]] std::optional<std::uint64_t> framed_length(std::string_view rest);
 
 // The tag a message starts with (which message it is), or nullopt for bytes
 // that start with none.

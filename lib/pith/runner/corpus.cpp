@@ -3,7 +3,6 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/runner/child_scheduler.hpp"
-#include "pith/runner/worker_pool.hpp"
 #include "pith/runner/worker_wire.hpp"
 
 #include <algorithm>
@@ -43,13 +42,13 @@ class InOrder {
   std::size_t next_ = 0;
 };
 
-// The one loop over either scheduler (a fork per input, or workers): give
-// every free child an input, wait, hand on what is done.
-template <class Scheduler, class Give>
-void run_on(Scheduler& scheduler, InputSource& inputs, InOrder& out, const Give& give) {
+// The one loop, whichever way work reaches the children (a fork per input,
+// or workers): give every free child an input, wait, hand on what is done.
+template <class Give>
+void run_on(ChildScheduler& children, InputSource& inputs, InOrder& out, const Give& give) {
   std::size_t next = 0;
   const auto give_idle_children_work = [&] {
-    while (scheduler.has_idle() && inputs.has(next)) {
+    while (children.has_idle() && inputs.has(next)) {
       const std::size_t i = next++;
       if (inputs.at(i).ready) {
         out.done(i, std::nullopt, 0);
@@ -58,10 +57,10 @@ void run_on(Scheduler& scheduler, InputSource& inputs, InOrder& out, const Give&
       give(i, inputs.at(i));
     }
   };
-  while (inputs.has(next) || scheduler.busy()) {
+  while (inputs.has(next) || children.busy()) {
     give_idle_children_work();
-    if (!scheduler.busy()) continue;
-    auto done = scheduler.wait();
+    if (!children.busy()) continue;
+    auto done = children.wait().done;
     // The children that just answered get their next input before this
     // process judges their answers, so they read while it judges: judging
     // first left each worker idle for its own answer's judgement, and the
@@ -71,47 +70,30 @@ void run_on(Scheduler& scheduler, InputSource& inputs, InOrder& out, const Give&
   }
 }
 
-// ChildScheduler::wait with nothing else to watch, as WorkerPool::wait.
-class ForkPerInput {
- public:
-  ForkPerInput(unsigned jobs, const IsolationLimits& limits) : children_(jobs, limits) {}
-  [[nodiscard]] bool has_idle() const { return children_.has_idle(); }
-  [[nodiscard]] bool busy() const { return children_.busy(); }
-  void start(std::uint64_t ticket, const std::function<std::string()>& work) { children_.start(ticket, work); }
-  [[nodiscard]] std::vector<ChildDone> wait() { return children_.wait().done; }
-
- private:
-  ChildScheduler children_;
-};
-
 }  // namespace
 
 void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options) {
-  const unsigned jobs = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
   InOrder out(inputs, judge);
+  SchedulerOptions scheduling;
+  scheduling.children = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
+  scheduling.limits = options.limits.child_limits();
+  scheduling.requests_per_worker = options.inputs_per_worker;
   if (options.inputs_per_worker == 0) {
-    ForkPerInput children(jobs, options.limits);
+    ChildScheduler children(scheduling);
     run_on(children, inputs, out, [&](std::size_t i, const CorpusInput& input) {
       children.start(i, [&] { return judge.read(request_for(input)); });
     });
     return;
   }
-  WorkerPoolOptions pool_options;
-  pool_options.workers = jobs;
-  pool_options.limits = options.limits.child_limits();
-  pool_options.requests_per_worker = options.inputs_per_worker;
   // Many inputs: OpenSSL's start-up is paid once and every hash after it is faster.
   sha256_warm_up();
-  WorkerPool pool(
-      isolated_subject,
-      [&judge](std::string_view message) {
-        const auto request = decode_input_request(message);
-        if (!request) throw std::runtime_error(request.error().describe());
-        return judge.read(*request);
-      },
-      pool_options);
-  run_on(pool, inputs, out, [&](std::size_t i, const CorpusInput& input) {
-    pool.submit(i, encode_input_request(request_for(input)));
+  ChildScheduler workers(scheduling, [&judge](std::string_view message) {
+    const auto request = decode_input_request(message);
+    if (!request) throw std::runtime_error(request.error().describe());
+    return judge.read(*request);
+  });
+  run_on(workers, inputs, out, [&](std::size_t i, const CorpusInput& input) {
+    workers.submit(i, encode_input_request(request_for(input)));
   });
 }
 

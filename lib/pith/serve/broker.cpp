@@ -101,14 +101,14 @@ Received receive_job(int control_fd, Job& job) {
   return Received::job;
 }
 
-// ---- the reply: an 8-byte length, then the BrokerAnswer --------------------
+// ---- the reply: the BrokerAnswer, framed (base/wire.hpp: append_framed) ------
 // Length-prefixed, not "until end of file": the children forked for other
 // checks inherit this reply socket, so its end of file can come late.
 
 void reply(int reply_fd, check::FileCheck checked) {
   const bool child_failed = is_child_failure(checked.report);
   const std::string payload = encode(BrokerAnswer{std::move(checked), child_failed});
-  (void)write_all(reply_fd, length_framed(payload), PeerKind::socket);  // a caller that went away: nothing to do
+  (void)write_framed(reply_fd, payload, PeerKind::socket);  // a caller that went away: nothing to do
   ::close(reply_fd);
 }
 
@@ -314,18 +314,10 @@ Result<BrokerAnswer> Broker::check(std::string_view name, std::string_view bytes
     ::close(sv[0]);
     return broken("the check broker is not running");
   }
-  std::uint64_t length = 0;
-  std::string payload;
-  bool complete = read_exact(sv[0], reinterpret_cast<char*>(&length), sizeof(length));
-  if (complete && length <= max_broker_answer_bytes) {
-    payload.resize(static_cast<std::size_t>(length));
-    complete = read_exact(sv[0], payload.data(), payload.size());
-  } else {
-    complete = false;
-  }
+  const auto payload = read_framed(sv[0], max_broker_answer_bytes);
   ::close(sv[0]);
-  if (!complete) return broken("the check broker sent no complete answer");
-  return decode_broker_answer(payload);
+  if (!payload) return broken("the check broker sent no complete answer");
+  return decode_broker_answer(*payload);
 }
 
 }  // namespace pith::serve

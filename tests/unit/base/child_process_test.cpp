@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // base/child_process: a result sent in part before the work ends (EarlySend),
-// read by the parent while the child is still at work.
+// read by the parent while the child is still at work; the one kill and reap.
 #include "pith/base/child_process.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdexcept>
 #include <string>
 
@@ -54,4 +57,25 @@ TEST_CASE("work without an early part comes back whole, as before", "[child]") {
   auto all = child.finish();
   REQUIRE(all);
   CHECK(*all == "all at once");
+}
+
+TEST_CASE("the one reap: a child that ends is waited for, one past its time is killed", "[child]") {
+  const pid_t quick = ::fork();
+  REQUIRE(quick >= 0);
+  if (quick == 0) ::_exit(3);
+  const auto ended = pith::reap_child(quick, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  CHECK_FALSE(ended.killed);
+  CHECK((WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 3));
+
+  const pid_t slow = ::fork();
+  REQUIRE(slow >= 0);
+  if (slow == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const auto killed = pith::reap_child(slow, started + std::chrono::milliseconds(100));
+  CHECK(killed.killed);
+  CHECK((WIFSIGNALED(killed.status) && WTERMSIG(killed.status) == SIGKILL));
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
 }

@@ -5,9 +5,12 @@
 // allocation.
 #include "pith/base/wire.hpp"
 
+#include "pith/base/fd_io.hpp"
+
 #include <catch2/catch.hpp>
 #include <limits>
 #include <string>
+#include <unistd.h>
 
 using pith::WireReader;
 using pith::WireWriter;
@@ -168,4 +171,30 @@ TEST_CASE("framed messages come whole, one after another; an error is a message 
   CHECK_FALSE(pith::take_framed(cut));
   CHECK(cut == before);  // unchanged while cut short
   CHECK_FALSE(pith::decode_error_message("not a message"));
+}
+
+TEST_CASE("one framing on a descriptor: little-endian lengths, a message past its bound refused unread", "[wire]") {
+  std::string framed;
+  pith::append_framed(framed, "abc");
+  CHECK(framed == std::string("\x03\0\0\0\0\0\0\0abc", 11));
+  CHECK(pith::framed_length(framed) == 3u);
+  CHECK(pith::frame_header(3) + "abc" == framed);
+  CHECK_FALSE(pith::framed_length(std::string_view(framed).substr(0, pith::frame_header_bytes - 1)));
+
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(pith::write_framed(fds[1], "first"));
+  REQUIRE(pith::write_framed(fds[1], "second, too long"));
+  CHECK(pith::read_framed(fds[0], 8).value() == "first");
+  const auto too_long = pith::read_framed(fds[0], 8);
+  REQUIRE_FALSE(too_long);
+  CHECK(too_long.error().kind == pith::ErrorKind::malformed);
+  CHECK(too_long.error().message == "a message of 16 bytes, past its bound of 8");
+  ::close(fds[1]);
+  char rest[32];
+  CHECK(::read(fds[0], rest, sizeof rest) == 16);  // its bytes were left unread
+  const auto ended = pith::read_framed(fds[0], 8);
+  REQUIRE_FALSE(ended);
+  CHECK(ended.error().kind == pith::ErrorKind::io);
+  ::close(fds[0]);
 }

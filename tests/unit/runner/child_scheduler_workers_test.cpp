@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Long-lived workers (runner/worker_pool.hpp): answers come back for their
-// tickets; a worker that crashes, spins past its CPU limit, hangs past its
+// Long-lived workers of the one scheduler (runner/child_scheduler.hpp:
+// submit): answers come back for their tickets; a worker that crashes, spins past its CPU limit, hangs past its
 // deadline or answers too much is that request's error, worded as a forked
 // child's would be, and the pool goes on with a fresh worker; workers are
 // replaced after their quota; the sandbox holds in a worker.
-#include "pith/runner/worker_pool.hpp"
+#include "pith/runner/child_scheduler.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,9 +21,10 @@ using namespace pith::runner;
 
 namespace {
 
-WorkerPoolOptions tight(unsigned workers, std::size_t quota = 500) {
-  WorkerPoolOptions o;
-  o.workers = workers;
+SchedulerOptions tight(unsigned workers, std::size_t quota = 500) {
+  SchedulerOptions o;
+  o.subject = "the test";
+  o.children = workers;
   o.limits.cpu_seconds = 1;
   o.limits.wall_seconds = 3;
   o.limits.memory_bytes = std::uint64_t{512} << 20;
@@ -52,7 +53,7 @@ std::string handle(std::string_view request) {
   return "echo:" + std::string(request);
 }
 
-std::map<std::uint64_t, Result<std::string>> run_all(WorkerPool& pool, const std::vector<std::string>& requests) {
+std::map<std::uint64_t, Result<std::string>> run_all(ChildScheduler& pool, const std::vector<std::string>& requests) {
   std::map<std::uint64_t, Result<std::string>> answers;
   std::size_t next = 0;
   while (next < requests.size() || pool.busy()) {
@@ -60,7 +61,7 @@ std::map<std::uint64_t, Result<std::string>> run_all(WorkerPool& pool, const std
       pool.submit(next, requests[next]);
       ++next;
     }
-    for (auto& d : pool.wait()) answers.emplace(d.ticket, std::move(d.answer));
+    for (auto& d : pool.wait().done) answers.emplace(d.ticket, std::move(d.answer));
   }
   return answers;
 }
@@ -68,7 +69,7 @@ std::map<std::uint64_t, Result<std::string>> run_all(WorkerPool& pool, const std
 }  // namespace
 
 TEST_CASE("a worker pool answers every request for its ticket") {
-  WorkerPool pool("the test", handle, tight(2));
+  ChildScheduler pool(tight(2), handle);
   std::vector<std::string> requests;
   for (int i = 0; i < 200; ++i) requests.push_back(std::to_string(i) + std::string(static_cast<std::size_t>(i) * 997, 'b'));
   const auto answers = run_all(pool, requests);
@@ -81,7 +82,7 @@ TEST_CASE("a worker pool answers every request for its ticket") {
 
 TEST_CASE("workers are long-lived, and replaced after their quota") {
   std::vector<std::string> requests(40, "pid");
-  WorkerPool pool("the test", handle, tight(1, 10));
+  ChildScheduler pool(tight(1, 10), handle);
   const auto answers = run_all(pool, requests);
   std::map<std::string, int> pids;
   for (const auto& [t, a] : answers) ++pids[*a];
@@ -90,7 +91,7 @@ TEST_CASE("workers are long-lived, and replaced after their quota") {
 }
 
 TEST_CASE("a misbehaving request is that request's error; the others are answered") {
-  WorkerPool pool("the test", handle, tight(2));
+  ChildScheduler pool(tight(2), handle);
   const std::vector<std::string> requests{"a", "crash", "b", "c", "c", "hang", "d", "big", "e", "throw", "f", "write", "g"};
   const auto answers = run_all(pool, requests);
   REQUIRE(answers.size() == requests.size());
@@ -109,7 +110,7 @@ TEST_CASE("a misbehaving request is that request's error; the others are answere
 TEST_CASE("a request past its CPU-time limit is stopped") {
   auto options = tight(1);
   options.limits.wall_seconds = 60;  // a loaded machine gives the spinner little CPU
-  WorkerPool pool("the test", handle, options);
+  ChildScheduler pool(options, handle);
   const auto answers = run_all(pool, {"spin", "after"});
   CHECK_THAT(answers.at(0).error().message, Catch::Contains("exceeded the CPU-time limit of 1 s"));
   CHECK(answers.at(1).value() == "echo:after");
@@ -131,7 +132,7 @@ TEST_CASE("the CPU limit is per request, not per worker") {
   };
   auto options = tight(1);
   options.limits.wall_seconds = 60;
-  WorkerPool pool("the test", burn, options);
+  ChildScheduler pool(options, burn);
   const auto answers = run_all(pool, std::vector<std::string>(5, "x"));
   for (const auto& [t, a] : answers) {
     INFO(t);
@@ -140,7 +141,7 @@ TEST_CASE("the CPU limit is per request, not per worker") {
 }
 
 TEST_CASE("a worker at work takes one request behind its current one") {
-  WorkerPool pool("the test", handle, tight(1));
+  ChildScheduler pool(tight(1), handle);
   CHECK(pool.has_idle());
   pool.submit(0, "a");
   CHECK(pool.has_idle());  // queued behind "a" on the same worker
@@ -148,14 +149,14 @@ TEST_CASE("a worker at work takes one request behind its current one") {
   CHECK_FALSE(pool.has_idle());
   std::map<std::uint64_t, Result<std::string>> answers;
   while (pool.busy()) {
-    for (auto& d : pool.wait()) answers.emplace(d.ticket, std::move(d.answer));
+    for (auto& d : pool.wait().done) answers.emplace(d.ticket, std::move(d.answer));
   }
   CHECK(answers.at(0).value() == "echo:a");
   CHECK(answers.at(1).value() == "echo:b");
 }
 
 TEST_CASE("a request queued behind one that crashes, hangs or says too much is answered by the next worker") {
-  WorkerPool pool("the test", handle, tight(1));
+  ChildScheduler pool(tight(1), handle);
   const std::vector<std::string> requests{"crash", "a", "hang", "b", "big", "c", "throw", "d"};
   const auto answers = run_all(pool, requests);
   REQUIRE(answers.size() == requests.size());
@@ -176,7 +177,7 @@ TEST_CASE("large requests and answers queued on a worker do not deadlock") {
   auto options = tight(2);
   options.limits.max_output_bytes = std::size_t{16} << 20;
   options.limits.wall_seconds = 60;
-  WorkerPool pool("the test", handle, options);
+  ChildScheduler pool(options, handle);
   std::vector<std::string> requests;
   for (int i = 0; i < 12; ++i) requests.push_back(std::to_string(i) + std::string(std::size_t{3} << 20, 'q'));
   const auto answers = run_all(pool, requests);
