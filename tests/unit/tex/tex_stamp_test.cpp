@@ -73,13 +73,14 @@ TEST_CASE("the record must be the paper's and verified") {
   CHECK_FALSE(pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
 
   pith::test::write_file(d / "paper.tex", paper);
-  // An unverified record cannot reach stamp_tex: its verification holds no record.
-  auto unverified = pith::test::fixture_record();
-  unverified.report = pith::Report{};
-  unverified.report.fail("receipt.signature.valid", "bad signature");
-  const pith::registry::DocumentVerification u(unverified, unverified.report);
-  CHECK(u.report.verdict() == pith::Verdict::failed);
-  CHECK_FALSE(u.record().has_value());
+  // An unverified record cannot reach stamp_tex: the verification of a
+  // tampered bundle (its signed built_at changed) holds no record.
+  auto tampered = nlohmann::json::parse(pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
+  tampered["built_at"] = "2099-01-01T00:00:00Z";
+  const auto u = pith::registry::verify_document(tampered.dump(), pith::registry::TrustStore::with_pinned_key(), "tampered");
+  REQUIRE(u);
+  CHECK(u->report.verdict() == pith::Verdict::failed);
+  CHECK_FALSE(u->record().has_value());
   CHECK_FALSE(fs::exists(d / "pith.sty"));
 }
 
