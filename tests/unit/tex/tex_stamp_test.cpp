@@ -119,8 +119,11 @@ TEST_CASE("a generated pith.sty is read back and its record verified again") {
 
   auto data = pith::tex::read_sty_data(pith::test::read_file(d / "pith.sty"), "pith.sty");
   REQUIRE(data);
-  CHECK(data->values.at("canonicalRecord") == record.canonical_json);
-  CHECK(data->values.at("body") == "JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(data->properties.canonical_record == record.canonical_json);
+  CHECK(data->properties.number == record.number().to_string());
+  CHECK(data->properties.number.ends_with(":JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK(data->properties == pith::carrier::pith_properties_of(record, "", ""));  // what a PDF's XMP carries of it
+  CHECK(data->resolver == "https://pith.science");
 }
 
 TEST_CASE("a pith.sty kept offline must be generated, verified, consistent and the paper's") {
@@ -147,6 +150,18 @@ TEST_CASE("a pith.sty kept offline must be generated, verified, consistent and t
     const auto at = sty.find(hash_hex);
     REQUIRE(at != std::string::npos);
     sty[at] = sty[at] == '3' ? '4' : '3';  // still hex, another hash
+    pith::test::write_file(d / "pith.sty", sty);
+    auto r = check();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().kind == pith::ErrorKind::rejected);
+  }
+  SECTION("a baked year that is not the record's (the package would print and write another number)") {
+    const auto record = pith::test::fixture_record();
+    std::string sty = *pith::tex::generate_sty(record);
+    const std::string year_line = "\\__pith_data:nn {year} {" + pith::to_hex(pith::registry::four_digit_year(*record.number().year)) + "}";
+    const auto at = sty.find(year_line);
+    REQUIRE(at != std::string::npos);
+    sty.replace(at, year_line.size(), "\\__pith_data:nn {year} {" + pith::to_hex(std::string("1999")) + "}");
     pith::test::write_file(d / "pith.sty", sty);
     auto r = check();
     REQUIRE_FALSE(r);
