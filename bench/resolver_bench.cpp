@@ -75,18 +75,18 @@ int main(int argc, char** argv) {
   int ok = 0;
   double elapsed = 0;
   if (mode == "cached") {
-    pith::resolver::Resolver warmup(options, pith::resolver::verifier_using(trust));
+    pith::resolver::Resolver warmup(options, trust);
     (void)warmup.resolve_many(numbers);
   }
   const auto start = clock::now();
   if (mode == "sequential") {
-    pith::resolver::Resolver resolver(options, pith::resolver::verifier_using(trust));
+    pith::resolver::Resolver resolver(options, trust);
     std::vector<pith::Result<pith::resolver::Resolution>> results;
     for (const auto& n : numbers) results.push_back(resolver.resolve(n));
     elapsed = std::chrono::duration<double>(clock::now() - start).count();
     ok = count_verified(results, numbers);
   } else {
-    pith::resolver::Resolver resolver(options, pith::resolver::verifier_using(trust));
+    pith::resolver::Resolver resolver(options, trust);
     auto results = resolver.resolve_many(numbers);
     elapsed = std::chrono::duration<double>(clock::now() - start).count();
     ok = count_verified(results, numbers);

@@ -36,7 +36,7 @@ struct JobOutcome {
   Status status = Status::error;
   std::optional<ErrorKind> failure;
   std::string message;
-  std::string pith_number;
+  std::string pith_number;  // text, not registry's PithNumber: base/ is below registry/; only printed (docs/architecture.md)
 
   [[nodiscard]] bool succeeded() const { return !failure.has_value(); }
   [[nodiscard]] int exit_code() const { return failure ? exit_code_for(*failure) : exit_code::ok; }

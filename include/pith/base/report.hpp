@@ -36,7 +36,7 @@ struct Check {
 class Report {
  public:
   std::string input;        // file name, URL or identifier the report is about
-  std::string pith_number;  // full form when known
+  std::string pith_number;  // full form when known; text: base/ is below registry/, and may be a claim (docs/architecture.md)
   // For the headline only, when pith_number is not known: the number as the
   // input writes it (a PDF that carries only `pith:<body>`), so that an
   // `unverifiable` line still says which number could not be verified.

@@ -23,6 +23,7 @@
 namespace pith::registry {
 
 class TrustStore;  // trust_store.hpp
+struct ReceiptParts;  // below
 
 enum class DocumentKind { bundle, state, record, resolver_answer };
 [[nodiscard]] const char* to_string(DocumentKind k);
@@ -65,15 +66,13 @@ struct VerifiedRecord : DocumentContent {
 // The outcome of verifying a document, whatever its verdict: the report
 // (every check; report.pith_number is the number claimed or derived), what
 // the document says, and the record only when the report verified.
+//
+// Only the two verifiers below make one (its constructor is private), so a
+// DocumentVerification, and the VerifiedRecord it may hold, always comes
+// from checking signatures against a trust store: no caller, test or hook
+// can wrap content and a report of its own making as "verified".
 class DocumentVerification {
  public:
-  // The one place a VerifiedRecord is made: `content` becomes the record
-  // only when `report`'s verdict is verified (and its number was derived). Called by the verifiers
-  // (verify_document, verify_record_with_receipt), by whoever re-wraps a
-  // record one of them verified, and by a test's stand-in for the
-  // resolver's DocumentVerifier hook.
-  DocumentVerification(DocumentContent content, Report verification_report);
-
   Report report;
 
   // The record: present exactly when report.verdict() is verified.
@@ -85,6 +84,17 @@ class DocumentVerification {
   [[nodiscard]] DocumentKind kind() const { return content().kind; }
 
  private:
+  friend Result<DocumentVerification> verify_document(std::string_view bytes, const TrustStore& trust,
+                                                      std::string_view input_name);
+  friend DocumentVerification verify_record_with_receipt(const nlohmann::json& canonical_record,
+                                                         std::string_view claimed_sha256,
+                                                         std::string_view claimed_number,
+                                                         const std::optional<ReceiptParts>& receipt,
+                                                         const TrustStore& trust, std::string_view input_name);
+  // The one place a VerifiedRecord is made: `content` becomes the record
+  // only when `report`'s verdict is verified (and its number was derived).
+  DocumentVerification(DocumentContent content, Report verification_report);
+
   DocumentContent unverified_;  // empty when record_ is set
   std::optional<VerifiedRecord> record_;
 };

@@ -17,7 +17,6 @@
 #include "pith/registry/verify.hpp"
 
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,15 +24,6 @@
 #include <vector>
 
 namespace pith::resolver {
-
-// Verifies registry bytes; `name` (a URL or cache path) goes into errors.
-using DocumentVerifier = std::function<Result<registry::DocumentVerification>(std::string_view bytes, std::string_view name)>;
-
-// The production verifier: verify_document with the tool's trust store
-// (which must outlive the returned function).
-[[nodiscard]] inline DocumentVerifier verifier_using(const registry::TrustStore& trust) {
-  return [&trust](std::string_view bytes, std::string_view name) { return registry::verify_document(bytes, trust, name); };
-}
 
 enum class ResolutionOrigin { server, mirror, cache, stale_cache };
 [[nodiscard]] const char* to_string(ResolutionOrigin o);
@@ -55,7 +45,12 @@ struct Resolution {
 
 class Resolver {
  public:
-  Resolver(ResolverOptions options, DocumentVerifier verifier);
+  // Every answer and cache entry is verified with registry::verify_document
+  // against `trust` (the tool's store: pinned key and the user's keys),
+  // which must outlive the resolver. There is no other verifier to plug in:
+  // what the resolver hands out is what the registry's verification made.
+  Resolver(ResolverOptions options, const registry::TrustStore& trust);
+  Resolver(ResolverOptions, registry::TrustStore&&) = delete;  // a temporary store would dangle
   ~Resolver();
   Resolver(const Resolver&) = delete;
   Resolver& operator=(const Resolver&) = delete;
@@ -90,8 +85,11 @@ class Resolver {
   [[nodiscard]] std::string cache_phrase(const std::string& shown_path) const;
   void log_for_operator(const std::string& input, const std::string& what, const std::vector<std::string>& attempts) const;
 
+  // registry::verify_document with the trust store; `name` (a URL or cache path) goes into errors.
+  [[nodiscard]] Result<registry::DocumentVerification> verify(std::string_view bytes, std::string_view name) const;
+
   ResolverOptions options_;
-  DocumentVerifier verify_;
+  const registry::TrustStore* trust_;  // never null
   RecordCache cache_;
   std::vector<RecordCache::Entry> pending_stores_;  // verified in this batch, written at its end
   std::unique_ptr<HttpClient> http_;

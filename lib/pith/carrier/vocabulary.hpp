@@ -45,13 +45,25 @@ inline constexpr const char* info_url = "PithURL";
 inline constexpr const char* embedded_name = "pith-bundle.json";
 inline constexpr const char* embedded_mime = "application/json";
 
+// The data block of a generated pith.sty (tex/sty.hpp): the XMP names above
+// for the record's values, and these for what the package assembles itself
+// (the number from body and year, its links from the resolver base).
+inline constexpr const char* sty_body = "body";          // the 26-character body
+inline constexpr const char* sty_year = "year";          // four digits
+inline constexpr const char* sty_resolver = "resolver";  // base URL, no trailing slash
+
 // The resolver base a stamp may publish (/PithURL, XMP resolverUrl, the
 // badge link, the generated pith.sty): `base` when it is a web address, else
 // pith::default_resolver_url (a file:// or local test base must not end up in a paper).
 [[nodiscard]] std::string published_resolver(std::string_view base);
 
-// The values, as one value type.
+// The values, as one value type: what pith-stamp writes into a PDF's XMP
+// (pdf/xmp.hpp) and, the record's part of it (number, canonical record and
+// hash, receipt signature, key), into a generated pith.sty's data block
+// (tex/sty.hpp), which reads it back the same way.
 struct PithProperties {
+  // The values as the file holds them, text: the number too (pith:YYYY:<26>
+  // from pith_properties_of; whatever a file wrote when read back).
   std::string number;
   std::string canonical_record;
   std::string canonical_sha256;
@@ -63,6 +75,8 @@ struct PithProperties {
   std::optional<std::string> original_sha256;  // only pith-stamp on a PDF sets these
   std::optional<std::uint64_t> original_length;
   std::optional<std::string> page_text_sha256;  // pith-stamp on a PDF, when the pages' text could be read
+
+  friend bool operator==(const PithProperties&, const PithProperties&) = default;
 };
 
 // The properties that copy `record` (number, canonical record and hash,

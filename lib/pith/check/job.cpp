@@ -571,9 +571,9 @@ Result<int> CheckJob::run() {
   std::optional<resolver::Resolver> online;
   std::optional<resolver::Resolver> local;  // --offline: cache and file:// only, for PDFs carrying only a number
   if (!o.resolver.offline) {
-    online.emplace(o.resolver, resolver::verifier_using(*trust));
+    online.emplace(o.resolver, *trust);
   } else {
-    local.emplace(o.resolver, resolver::verifier_using(*trust));
+    local.emplace(o.resolver, *trust);
     run.local_resolver = &*local;
   }
   return run_checks(inputs, *trust, online ? &*online : nullptr, run, std::cout, std::cerr);

@@ -38,7 +38,7 @@ PdfObject ref(ObjectId id) { return PdfObject(PoDoFo::PdfReference(id.number, id
 
 PdfObject text(const std::string& ascii) { return PdfObject(PoDoFo::PdfString(ascii)); }
 
-// The body of the record's (full) number, as resolver links carry it.
+// The body of a written number, as resolver links carry it.
 std::string number_body(std::string_view number) {
   const auto parsed = registry::parse_pith_number(number);
   return parsed ? parsed->body : std::string(number);
@@ -197,7 +197,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   for (double v : {x1, y1, x1 + width, y1 + height}) rect.push_back(PdfObject(v));
   PdfDictionary action;
   action.AddKey(PdfName("S"), PdfName("URI"));
-  action.AddKey(PdfName("URI"), text(resolver_url(options.resolver, record.number().to_string())));
+  action.AddKey(PdfName("URI"), text(resolver_url(options.resolver, record.number())));
   PdfDictionary ap;
   ap.AddKey(PdfName("N"), ref(form_id));
   PdfArray border;
@@ -334,10 +334,22 @@ bool already_carries(const PdfMetadata& m, const std::optional<XmpReadout>& xmp,
 
 }  // namespace
 
-std::string resolver_url(std::string_view resolver, std::string_view pith_number) {
+namespace {
+
+std::string resolver_link(std::string_view resolver, std::string_view body) {
   std::string base(resolver);
   while (!base.empty() && base.back() == '/') base.pop_back();
-  return base + "/pith/" + number_body(pith_number);
+  return base + "/pith/" + std::string(body);
+}
+
+}  // namespace
+
+std::string resolver_url(std::string_view resolver, const registry::PithNumber& number) {
+  return resolver_link(resolver, number.body);
+}
+
+std::string resolver_url(std::string_view resolver, std::string_view written_number) {
+  return resolver_link(resolver, number_body(written_number));
 }
 
 Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, const PdfExtraction& extraction,
@@ -384,7 +396,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
 
     // XMP
     carrier::PithProperties props =
-        carrier::pith_properties_of(record, resolver_url(options.resolver, record.number().to_string()),
+        carrier::pith_properties_of(record, resolver_url(options.resolver, record.number()),
                                  options.tool.empty() ? std::string("pith-stamp ") + version_string : options.tool);
     props.original_sha256 = plan.original_sha256;
     props.original_length = plan.original_length;

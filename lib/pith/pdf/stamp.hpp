@@ -70,7 +70,10 @@ struct StampPlan {
 };
 
 // The resolver URL of a record: <resolver>/pith/<26-char body>.
-[[nodiscard]] std::string resolver_url(std::string_view resolver, std::string_view pith_number);
+[[nodiscard]] std::string resolver_url(std::string_view resolver, const registry::PithNumber& number);
+// The same for a number as a user or a file writes it: its body when it
+// parses, else the text as it is.
+[[nodiscard]] std::string resolver_url(std::string_view resolver, std::string_view written_number);
 
 // `metadata` and `extraction` are what the PDF already carries, read once by
 // the caller (read_pdf_metadata, extract_pith_numbers: extract.hpp), who also

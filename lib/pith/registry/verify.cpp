@@ -33,11 +33,10 @@ const char* to_string(DocumentKind k) {
 namespace {
 
 // A document being verified: what it says, filled in as the checks get to
-// it, and the checks so far. Only finish() lets it out, as a
+// it, and the checks so far. Only the two verifiers let it out, as a
 // DocumentVerification (which keeps it as a record only when it verified).
 struct Verifying : DocumentContent {
   Report report;
-  [[nodiscard]] DocumentVerification finish() && { return DocumentVerification(std::move(*this), std::move(report)); }
 };
 
 std::optional<DocumentKind> detect_kind(const json& doc) {
@@ -506,7 +505,7 @@ DocumentVerification verify_record_with_receipt(const json& canonical_record, st
   out.report.input_kind = to_string(out.kind);
   const json block = receipt ? receipt_block(*receipt, claimed_sha256) : json();
   verify_record_and_receipt(out, canonical_record, claimed_sha256, claimed_number, receipt ? &block : nullptr, trust);
-  return std::move(out).finish();
+  return DocumentVerification(static_cast<DocumentContent&&>(out), std::move(out.report));
 }
 
 Result<DocumentVerification> verify_document(std::string_view bytes, const TrustStore& trust, std::string_view input_name) {
@@ -524,7 +523,7 @@ Result<DocumentVerification> verify_document(std::string_view bytes, const Trust
     out.report.input_kind = "json";
     out.report.fail(check_code::json_strict_invalid, to_string(e.problem) + std::string(" at ") + e.path + ": " + e.message);
     out.document_bytes = std::string(bytes);
-    return std::move(out).finish();
+    return DocumentVerification(static_cast<DocumentContent&&>(out), std::move(out.report));
   }
   auto kind = detect_kind(*parsed);
   if (!kind) {
@@ -540,7 +539,7 @@ Result<DocumentVerification> verify_document(std::string_view bytes, const Trust
     case DocumentKind::resolver_answer: verify_resolver_answer(out, *parsed, trust); break;
   }
   out.document = std::move(*parsed);
-  return std::move(out).finish();
+  return DocumentVerification(static_cast<DocumentContent&&>(out), std::move(out.report));
 }
 
 }  // namespace pith::registry

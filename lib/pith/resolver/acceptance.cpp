@@ -34,12 +34,12 @@ std::vector<std::string> arxiv_aliases_of(const nlohmann::json& record) {
   return out;
 }
 
-std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const DocumentVerifier& verify,
+std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const registry::TrustStore& trust,
                                          const registry::PithNumber& full_number) {
   if (!full_number.has_whole_body()) return std::nullopt;
   auto doc = cache.load_body(full_number.body);
   if (!doc) return std::nullopt;
-  auto verified = verify(doc->bytes, doc->path.string());
+  auto verified = registry::verify_document(doc->bytes, trust, doc->path.string());
   if (!verified || !verified->record() || verified->record()->number() != full_number) return std::nullopt;
   if (!doc->full_number.empty() && doc->full_number != full_number.to_string()) return std::nullopt;
   return HeldEntry{std::move(*doc), *std::move(*verified).record()};

@@ -42,7 +42,7 @@ struct HeldEntry {
   CachedDocument document;
   registry::VerifiedRecord record;
 };
-[[nodiscard]] std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const DocumentVerifier& verify,
+[[nodiscard]] std::optional<HeldEntry> sound_entry_for(const RecordCache& cache, const registry::TrustStore& trust,
                                                        const registry::PithNumber& full_number);
 
 // Only a signed bundle is kept: a state alone is not signed, and a cached

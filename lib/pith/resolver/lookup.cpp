@@ -82,7 +82,7 @@ std::vector<std::optional<Report>> look_up_identifiers(const std::vector<std::st
   }
   std::vector<std::optional<Report>> reports(arguments.size());
   if (identifiers.empty()) return reports;
-  resolver::Resolver resolver(options, resolver::verifier_using(trust));
+  resolver::Resolver resolver(options, trust);
   auto resolved = resolver.resolve_many(identifiers);
   for (std::size_t k = 0; k < positions.size(); ++k) {
     reports[positions[k]] = lookup_report(identifiers[k], std::move(resolved[k]));

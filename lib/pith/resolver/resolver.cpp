@@ -34,13 +34,17 @@ const char* to_string(ResolutionOrigin o) {
   return "?";
 }
 
-Resolver::Resolver(ResolverOptions options, DocumentVerifier verifier)
+Resolver::Resolver(ResolverOptions options, const registry::TrustStore& trust)
     : options_(std::move(options)),
-      verify_(std::move(verifier)),
+      trust_(&trust),
       cache_(options_.effective_cache_dir()),
       http_(std::make_unique<HttpClient>(options_.http_options())) {}
 
 Resolver::~Resolver() = default;
+
+Result<registry::DocumentVerification> Resolver::verify(std::string_view bytes, std::string_view name) const {
+  return registry::verify_document(bytes, *trust_, name);
+}
 
 void Resolver::consult_cache(Job& job) {
   std::optional<std::string> body;
@@ -61,7 +65,7 @@ void Resolver::consult_cache(Job& job) {
   if (!body) return;
   auto doc = cache_.load_body(*body);
   if (!doc) return;
-  auto verified = verify_(doc->bytes, doc->path.string());
+  auto verified = verify(doc->bytes, doc->path.string());
   // An entry that does not verify, or holds another number than the one it
   // is filed under, is never used; it is not removed either (the cache only
   // ever changes by a verified record filed under its own number: the next
@@ -177,7 +181,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     }
     return;
   }
-  auto verified = verify_(answer->body, ep.url);
+  auto verified = verify(answer->body, ep.url);
   if (!verified) {
     job.failures.push_back(ep.url + ": not a registry document (" + verified.error().message + ")");
     add_unique(job.bases_unreachable, ep.base + ": not a registry document");
@@ -193,7 +197,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     return;
   }
   if (!job.cached_record) {
-    if (auto held = sound_entry_for(cache_, verify_, verified->record()->number())) {
+    if (auto held = sound_entry_for(cache_, *trust_, verified->record()->number())) {
       job.cached = std::move(held->document);
       job.cached_record = std::move(held->record);
     }

@@ -256,7 +256,7 @@ Result<resolver::Resolution> Service::resolve(const std::string& id) {
     std::counting_semaphore<1024>& slots;
     ~Release() { slots.release(); }
   } release{resolver_slots_};
-  resolver::Resolver resolver(options_.resolver, resolver::verifier_using(trust_));
+  resolver::Resolver resolver(options_.resolver, trust_);
   return resolver.resolve(id);
 }
 

@@ -61,7 +61,7 @@ std::unexpected<Error> refuse_state(const StampRunOptions& opt, const std::strin
 // --trust-key files; never a key shipped in the data.
 Result<registry::TrustStore> trust_store(const StampRunOptions& opt) { return registry::TrustStore::load(opt.trust_keys); }
 
-Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
+Result<ObtainedRecord> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
   auto trusted = trust_store(opt);
   if (!trusted) return std::unexpected(trusted.error());
   const registry::TrustStore& trust = *trusted;
@@ -69,19 +69,20 @@ Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt,
     // Read with the bound of signed JSON (8 MiB), not whole and then checked.
     auto bytes = read_input_file(opt.bundle, signed_json::StrictJsonLimits{}.max_bytes);
     if (!bytes) return fail(bytes.error().kind, opt.bundle, "cannot read the bundle file: " + bytes.error().message);
-    auto record = registry::verify_document(*bytes, trust, opt.bundle);
-    if (record) outcome.verification = record->report;
-    if (record && record->kind() == registry::DocumentKind::state) return refuse_state(opt, opt.bundle, number);
-    return record;
+    auto verification = registry::verify_document(*bytes, trust, opt.bundle);
+    if (!verification) return std::unexpected(verification.error());
+    outcome.verification = verification->report;
+    if (verification->kind() == registry::DocumentKind::state) return refuse_state(opt, opt.bundle, number);
+    if (!verification->record()) return ObtainedRecord(std::move(*verification));
+    return ObtainedRecord(*std::move(*verification).record());
   }
-  resolver::Resolver resolver(opt.registry, resolver::verifier_using(trust));
+  resolver::Resolver resolver(opt.registry, trust);
   auto resolution = resolver.resolve(number);
   if (!resolution) return std::unexpected(resolution.error());
   outcome.verification = resolution->record.report;
   outcome.record_source = resolution->source;
   if (resolution->record.kind == registry::DocumentKind::state) return refuse_state(opt, resolution->source, number);
-  Report report = resolution->record.report;  // verified: the resolver hands out only verified records
-  return registry::DocumentVerification(std::move(resolution->record), std::move(report));
+  return ObtainedRecord(std::move(resolution->record));
 }
 
 // A record that could not be obtained. One the resolver refused (forged,
@@ -115,7 +116,10 @@ ErrorKind kind_of_unverified(Verdict verdict) {
 }
 
 // The outcome for a record whose report is not `verified`, naming the first failed check.
-Outcome unverified(const StampRunOptions& opt, Outcome outcome, const Report& report, const std::string& number) {
+Outcome unverified(const StampRunOptions& opt, Outcome outcome, const registry::DocumentVerification& refused,
+                   const std::string& number) {
+  outcome.pith_number = derived_number(refused.content());
+  const Report& report = refused.report;
   outcome.failure = kind_of_unverified(report.verdict());
   outcome.status = Status::unverified;
   const std::string origin = !opt.bundle.empty() ? opt.bundle : !outcome.record_source.empty() ? outcome.record_source : number;

@@ -104,10 +104,10 @@ pdf::StampOptions stamp_options(const StampRunOptions& opt) {
 // The record to plan with when it was obtained before the PDF was read:
 // verified, and the record of the number --pith names.
 const registry::VerifiedRecord* record_for_pith(const std::optional<registry::PithNumber>& pith,
-                                                const std::optional<Result<registry::DocumentVerification>>& obtained) {
-  if (!pith || !obtained || !*obtained || !(*obtained)->record()) return nullptr;
-  const registry::VerifiedRecord& record = *(*obtained)->record();
-  return pith->matches(record.number()) ? &record : nullptr;
+                                                const std::optional<Result<ObtainedRecord>>& obtained) {
+  if (!pith || !obtained || !*obtained) return nullptr;
+  const auto* record = std::get_if<registry::VerifiedRecord>(&**obtained);
+  return record && pith->matches(record->number()) ? record : nullptr;
 }
 
 // `pith`: --pith, parsed (the text goes to the resolver as typed).
@@ -138,9 +138,9 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   // --pith names the number without reading the PDF: the record is obtained
   // first, and one child reads the PDF and plans. What goes wrong is still
   // reported in the order of the steps (the PDF, its number, the record).
-  std::optional<Result<registry::DocumentVerification>> verification;
-  if (pith) verification = obtain_record(opt, opt.pith, outcome);
-  auto examined = examine_pdf(opt, *file, record_for_pith(pith, verification), so, start_copy);
+  std::optional<Result<ObtainedRecord>> obtained;
+  if (pith) obtained = obtain_record(opt, opt.pith, outcome);
+  auto examined = examine_pdf(opt, *file, record_for_pith(pith, obtained), so, start_copy);
   if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
   if (!examined) return refused(examined.error());
   if (!examined->number) {
@@ -152,15 +152,16 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   const std::string number = *examined->number;
   const std::string from = examined->from;
 
-  if (!verification) verification = obtain_record(opt, number, outcome);
-  if (!*verification && registry_unreachable(opt, verification->error())) {
-    if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, verification->error(), *kept, opt.input, "its record");
+  if (!obtained) obtained = obtain_record(opt, number, outcome);
+  if (!*obtained && registry_unreachable(opt, obtained->error())) {
+    if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, obtained->error(), *kept, opt.input, "its record");
   }
-  if (!*verification) return not_obtained(verification->error());
-  outcome.pith_number = derived_number((*verification)->content());
-  if (!(*verification)->record()) return unverified(opt, outcome, (*verification)->report, number);
-  const registry::VerifiedRecord& record = *(*verification)->record();
+  if (!*obtained) return not_obtained(obtained->error());
+  if (const auto* refused = std::get_if<registry::DocumentVerification>(&**obtained))
+    return unverified(opt, outcome, *refused, number);
+  const registry::VerifiedRecord& record = std::get<registry::VerifiedRecord>(**obtained);
   const std::string record_number = record.number().to_string();
+  outcome.pith_number = record_number;
   if (!registry::same_number(record.number(), number))
     return wrong_record(opt, outcome, record_number, from + " names " + number);
 

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <sys/stat.h>
+#include <variant>
 #include <vector>
 
 namespace pith {
@@ -45,18 +46,23 @@ using Outcome = StampRunOutcome;
 // badge link): --resolver when it is a web address, else the public default.
 [[nodiscard]] std::string link_base(const StampRunOptions& opt);
 [[nodiscard]] Result<registry::TrustStore> trust_store(const StampRunOptions& opt);
-// The verification of the record for `number`: from --bundle, else from the
-// resolver (which hands out only verified records), with the tool's trust
-// store only. Sets outcome.verification (and record_source).
-[[nodiscard]] Result<registry::DocumentVerification> obtain_record(const StampRunOptions& opt, const std::string& number,
-                                                                   Outcome& outcome);
+// The record of a run, once obtained: verified, or the verification of a
+// --bundle that did not verify (it holds no record; its report says why).
+// Both come from the registry's verification as they are: never re-wrapped.
+using ObtainedRecord = std::variant<registry::VerifiedRecord, registry::DocumentVerification>;
+// The record for `number`: from --bundle, else from the resolver (which
+// hands out only verified records), with the tool's trust store only. Sets
+// outcome.verification (and record_source).
+[[nodiscard]] Result<ObtainedRecord> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome);
 // A record that could not be obtained: unverified when the resolver refused
 // it, else an error.
 [[nodiscard]] Outcome not_obtained(const Error& e);
 [[nodiscard]] const Check* first_failure(const Report& report);
 // What a record that is not `verified` means.
 [[nodiscard]] ErrorKind kind_of_unverified(Verdict verdict);
-[[nodiscard]] Outcome unverified(const StampRunOptions& opt, Outcome outcome, const Report& report, const std::string& number);
+// A record that did not verify: its derived number and the first failed check of its report.
+[[nodiscard]] Outcome unverified(const StampRunOptions& opt, Outcome outcome, const registry::DocumentVerification& refused,
+                                 const std::string& number);
 [[nodiscard]] Outcome wrong_record(const StampRunOptions& opt, Outcome outcome, const std::string& record_number,
                                    const std::string& wanted);
 // A network error, never a refused record, and never with --bundle.

@@ -60,13 +60,13 @@ Outcome stamp_tex_file(const StampRunOptions& opt, const std::optional<registry:
   const std::string number = found->number.to_string();
 
   Outcome outcome;
-  auto verification = obtain_record(opt, number, outcome);
-  if (!verification && registry_unreachable(opt, verification.error()))
-    return stamp_tex_offline(opt, *found, verification.error());
-  if (!verification) return not_obtained(verification.error());
-  outcome.pith_number = derived_number(verification->content());
-  if (!verification->record()) return unverified(opt, outcome, verification->report, number);
-  const registry::VerifiedRecord& record = *verification->record();
+  auto obtained = obtain_record(opt, number, outcome);
+  if (!obtained && registry_unreachable(opt, obtained.error())) return stamp_tex_offline(opt, *found, obtained.error());
+  if (!obtained) return not_obtained(obtained.error());
+  if (const auto* refused = std::get_if<registry::DocumentVerification>(&*obtained))
+    return unverified(opt, outcome, *refused, number);
+  const registry::VerifiedRecord& record = std::get<registry::VerifiedRecord>(*obtained);
+  outcome.pith_number = record.number().to_string();
   if (!tex::record_matches(*found, record)) {
     return wrong_record(opt, outcome, record.number().to_string(),
                         opt.input + " has \\pithnumber{" + found->number.body + "} at " + found->location());

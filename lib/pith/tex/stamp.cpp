@@ -29,12 +29,6 @@ Result<std::optional<std::string>> read_existing(const fs::path& path) {
   return std::optional<std::string>{buffer.str()};
 }
 
-// The baked value `key` differs from the record's `expected`.
-bool differs(const StyData& data, std::string_view key, std::string_view expected) {
-  const auto it = data.values.find(key);
-  return it == data.values.end() || it->second != expected;
-}
-
 }  // namespace
 
 fs::path sty_path_for(const fs::path& tex) {
@@ -61,10 +55,8 @@ Result<registry::VerifiedRecord> verify_existing_sty(const fs::path& tex, const 
     return fail(ErrorKind::conflict, path.string(), "carries the record of " + record.number().to_string() + ", but \\pithnumber at " +
                                                         number.location() + " is " + number.number.to_string());
   }
-  if (differs(*data, "body", number.number.body) || differs(*data, carrier::xmp_canonical_record, record.canonical_json) ||
-      differs(*data, carrier::xmp_canonical_sha256, record.canonical_sha256) ||
-      differs(*data, carrier::xmp_receipt_signature, record.receipt_signature_b64) ||
-      differs(*data, carrier::xmp_key_id, record.key_id) || differs(*data, carrier::xmp_key_fingerprint, record.key_fingerprint)) {
+  // Its baked pith properties must be the record's, as generate_sty writes them.
+  if (data->properties != carrier::pith_properties_of(record, "", "")) {
     return fail(ErrorKind::rejected, path.string(), "its baked values are not those of its embedded, verified record");
   }
   return record;

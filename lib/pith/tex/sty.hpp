@@ -9,10 +9,10 @@
 // decodes it with l3str conversions. Same record → identical bytes.
 #include "pith/base/error.hpp"
 #include "pith/base/version.hpp"
+#include "pith/carrier/vocabulary.hpp"
 #include "pith/registry/verify.hpp"
 
 #include <cstddef>
-#include <map>
 #include <string>
 #include <string_view>
 
@@ -43,12 +43,20 @@ struct StyOptions {
 // The unverified package (no data block): what latex/pith.sty is.
 [[nodiscard]] std::string plain_sty();
 
-// The data block of a generated pith.sty read back: each value decoded from
-// hex, and the embedded registry document. It is data, not yet trusted: the
-// caller verifies the document (tex/stamp.hpp: verify_existing_sty).
+// The data block of a generated pith.sty read back, each value decoded from
+// hex: the record's pith properties, the same carrier::PithProperties a
+// stamped PDF's XMP carries (number, canonical record and hash, receipt
+// signature, key id and fingerprint; resolver_url, tool and the original_*
+// binding stay empty: the package writes its own, a PDF's alone), the
+// resolver base, and the embedded registry document. It is data, not yet
+// trusted: the caller verifies the document (tex/stamp.hpp: verify_existing_sty).
 struct StyData {
-  std::map<std::string, std::string, std::less<>> values;  // body, year, resolver, canonicalRecord, ...
-  std::string document_bytes;                              // the bundle or state, byte for byte
+  // A value the block lacks is empty. The number is "pith:<year>:<body>"
+  // as the package assembles it ("pith:<body>" without a year, empty
+  // without a body), as written, not parsed.
+  carrier::PithProperties properties;
+  std::string resolver;        // the base the badge links start from (no trailing slash)
+  std::string document_bytes;  // the bundle or state, byte for byte
 };
 // Errors (malformed, `name` in where): no data block (the plain package or
 // not pith's), a value that is not strict hex, or a document whose size is

@@ -60,7 +60,7 @@ Result<resolver::Resolution> ask(const std::string& base, const std::string& num
   o.resolver_url = base;
   o.cache_dir = fresh_temp_dir(cache_name);
   o.timeout_seconds = 2;
-  resolver::Resolver resolver(o, resolver::verifier_using(trust()));
+  resolver::Resolver resolver(o, trust());
   return resolver.resolve(number);
 }
 
@@ -169,12 +169,12 @@ TEST_CASE("a record no longer served, with a copy cached earlier: still a warnin
   o.timeout_seconds = 2;
   o.resolver_url = before.base_url();
   {
-    resolver::Resolver first(o, resolver::verifier_using(trust()));
+    resolver::Resolver first(o, trust());
     REQUIRE(first.resolve(number));  // cached now
   }
   o.resolver_url = now_gone.base_url();
   o.refresh = true;
-  resolver::Resolver later(o, resolver::verifier_using(trust()));
+  resolver::Resolver later(o, trust());
   check::FileCheck r = check::check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
   check::add_online_checks(r, later.resolve(number));
   INFO(r.report.to_text());

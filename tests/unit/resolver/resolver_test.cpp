@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The resolver's decisions (fetch order, mirrors, cache, offline, identity
-// checks) against real loopback servers, with a stand-in verifier whose
-// verdict the test controls. The same flows with real Ed25519-signed
-// bundles and the real verifier are in resolver_verified_test.cpp.
+// checks) against real loopback servers, with the real verifier: paper i is
+// a bundle the test signer signs (trusted by the test trust store), or one
+// an unrelated key signs (not trusted), so the test still decides which
+// answers verify. Faults of the signed data itself are in
+// resolver_verified_test.cpp and trust_hardening_test.cpp.
 #include "pith/resolver/resolver.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "support/loopback_server.hpp"
 #include "support/test_data.hpp"
+#include "support/test_signer.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,41 +25,42 @@ using pith::test::LoopbackServer;
 
 namespace {
 
-// Stand-in documents: {"pith_number", "canonical_record", "trusted"}.
-pith::resolver::DocumentVerifier stand_in_verifier() {
-  return [](std::string_view bytes, std::string_view name) -> pith::Result<pith::registry::DocumentVerification> {
-    auto doc = nlohmann::json::parse(bytes, nullptr, false);
-    if (!doc.is_object() || !doc.contains("pith_number")) return pith::fail(pith::ErrorKind::malformed, std::string(name), "not a registry document");
-    pith::registry::DocumentContent r;
-    r.kind = pith::registry::DocumentKind::bundle;
-    if (auto n = pith::registry::parse_pith_number(doc["pith_number"].get<std::string>())) r.pith_number = *n;
-    r.canonical_record = doc.value("canonical_record", nlohmann::json::object());
-    r.document_bytes = std::string(bytes);
-    r.document = doc;
-    pith::Report report;
-    if (doc.value("trusted", false)) {
-      report.trust_anchor("stand_in.signature", "trusted");
-    } else {
-      report.fail("stand_in.signature", "not signed by a trusted key");
-    }
-    return pith::registry::DocumentVerification(r, report);
-  };
+const pith::registry::TrustStore& trust() {
+  static const pith::registry::TrustStore store = pith::test::test_trust_store();
+  return store;
 }
 
-std::string body(int i) {
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  std::string b = "QQQQQQQQQQQQQQQQQQQQQQ";
-  for (int k = 0; k < 4; ++k) b += alphabet[(i >> (5 * (3 - k))) & 31];
-  return b;
+// Paper i: its own title, on arXiv as `arxiv` version `version`.
+pith::test::RecordSpec paper(int i, const std::string& arxiv = "2106.02679", int version = 1) {
+  pith::test::RecordSpec spec;
+  spec.title = "Resolver Decisions Paper " + std::to_string(i);
+  spec.arxiv_id = arxiv;
+  spec.version = version;
+  return spec;
 }
-std::string number(int i) { return "pith:2021:" + body(i); }
 
-std::string document(const std::string& full, bool trusted = true, const std::string& arxiv = "2106.02679",
-                     int version = 1) {
-  nlohmann::json d = {{"pith_number", full},
-                      {"canonical_record", {{"source", {{"kind", "arxiv"}, {"id", arxiv}, {"version", version}}}}},
-                      {"trusted", trusted}};
-  return d.dump();
+std::string number(int i) { return pith::test::number_of(pith::test::make_canonical_record(paper(i))); }
+std::string body(int i) { return number(i).substr(10); }  // after "pith:YYYY:"
+
+// Paper i's signed bundle: by the test signer when `trusted`, else by a key
+// no test store trusts. Its mirror_hints are emptied (and the bundle signed
+// again): a hint at the public registry must never be asked from a test.
+nlohmann::json bundle(int i, bool trusted = true, const std::string& arxiv = "2106.02679", int version = 1) {
+  const pith::test::TestSigner& signer = trusted ? pith::test::test_signer() : pith::test::other_signer();
+  nlohmann::json b = pith::test::make_signed_bundle(paper(i, arxiv, version), signer);
+  b["mirror_hints"] = nlohmann::json::array();
+  return pith::test::resign_bundle(signer, std::move(b));
+}
+
+std::string document(int i, bool trusted = true, const std::string& arxiv = "2106.02679", int version = 1) {
+  return pith::test::to_bytes(bundle(i, trusted, arxiv, version));
+}
+
+// Paper i's bundle altered after it was signed (its built_at): it no longer verifies.
+std::string tampered_document(int i) {
+  nlohmann::json b = bundle(i);
+  b["built_at"] = "2099-01-01T00:00:00Z";
+  return pith::test::to_bytes(b);
 }
 
 // A fresh cache or mirror directory (removed with the test process's scratch).
@@ -84,9 +89,9 @@ std::string check_detail(const pith::resolver::Resolution& r, const std::string&
 TEST_CASE("a full number resolves from the server's bundle.json and is cached", "[resolver]") {
   TempDir cache("full");
   LoopbackServer server;
-  server.serve_bytes("/pith/" + body(1) + "/bundle.json", document(number(1)));
+  server.serve_bytes("/pith/" + body(1) + "/bundle.json", document(1));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto r = resolver.resolve(number(1));
   REQUIRE(r);
   CHECK(r->record.number().to_string() == number(1));
@@ -100,9 +105,9 @@ TEST_CASE("a full number resolves from the server's bundle.json and is cached", 
 TEST_CASE("fetch order: bundle, well-known bundle, state, then resolver JSON-LD", "[resolver]") {
   TempDir cache("order");
   LoopbackServer server;
-  server.serve_bytes("/pith/" + body(2), document(number(2)), "application/ld+json");
+  server.serve_bytes("/pith/" + body(2), document(2), "application/ld+json");
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto r = resolver.resolve(body(2));
   REQUIRE(r);
   CHECK(r->source == server.base_url() + "/pith/" + body(2));
@@ -120,9 +125,9 @@ TEST_CASE("a short form reports the full number it resolved to", "[resolver]") {
   TempDir cache("short");
   LoopbackServer server;
   const std::string prefix = body(3).substr(0, 8);
-  server.serve_bytes("/pith/" + prefix + "/bundle.json", document(number(3)));
+  server.serve_bytes("/pith/" + prefix + "/bundle.json", document(3));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto r = resolver.resolve("pith:" + prefix);
   REQUIRE(r);
   CHECK(r->record.number().to_string() == number(3));
@@ -132,9 +137,9 @@ TEST_CASE("a short form reports the full number it resolved to", "[resolver]") {
 TEST_CASE("a short form answered with a record outside the prefix is rejected", "[resolver]") {
   TempDir cache("short-bad");
   LoopbackServer server;
-  server.serve_bytes("/pith/AAAAAAAA/bundle.json", document(number(4)));
+  server.serve_bytes("/pith/AAAAAAAA/bundle.json", document(4));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto r = resolver.resolve("pith:AAAAAAAA");
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "substitution: asked for pith:AAAAAAAA, got " + number(4)));
@@ -143,11 +148,11 @@ TEST_CASE("a short form answered with a record outside the prefix is rejected", 
 TEST_CASE("arXiv ids must match the signed record's source and version", "[resolver]") {
   TempDir cache("arxiv");
   LoopbackServer server;
-  server.serve_bytes("/pith/2106.02679/bundle.json", document(number(5)));
-  server.serve_bytes("/pith/2106.02679v2/bundle.json", document(number(5)));  // v1 record under a v2 alias
-  server.serve_bytes("/pith/2106.99999/bundle.json", document(number(5)));
+  server.serve_bytes("/pith/2106.02679/bundle.json", document(5));
+  server.serve_bytes("/pith/2106.02679v2/bundle.json", document(5));  // v1 record under a v2 alias
+  server.serve_bytes("/pith/2106.99999/bundle.json", document(5));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto ok = resolver.resolve("arXiv:2106.02679");
   REQUIRE(ok);
   CHECK(contains(check_detail(*ok, "resolver.arxiv"), "resolved to " + number(5)));
@@ -163,10 +168,10 @@ TEST_CASE("a verified record of another paper is a substitution, never accepted"
   TempDir cache("substitution");
   LoopbackServer server;
   for (const std::string prefix : {"/pith/", "/.well-known/pith/"}) {
-    server.serve_bytes(prefix + body(6) + "/bundle.json", document(number(7)));
+    server.serve_bytes(prefix + body(6) + "/bundle.json", document(7));
   }
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto r = resolver.resolve(number(6));
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "substitution: asked for " + number(6) + ", got " + number(7)));
@@ -177,20 +182,21 @@ TEST_CASE("a verified record of another paper is a substitution, never accepted"
 TEST_CASE("a document failing verification falls over to a mirror, and says so", "[resolver]") {
   TempDir cache("mirror");
   LoopbackServer bad;
-  bad.serve_bytes("/pith/" + body(8) + "/bundle.json", document(number(8), false));
+  bad.serve_bytes("/pith/" + body(8) + "/bundle.json", document(8, false));
   bad.serve_bytes("/pith/" + body(8) + "/state.json", "this is not JSON");
   bad.start();
   LoopbackServer mirror;
-  mirror.serve_bytes("/pith/" + body(8) + "/bundle.json", document(number(8)));
+  mirror.serve_bytes("/pith/" + body(8) + "/bundle.json", document(8));
   mirror.start();
   auto o = options_for(bad.base_url(), cache.path);
   o.mirrors = {mirror.base_url()};
-  Resolver resolver(o, stand_in_verifier());
+  Resolver resolver(o, trust());
   auto r = resolver.resolve(number(8));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
   CHECK(contains(check_detail(*r, "resolver.source"), "from mirror " + mirror.base_url()));
-  CHECK(contains(check_detail(*r, "resolver.rejected"), "failed verification (stand_in.signature"));
+  // Signed, but by no key of the trust store: unverifiable.
+  CHECK(contains(check_detail(*r, "resolver.rejected"), "failed verification (verdict unverifiable)"));
   bool saw_non_json = false;
   for (const auto& f : r->failures) saw_non_json = saw_non_json || contains(f, "not a registry document");
   CHECK(saw_non_json);
@@ -205,11 +211,11 @@ TEST_CASE("an unreachable resolver falls over to the next mirror", "[resolver]")
     dead_base = dead.base_url();
   }  // stopped: connections are refused
   LoopbackServer mirror;
-  mirror.serve_bytes("/pith/" + body(9) + "/bundle.json", document(number(9)));
+  mirror.serve_bytes("/pith/" + body(9) + "/bundle.json", document(9));
   mirror.start();
   auto o = options_for(dead_base, cache.path);
   o.mirrors = {mirror.base_url()};
-  Resolver resolver(o, stand_in_verifier());
+  Resolver resolver(o, trust());
   auto r = resolver.resolve(number(9));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
@@ -221,7 +227,7 @@ TEST_CASE("a number no base has is one line naming the base, not every URL's 404
   TempDir cache("nothing");
   LoopbackServer server;
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), stand_in_verifier());
+  Resolver resolver(options_for(server.base_url(), cache.path), trust());
   auto r = resolver.resolve(number(10));
   REQUIRE_FALSE(r);
   CHECK(r.error().where == number(10));
@@ -232,14 +238,14 @@ TEST_CASE("a number no base has is one line naming the base, not every URL's 404
 TEST_CASE("a public answer names no base, path or status; the operator's log has every attempt", "[resolver]") {
   TempDir cache("public");
   LoopbackServer server;
-  server.serve_bytes("/pith/" + body(13) + "/bundle.json", document(number(13)));
+  server.serve_bytes("/pith/" + body(13) + "/bundle.json", document(13));
   server.start();
   auto o = options_for(server.base_url(), cache.path);
   o.mirrors = {"http://127.0.0.1:9"};  // closed: its failure is the operator's to read
   o.disclosure = pith::resolver::Disclosure::public_answer;
   std::vector<std::string> log;
   o.operator_log = [&log](const std::string& line) { log.push_back(line); };
-  Resolver resolver(o, stand_in_verifier());
+  Resolver resolver(o, trust());
 
   auto missing = resolver.resolve(number(10));
   REQUIRE_FALSE(missing);
@@ -268,14 +274,14 @@ TEST_CASE("offline: served from the cache and reported; without a cache entry an
   TempDir cache("offline");
   {
     LoopbackServer server;
-    server.serve_bytes("/pith/" + body(11) + "/bundle.json", document(number(11)));
+    server.serve_bytes("/pith/" + body(11) + "/bundle.json", document(11));
     server.start();
-    Resolver online(options_for(server.base_url(), cache.path), stand_in_verifier());
+    Resolver online(options_for(server.base_url(), cache.path), trust());
     REQUIRE(online.resolve(number(11)));
   }
   auto o = options_for("http://127.0.0.1:9", cache.path);
   o.offline = true;
-  Resolver offline(o, stand_in_verifier());
+  Resolver offline(o, trust());
   auto r = offline.resolve(number(11));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::cache);
@@ -296,10 +302,10 @@ TEST_CASE("offline still reads file:// mirrors", "[resolver]") {
   TempDir cache("file-cache");
   TempDir mirror("file-mirror");
   std::filesystem::create_directories(mirror.path / "pith" / body(13));
-  std::ofstream(mirror.path / "pith" / body(13) / "bundle.json") << document(number(13));
+  std::ofstream(mirror.path / "pith" / body(13) / "bundle.json") << document(13);
   auto o = options_for("file://" + mirror.path.string(), cache.path);
   o.offline = true;
-  Resolver resolver(o, stand_in_verifier());
+  Resolver resolver(o, trust());
   auto r = resolver.resolve(number(13));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
@@ -312,7 +318,7 @@ namespace {
 // Starts `server` serving record n's bundle; its path.
 std::string serve_record(LoopbackServer& server, int n) {
   const std::string path = "/pith/" + body(n) + "/bundle.json";
-  server.serve_bytes(path, document(number(n)));
+  server.serve_bytes(path, document(n));
   server.start();
   return path;
 }
@@ -325,7 +331,7 @@ TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with
   const std::string path = serve_record(server, 14);
   auto o = options_for(server.base_url(), cache.path);
   {
-    Resolver resolver(o, stand_in_verifier());
+    Resolver resolver(o, trust());
     REQUIRE(resolver.resolve(number(14)));
     auto again = resolver.resolve(number(14));
     REQUIRE(again);
@@ -333,7 +339,7 @@ TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with
     CHECK(server.hits(path) == 1);
   }
   o.freshness = 0s;
-  Resolver stale(o, stand_in_verifier());
+  Resolver stale(o, trust());
   auto revalidated = stale.resolve(number(14));
   REQUIRE(revalidated);
   CHECK(server.hits(path) == 2);
@@ -347,9 +353,9 @@ TEST_CASE("--refresh asks the network even for a fresh entry", "[resolver]") {
   LoopbackServer server;
   const std::string path = serve_record(server, 15);
   auto o = options_for(server.base_url(), cache.path);
-  REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(15)));
+  REQUIRE(Resolver(o, trust()).resolve(number(15)));
   o.refresh = true;
-  REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(15)));
+  REQUIRE(Resolver(o, trust()).resolve(number(15)));
   CHECK(server.hits(path) == 2);
 }
 
@@ -358,14 +364,14 @@ TEST_CASE("a stale entry is used, with a warning, when nothing online answers", 
   std::string base;
   {
     LoopbackServer server;
-    server.serve_bytes("/pith/" + body(16) + "/bundle.json", document(number(16)));
+    server.serve_bytes("/pith/" + body(16) + "/bundle.json", document(16));
     server.start();
     base = server.base_url();
-    REQUIRE(Resolver(options_for(base, cache.path), stand_in_verifier()).resolve(number(16)));
+    REQUIRE(Resolver(options_for(base, cache.path), trust()).resolve(number(16)));
   }
   auto o = options_for(base, cache.path);
   o.freshness = 0s;
-  auto r = Resolver(o, stand_in_verifier()).resolve(number(16));
+  auto r = Resolver(o, trust()).resolve(number(16));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::stale_cache);
   CHECK(contains(check_detail(*r, "resolver.cache.stale"), "did not answer"));
@@ -376,28 +382,28 @@ TEST_CASE("a poisoned cache entry is never used: refetched, and replaced only by
   LoopbackServer server;
   const std::string path = serve_record(server, 17);
   auto o = options_for(server.base_url(), cache.path);
-  REQUIRE(Resolver(o, stand_in_verifier()).resolve(number(17)));
+  REQUIRE(Resolver(o, trust()).resolve(number(17)));
   const auto entry = cache.path / (body(17) + ".json");
 
-  SECTION("tampered so it no longer verifies") { std::ofstream(entry) << document(number(17), false); }
-  SECTION("swapped for another record that verifies") { std::ofstream(entry) << document(number(18)); }
+  SECTION("tampered so it no longer verifies") { std::ofstream(entry) << tampered_document(17); }
+  SECTION("swapped for another record that verifies") { std::ofstream(entry) << document(18); }
   SECTION("garbage") { std::ofstream(entry) << "\x00\x01 not json"; }
 
-  auto r = Resolver(o, stand_in_verifier()).resolve(number(17));
+  auto r = Resolver(o, trust()).resolve(number(17));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(server.hits(path) == 2);
   CHECK(contains(check_detail(*r, "resolver.cache.rejected"), "not used"));
   std::ifstream refetched(entry);
-  CHECK(std::string(std::istreambuf_iterator<char>(refetched), {}) == document(number(17)));
+  CHECK(std::string(std::istreambuf_iterator<char>(refetched), {}) == document(17));
 
   // Offline, a poisoned entry leaves nothing to use, and is left as it is
   // (offline never writes the cache; nothing ever removes an entry).
-  const std::string poison = document(number(17), false);
+  const std::string poison = tampered_document(17);
   std::ofstream(entry) << poison;
   auto off = o;
   off.offline = true;
-  auto offline = Resolver(off, stand_in_verifier()).resolve(number(17));
+  auto offline = Resolver(off, trust()).resolve(number(17));
   REQUIRE_FALSE(offline);
   std::ifstream kept(entry);
   CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == poison);
@@ -408,7 +414,7 @@ TEST_CASE("a batch resolves many numbers concurrently over few connections", "[r
   LoopbackServer server;
   std::vector<std::string> inputs;
   for (int i = 100; i < 160; ++i) {
-    server.serve_bytes("/pith/" + body(i) + "/bundle.json", document(number(i)));
+    server.serve_bytes("/pith/" + body(i) + "/bundle.json", document(i));
     inputs.push_back(number(i));
   }
   inputs.push_back("pith:2021:QQQQQQQQQQQQQQQQQQQQQQ0000");  // not a number: its own error
@@ -416,7 +422,7 @@ TEST_CASE("a batch resolves many numbers concurrently over few connections", "[r
   server.start();
   auto o = options_for(server.base_url(), cache.path);
   o.max_concurrency = 6;
-  Resolver resolver(o, stand_in_verifier());
+  Resolver resolver(o, trust());
   auto results = resolver.resolve_many(inputs);
   REQUIRE(results.size() == inputs.size());
   for (std::size_t i = 0; i < 60; ++i) {
@@ -458,8 +464,9 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
     res.set_content(served, "application/json");
   });
   mirror.start();
-  nlohmann::json doc = nlohmann::json::parse(document(number(20)));
+  nlohmann::json doc = bundle(20);
   doc["mirror_hints"] = {{{"base_url", mirror.base_url()}, {"status", "mirror"}}};
+  doc = pith::test::resign_bundle(pith::test::test_signer(), std::move(doc));  // the hint is signed, as the registry's are
   {
     std::lock_guard lock(mutex);
     served = doc.dump();
@@ -470,11 +477,11 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
     primary.serve_bytes("/pith/" + body(20) + "/bundle.json", doc.dump());
     primary.start();
     primary_base = primary.base_url();
-    REQUIRE(Resolver(options_for(primary_base, cache.path), stand_in_verifier()).resolve(number(20)));
+    REQUIRE(Resolver(options_for(primary_base, cache.path), trust()).resolve(number(20)));
   }
   auto o = options_for(primary_base, cache.path);
   o.freshness = 0s;  // stale: go online; the resolver is gone, the hinted mirror answers
-  auto r = Resolver(o, stand_in_verifier()).resolve(number(20));
+  auto r = Resolver(o, trust()).resolve(number(20));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
   CHECK(r->source == mirror.base_url() + "/pith/" + body(20) + "/bundle.json");
@@ -482,7 +489,7 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
   // --no-mirror-hints: the hinted mirror is never asked.
   const auto asked = mirror.hits("/pith/" + body(20) + "/bundle.json");
   o.mirror_hints = false;
-  CHECK_FALSE(Resolver(o, stand_in_verifier()).resolve(number(20))->origin == ResolutionOrigin::mirror);
+  CHECK_FALSE(Resolver(o, trust()).resolve(number(20))->origin == ResolutionOrigin::mirror);
   CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);
 
   // A hint at a loopback address while no configured base is at one: never
@@ -490,7 +497,7 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
   o.mirror_hints = true;
   o.resolver_url = "http://registry.invalid";
   o.timeout_seconds = 2;
-  auto refused = Resolver(o, stand_in_verifier()).resolve(number(20));
+  auto refused = Resolver(o, trust()).resolve(number(20));
   REQUIRE(refused);  // the stale cached copy
   CHECK(refused->origin == ResolutionOrigin::stale_cache);
   CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);

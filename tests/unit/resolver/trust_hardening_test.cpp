@@ -143,8 +143,7 @@ TEST_CASE("mirror_hints of a state alone are never asked (SSRF); a signed bundle
     state["current"]["mirror_hints"] = hint;
     state["state_sha256"] = pith::registry::state_hash(state);
     REQUIRE(verify(state).report.verdict() == Verdict::verified);
-    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-state", state)),
-                      pith::resolver::verifier_using(trust()));
+    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-state", state)), trust());
     (void)resolver.resolve(state["pith_number"].get<std::string>());
     CHECK(hinted.requests().empty());
   }
@@ -152,8 +151,7 @@ TEST_CASE("mirror_hints of a state alone are never asked (SSRF); a signed bundle
     pith::test::BundleOptions options;
     options.base_url = hinted.base_url();
     const json bundle = pith::test::make_signed_bundle({}, pith::test::test_signer(), options);
-    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-bundle", bundle)),
-                      pith::resolver::verifier_using(trust()));
+    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-bundle", bundle)), trust());
     (void)resolver.resolve(bundle["pith_number"].get<std::string>());
     CHECK_FALSE(hinted.requests().empty());
   }
@@ -166,7 +164,7 @@ TEST_CASE("a state answer is used but never cached", "[trust][state][resolver]")
   const auto cache = pith::test::fresh_temp_dir("trust-state-cache");
   auto options = offline_registry(cache);
   options.mirrors = {"file://" + mirror.string()};
-  Resolver resolver(options, pith::resolver::verifier_using(trust()));
+  Resolver resolver(options, trust());
   auto r = resolver.resolve(bundle["pith_number"].get<std::string>());
   REQUIRE(r);
   CHECK(r->record.kind == pith::registry::DocumentKind::state);
@@ -197,7 +195,7 @@ TEST_CASE("monotonic cache: an older verified answer never replaces a newer cach
                              pith::test::to_bytes(c.older));
       options.mirrors = {"file://" + dir.string()};
       options.refresh = true;
-      Resolver resolver(options, pith::resolver::verifier_using(trust()));
+      Resolver resolver(options, trust());
       auto r = resolver.resolve(number);
       REQUIRE(r);
       CHECK(r->origin == ResolutionOrigin::cache);
@@ -222,7 +220,7 @@ TEST_CASE("monotonic cache: an older verified answer never replaces a newer cach
     auto options = offline_registry(cache);
     options.mirrors = {file_mirror_with("trust-forward-mirror", newer)};
     options.refresh = true;
-    Resolver resolver(options, pith::resolver::verifier_using(trust()));
+    Resolver resolver(options, trust());
     auto r = resolver.resolve(number);
     REQUIRE(r);
     CHECK(r->origin == ResolutionOrigin::mirror);
@@ -278,7 +276,7 @@ TEST_CASE("a lookup that fails identity never removes or replaces a verified cac
         options.offline = offline;
         options.refresh = !offline;
         options.mirrors = {"file://" + hostile.string()};
-        Resolver resolver(options, pith::resolver::verifier_using(trust()));
+        Resolver resolver(options, trust());
         auto r = resolver.resolve(input);
         REQUIRE_FALSE(r);
         CHECK(directory_bytes(cache) == before);
@@ -293,7 +291,7 @@ TEST_CASE("a lookup that fails identity never removes or replaces a verified cac
   // The genuine number still verifies offline, from the cache.
   auto options = offline_registry(cache);
   options.offline = true;
-  auto r = Resolver(options, pith::resolver::verifier_using(trust())).resolve(number);
+  auto r = Resolver(options, trust()).resolve(number);
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::cache);
   CHECK(r->record.document_bytes == pith::test::to_bytes(genuine));
@@ -309,7 +307,7 @@ TEST_CASE("--offline never writes the cache", "[trust][cache]") {
   options.mirrors = {file_mirror_with("trust-offline-mirror", genuine)};
 
   SECTION("a record read from a file:// base is used, not kept") {
-    auto r = Resolver(options, pith::resolver::verifier_using(trust())).resolve(number);
+    auto r = Resolver(options, trust()).resolve(number);
     REQUIRE(r);
     CHECK(r->origin != ResolutionOrigin::cache);  // the file:// base (the only one offline)
     CHECK_FALSE(std::filesystem::exists(cache));
@@ -324,7 +322,7 @@ TEST_CASE("--offline never writes the cache", "[trust][cache]") {
     tampered["canonical_record"]["metadata"]["license"] = "proprietary";
     pith::test::write_file(cache / (body_of(tampered) + ".json"), pith::test::to_bytes(tampered));
     const auto before = directory_bytes(cache);
-    Resolver resolver(options, pith::resolver::verifier_using(trust()));
+    Resolver resolver(options, trust());
     CHECK(resolver.resolve(number));
     auto refused = resolver.resolve(tampered_number);
     REQUIRE_FALSE(refused);
@@ -343,7 +341,7 @@ TEST_CASE("an answer to an arXiv lookup never replaces a newer verified copy", "
   pith::test::write_file(mirror / "pith" / "2401.00001" / "bundle.json", pith::test::to_bytes(older));
   auto options = offline_registry(cache);
   options.mirrors = {"file://" + mirror.string()};
-  auto r = Resolver(options, pith::resolver::verifier_using(trust())).resolve("arXiv:2401.00001");
+  auto r = Resolver(options, trust()).resolve("arXiv:2401.00001");
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::cache);
   CHECK(r->record.document_bytes == pith::test::to_bytes(newer));

@@ -73,13 +73,14 @@ TEST_CASE("the record must be the paper's and verified") {
   CHECK_FALSE(pith::tex::stamp_tex(d / "paper.tex", pith::test::fixture_record()));
 
   pith::test::write_file(d / "paper.tex", paper);
-  // An unverified record cannot reach stamp_tex: its verification holds no record.
-  auto unverified = pith::test::fixture_record();
-  unverified.report = pith::Report{};
-  unverified.report.fail("receipt.signature.valid", "bad signature");
-  const pith::registry::DocumentVerification u(unverified, unverified.report);
-  CHECK(u.report.verdict() == pith::Verdict::failed);
-  CHECK_FALSE(u.record().has_value());
+  // An unverified record cannot reach stamp_tex: the verification of a
+  // tampered bundle (its signed built_at changed) holds no record.
+  auto tampered = nlohmann::json::parse(pith::test::read_data("JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"));
+  tampered["built_at"] = "2099-01-01T00:00:00Z";
+  const auto u = pith::registry::verify_document(tampered.dump(), pith::registry::TrustStore::with_pinned_key(), "tampered");
+  REQUIRE(u);
+  CHECK(u->report.verdict() == pith::Verdict::failed);
+  CHECK_FALSE(u->record().has_value());
   CHECK_FALSE(fs::exists(d / "pith.sty"));
 }
 
@@ -118,8 +119,11 @@ TEST_CASE("a generated pith.sty is read back and its record verified again") {
 
   auto data = pith::tex::read_sty_data(pith::test::read_file(d / "pith.sty"), "pith.sty");
   REQUIRE(data);
-  CHECK(data->values.at("canonicalRecord") == record.canonical_json);
-  CHECK(data->values.at("body") == "JFLLIOJUI2M3KX3FLLGP4N2V65");
+  CHECK(data->properties.canonical_record == record.canonical_json);
+  CHECK(data->properties.number == record.number().to_string());
+  CHECK(data->properties.number.ends_with(":JFLLIOJUI2M3KX3FLLGP4N2V65"));
+  CHECK(data->properties == pith::carrier::pith_properties_of(record, "", ""));  // what a PDF's XMP carries of it
+  CHECK(data->resolver == "https://pith.science");
 }
 
 TEST_CASE("a pith.sty kept offline must be generated, verified, consistent and the paper's") {
@@ -146,6 +150,18 @@ TEST_CASE("a pith.sty kept offline must be generated, verified, consistent and t
     const auto at = sty.find(hash_hex);
     REQUIRE(at != std::string::npos);
     sty[at] = sty[at] == '3' ? '4' : '3';  // still hex, another hash
+    pith::test::write_file(d / "pith.sty", sty);
+    auto r = check();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().kind == pith::ErrorKind::rejected);
+  }
+  SECTION("a baked year that is not the record's (the package would print and write another number)") {
+    const auto record = pith::test::fixture_record();
+    std::string sty = *pith::tex::generate_sty(record);
+    const std::string year_line = "\\__pith_data:nn {year} {" + pith::to_hex(pith::registry::four_digit_year(*record.number().year)) + "}";
+    const auto at = sty.find(year_line);
+    REQUIRE(at != std::string::npos);
+    sty.replace(at, year_line.size(), "\\__pith_data:nn {year} {" + pith::to_hex(std::string("1999")) + "}");
     pith::test::write_file(d / "pith.sty", sty);
     auto r = check();
     REQUIRE_FALSE(r);
