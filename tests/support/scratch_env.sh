@@ -89,6 +89,9 @@ use_zoo() {
 
 kill_at_exit test_server_pid
 start_test_server() {
+  # Emptied here, not by the redirection below: that happens in the background
+  # job, maybe after the loop has read a previous server's URL.
+  : >"$work/url"
   "$test_server" --root "$1" --seconds "${2:-120}" >"$work/url" 2>"$work/server.log" &
   test_server_pid=$!
   for _ in $(seq 1 200); do [[ -s "$work/url" ]] && break; sleep 0.02; done
