@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The tar reader (base/tar_reader: libarchive, plain or compressed) as
-// pith-check --tar reads a corpus archive: every member in turn, a bound on
-// each member's size. The input is handed over as a file (a memfd), the way
-// the reader opens archives.
+// pith-check --tar reads a corpus archive and pith-stamp --arxiv its upload:
+// every entry in turn, bounds on each file's size, on the entries and on the
+// names. The input is handed over as a file (a memfd), the way the reader
+// opens archives.
 #include "broken_promise.hpp"
 #include "pith/base/tar_reader.hpp"
 
@@ -13,7 +14,8 @@
 #include <unistd.h>
 
 namespace {
-constexpr std::size_t max_member_bytes = 1 << 20;
+
+const pith::TarLimits limits{.max_member_bytes = 1 << 20, .max_members = 10000, .max_name_bytes = 256, .too_large_hint = ""};
 
 }  // namespace
 
@@ -26,12 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (n <= 0) break;
     written += static_cast<std::size_t>(n);
   }
-  auto reader = pith::TarReader::open("/proc/self/fd/" + std::to_string(fd), max_member_bytes);
-  for (int members = 0; reader && members < 10000; ++members) {
+  auto reader = pith::TarReader::open("/proc/self/fd/" + std::to_string(fd), limits);
+  for (std::size_t entries = 0; reader; ++entries) {
     auto member = reader->next();
     if (!member || !*member) break;
-    if ((*member)->bytes.size() > max_member_bytes) {
-      pith::fuzz::broken_promise("a member within the bound");
+    const pith::TarMember& m = **member;
+    const bool within = entries < limits.max_members && m.bytes.size() <= limits.max_member_bytes &&
+                        m.name.size() <= limits.max_name_bytes && (m.type == pith::TarEntryType::file || m.bytes.empty());
+    if (!within) {
+      pith::fuzz::broken_promise("an entry within the bounds");
     }
   }
   ::close(fd);

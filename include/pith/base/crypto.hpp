@@ -59,19 +59,29 @@ class Sha256Stream {
 [[nodiscard]] bool is_lower_hex(std::string_view text, std::size_t byte_count);
 // A SHA-256 digest as the registry writes it: 64 lower-case hex digits.
 [[nodiscard]] inline bool is_sha256_hex(std::string_view text) { return is_lower_hex(text, 32); }
+
+namespace detail {
+// What a strict decoder gave, when it is exactly N bytes; `encoding` names
+// the spelling in the error ("expected 32 bytes of hex, got 31").
+template <std::size_t N>
+[[nodiscard]] Result<std::array<std::uint8_t, N>> exactly(Result<Bytes> bytes, const char* encoding) {
+  if (!bytes) return std::unexpected(bytes.error());
+  if (bytes->size() != N) {
+    return fail(ErrorKind::malformed, "",
+                "expected " + std::to_string(N) + " bytes of " + encoding + ", got " + std::to_string(bytes->size()));
+  }
+  std::array<std::uint8_t, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];
+  return out;
+}
+}  // namespace detail
+
 // Strict hex: even length, lower-case [0-9a-f] only (the registry's spelling).
 [[nodiscard]] Result<Bytes> from_hex(std::string_view text);
 // Strict hex of exactly N bytes.
 template <std::size_t N>
 [[nodiscard]] Result<std::array<std::uint8_t, N>> from_hex_fixed(std::string_view text) {
-  auto bytes = from_hex(text);
-  if (!bytes) return std::unexpected(bytes.error());
-  if (bytes->size() != N) {
-    return fail(ErrorKind::malformed, "", "expected " + std::to_string(N) + " bytes of hex, got " + std::to_string(bytes->size()));
-  }
-  std::array<std::uint8_t, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];
-  return out;
+  return detail::exactly<N>(from_hex(text), "hex");
 }
 
 // Standard base64 (RFC 4648 §4, `+/`), padding required, no whitespace, no
@@ -80,14 +90,7 @@ template <std::size_t N>
 [[nodiscard]] Result<Bytes> from_base64(std::string_view text);
 template <std::size_t N>
 [[nodiscard]] Result<std::array<std::uint8_t, N>> from_base64_fixed(std::string_view text) {
-  auto bytes = from_base64(text);
-  if (!bytes) return std::unexpected(bytes.error());
-  if (bytes->size() != N) {
-    return fail(ErrorKind::malformed, "", "expected " + std::to_string(N) + " bytes of base64, got " + std::to_string(bytes->size()));
-  }
-  std::array<std::uint8_t, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = (*bytes)[i];
-  return out;
+  return detail::exactly<N>(from_base64(text), "base64");
 }
 
 // Makes sure libsodium is initialised (idempotent, thread-safe).

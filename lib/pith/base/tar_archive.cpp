@@ -2,18 +2,22 @@
 #include "pith/base/tar_archive.hpp"
 
 #include "pith/base/atomic_file.hpp"
+#include "pith/base/fd_io.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <numeric>
 #include <string_view>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace pith {
 namespace {
@@ -74,6 +78,47 @@ bool is_safe_member_name(std::string_view name) {
   return std::none_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
 }
 
+Result<void> unpacked_badly(const fs::path& archive_path, const std::string& name, const std::string& problem) {
+  return fail(ErrorKind::malformed, archive_path.string(), "member '" + name + "' " + problem);
+}
+
+// A file written new (never over one already there, never through a link),
+// with the time the archive gives it.
+Result<void> write_new_file(const fs::path& file, const TarMember& member) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(ErrorKind::io, file.string(), std::string("cannot create: ") + std::strerror(errno));
+  const timespec times[2] = {{member.mtime, 0}, {member.mtime, 0}};
+  const bool written = write_all(fd, member.bytes) && ::futimens(fd, times) == 0;
+  const int saved = errno;
+  if (::close(fd) != 0 || !written) return fail(ErrorKind::io, file.string(), std::string("cannot write: ") + std::strerror(saved));
+  return {};
+}
+
+// One member of the upload into `dir`: files and directories only, each
+// inside `dir`, each once.
+Result<void> unpack(const TarMember& member, const fs::path& dir, const fs::path& archive_path) {
+  if (member.error) return unpacked_badly(archive_path, member.name, *member.error);
+  if (!is_safe_member_name(member.name)) return unpacked_badly(archive_path, member.name, "leaves the upload");
+  const fs::path target = dir / member.name;
+  std::error_code ec;
+  switch (member.type) {
+    case TarEntryType::directory:
+      fs::create_directories(target, ec);
+      if (ec) return fail(ErrorKind::io, target.string(), "cannot make: " + ec.message());
+      return {};
+    case TarEntryType::file:
+      fs::create_directories(target.parent_path(), ec);
+      if (ec) return fail(ErrorKind::io, target.parent_path().string(), "cannot make: " + ec.message());
+      if (fs::symlink_status(target, ec).type() != fs::file_type::not_found)
+        return unpacked_badly(archive_path, member.name, "stands twice in the upload");
+      return write_new_file(target, member);
+    case TarEntryType::link:
+    case TarEntryType::other:
+      break;
+  }
+  return unpacked_badly(archive_path, member.name, "is not a file or a directory: an upload holds files only");
+}
+
 }  // namespace
 
 // Written beside its final name, flushed, then renamed over it (write
@@ -106,35 +151,15 @@ Result<void> write_tar_gz(const fs::path& path, const std::vector<TarEntry>& ent
   return sync_directory(path.has_parent_path() ? path.parent_path() : fs::path("."));
 }
 
-Result<void> extract_tar(const fs::path& path, const fs::path& dir) {
-  ArchivePtr in(archive_read_new(), archive_read_free);
-  archive_read_support_filter_all(in.get());
-  archive_read_support_format_all(in.get());
-  if (archive_read_open_filename(in.get(), path.c_str(), 64 * 1024) != ARCHIVE_OK) return archive_failed(in.get(), path);
-  ArchivePtr out(archive_write_disk_new(), archive_write_free);
-  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                                ARCHIVE_EXTRACT_TIME);
-  archive_entry* entry = nullptr;
+Result<void> extract_tar(const fs::path& path, const fs::path& dir, const TarLimits& limits) {
+  auto reader = TarReader::open(path.string(), limits);
+  if (!reader) return std::unexpected(reader.error());
   for (;;) {
-    const int r = archive_read_next_header(in.get(), &entry);
-    if (r == ARCHIVE_EOF) break;
-    if (r != ARCHIVE_OK) return archive_failed(in.get(), path);
-    const char* stored = archive_entry_pathname(entry);
-    const std::string name = stored ? stored : "";
-    if (!is_safe_member_name(name)) return fail(ErrorKind::malformed, path.string(), "member '" + name + "' leaves the upload");
-    archive_entry_set_pathname(entry, (dir / name).c_str());
-    if (archive_write_header(out.get(), entry) != ARCHIVE_OK) return archive_failed(out.get(), path);
-    const void* buf = nullptr;
-    std::size_t size = 0;
-    la_int64_t offset = 0;
-    int d = ARCHIVE_OK;
-    while ((d = archive_read_data_block(in.get(), &buf, &size, &offset)) == ARCHIVE_OK) {
-      if (archive_write_data_block(out.get(), buf, size, offset) != ARCHIVE_OK) return archive_failed(out.get(), path);
-    }
-    if (d != ARCHIVE_EOF) return archive_failed(in.get(), path);
-    if (archive_write_finish_entry(out.get()) != ARCHIVE_OK) return archive_failed(out.get(), path);
+    auto member = reader->next();
+    if (!member) return std::unexpected(member.error());
+    if (!*member) return {};
+    if (auto ok = unpack(**member, dir, path); !ok) return ok;
   }
-  return {};
 }
 
 }  // namespace pith

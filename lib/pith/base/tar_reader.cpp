@@ -16,20 +16,36 @@ std::unexpected<Error> archive_error(archive* a, const std::string& path) {
   return fail(ErrorKind::malformed, path, std::string("not a readable archive: ") + (why ? why : "unknown error"));
 }
 
+TarEntryType type_of(archive_entry* entry) {
+  if (archive_entry_hardlink(entry) != nullptr) return TarEntryType::link;  // its content is another entry's
+  switch (archive_entry_filetype(entry)) {
+    case AE_IFREG: return TarEntryType::file;
+    case AE_IFDIR: return TarEntryType::directory;
+    case AE_IFLNK: return TarEntryType::link;
+    default: return TarEntryType::other;
+  }
+}
+
+std::string too_large(const TarLimits& limits, std::optional<std::int64_t> stored_size) {
+  return "larger than " + std::to_string(limits.max_member_bytes) + " bytes" +
+         (stored_size ? " (" + std::to_string(*stored_size) + ")" : std::string()) + ": not read" +
+         (limits.too_large_hint.empty() ? std::string() : "; " + limits.too_large_hint);
+}
+
 }  // namespace
 
 void TarReader::Closer::operator()(archive* a) const { archive_read_free(a); }
 
-TarReader::TarReader(std::string path, std::size_t max_member_bytes, archive* a)
-    : path_(std::move(path)), max_member_bytes_(max_member_bytes), archive_(a) {}
+TarReader::TarReader(std::string path, const TarLimits& limits, archive* a)
+    : path_(std::move(path)), limits_(limits), archive_(a) {}
 TarReader::TarReader(TarReader&&) noexcept = default;
 TarReader& TarReader::operator=(TarReader&&) noexcept = default;
 TarReader::~TarReader() = default;
 
-Result<TarReader> TarReader::open(const std::string& path, std::size_t max_member_bytes) {
+Result<TarReader> TarReader::open(const std::string& path, const TarLimits& limits) {
   archive* a = archive_read_new();
   if (a == nullptr) return fail(ErrorKind::io, path, "cannot start the archive reader");
-  TarReader reader(path, max_member_bytes, a);
+  TarReader reader(path, limits, a);
   archive_read_support_filter_all(a);
   archive_read_support_format_tar(a);
   archive_read_support_format_gnutar(a);
@@ -41,51 +57,73 @@ Result<TarReader> TarReader::open(const std::string& path, std::size_t max_membe
 
 Result<std::optional<TarMember>> TarReader::next() {
   archive* a = archive_.get();
-  for (;;) {
-    archive_entry* entry = nullptr;
-    const int r = archive_read_next_header(a, &entry);
-    if (r == ARCHIVE_EOF) return std::optional<TarMember>{};
-    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return archive_error(a, path_);
-    if (archive_entry_filetype(entry) != AE_IFREG) continue;  // directories, links, devices: not inputs
-    TarMember member;
-    const char* name = archive_entry_pathname(entry);
-    member.name = name ? name : "";
-    const auto size = archive_entry_size(entry);
-    if (archive_entry_size_is_set(entry) && size > 0 && static_cast<std::uint64_t>(size) > max_member_bytes_) {
-      member.error = "larger than " + std::to_string(max_member_bytes_) + " bytes (" + std::to_string(size) +
-                     "): not read; check it unpacked, or raise --max-member-size";
-      if (archive_read_data_skip(a) != ARCHIVE_OK) return archive_error(a, path_);
-      return std::optional<TarMember>(std::move(member));
-    }
-    if (size > 0) member.bytes.resize(static_cast<std::size_t>(size));
-    std::size_t have = 0;
-    for (;;) {
-      if (have == member.bytes.size()) {
-        // The size the header gave is read (or none was given): one byte
-        // more says whether the header told the truth; grow up to the bound.
-        char probe = 0;
-        const auto more = archive_read_data(a, &probe, 1);
-        if (more < 0) return archive_error(a, path_);
-        if (more == 0) break;
-        if (have >= max_member_bytes_) {
-          member.bytes.clear();
-          member.error = "larger than " + std::to_string(max_member_bytes_) +
-                         " bytes: not read; check it unpacked, or raise --max-member-size";
-          if (archive_read_data_skip(a) != ARCHIVE_OK) return archive_error(a, path_);
-          return std::optional<TarMember>(std::move(member));
-        }
-        member.bytes.resize(std::min(max_member_bytes_, std::max<std::size_t>(have * 2, 64 * 1024)));
-        member.bytes[have++] = probe;
-        continue;
-      }
-      const auto got = archive_read_data(a, member.bytes.data() + have, member.bytes.size() - have);
-      if (got < 0) return archive_error(a, path_);
-      if (got == 0) break;
-      have += static_cast<std::size_t>(got);
-    }
-    member.bytes.resize(have);
-    return std::optional<TarMember>(std::move(member));
+  archive_entry* entry = nullptr;
+  const int r = archive_read_next_header(a, &entry);
+  if (r == ARCHIVE_EOF) return std::optional<TarMember>{};
+  if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return archive_error(a, path_);
+  if (++entries_ > limits_.max_members)
+    return fail(ErrorKind::malformed, path_, "more than " + std::to_string(limits_.max_members) + " entries: not read further");
+  TarMember member;
+  const char* name = archive_entry_pathname(entry);
+  member.name = name ? name : "";
+  member.type = type_of(entry);
+  member.mtime = archive_entry_mtime(entry);
+  if (member.name.size() > limits_.max_name_bytes) {
+    member.name.resize(limits_.max_name_bytes);
+    member.error = "a name longer than " + std::to_string(limits_.max_name_bytes) + " bytes: not read";
+  } else if (member.type == TarEntryType::file) {
+    const auto stored_size = archive_entry_size(entry);
+    if (auto read = read_content(member, archive_entry_size_is_set(entry) ? stored_size : 0); !read)
+      return std::unexpected(read.error());
   }
+  return std::optional<TarMember>(std::move(member));
+}
+
+Result<std::optional<TarMember>> TarReader::next_file() {
+  for (;;) {
+    auto member = next();
+    if (!member || !*member || (*member)->type == TarEntryType::file) return member;
+  }
+}
+
+// Reads the current entry's content into `member.bytes`, or sets its error
+// when it is larger than the bound (by the size its header gives, or by
+// what it turns out to hold).
+Result<void> TarReader::read_content(TarMember& member, std::int64_t stored_size) {
+  archive* a = archive_.get();
+  const std::size_t bound = limits_.max_member_bytes;
+  if (stored_size > 0 && static_cast<std::uint64_t>(stored_size) > bound) {
+    member.error = too_large(limits_, stored_size);
+    if (archive_read_data_skip(a) != ARCHIVE_OK) return archive_error(a, path_);
+    return {};
+  }
+  if (stored_size > 0) member.bytes.resize(static_cast<std::size_t>(stored_size));
+  std::size_t have = 0;
+  for (;;) {
+    if (have == member.bytes.size()) {
+      // The size the header gave is read (or none was given): one byte
+      // more says whether the header told the truth; grow up to the bound.
+      char probe = 0;
+      const auto more = archive_read_data(a, &probe, 1);
+      if (more < 0) return archive_error(a, path_);
+      if (more == 0) break;
+      if (have >= bound) {
+        member.bytes.clear();
+        member.error = too_large(limits_, std::nullopt);
+        if (archive_read_data_skip(a) != ARCHIVE_OK) return archive_error(a, path_);
+        return {};
+      }
+      member.bytes.resize(std::min(bound, std::max<std::size_t>(have * 2, 64 * 1024)));
+      member.bytes[have++] = probe;
+      continue;
+    }
+    const auto got = archive_read_data(a, member.bytes.data() + have, member.bytes.size() - have);
+    if (got < 0) return archive_error(a, path_);
+    if (got == 0) break;
+    have += static_cast<std::size_t>(got);
+  }
+  member.bytes.resize(have);
+  return {};
 }
 
 }  // namespace pith

@@ -9,7 +9,6 @@
 #include <TextOutputDev.h>
 
 #include <charconv>
-#include <climits>
 #include <cstdlib>
 #include <memory>
 #include <regex>
@@ -156,26 +155,19 @@ Result<PageFingerprints> PageFingerprints::from_property(std::string_view value)
 
 PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprintLimits& limits) {
   PageFingerprints out;
-  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
-    out.problem = "the file is too large for the text extractor";
-    return out;
-  }
   try {
-    const std::unique_ptr<PDFDoc> document = open_poppler_document(bytes);
-    if (!document) {
-      out.problem = "the text extractor could not open the PDF";
+    const Result<std::unique_ptr<PDFDoc>> opened = open_for_text(bytes);
+    if (!opened) {
+      out.problem = opened.error().message;
       return out;
     }
-    const int pages = document->getNumPages();
-    if (pages < 1) {
-      out.problem = "the PDF has no pages";
-      return out;
-    }
+    PDFDoc& document = **opened;
+    const int pages = document.getNumPages();
     out.page_count = static_cast<std::uint64_t>(pages);
     std::size_t text_bytes = 0;
     for (int index = 0; index < pages && out.sha256.size() < limits.max_pages && text_bytes < limits.max_text_bytes;
          ++index) {
-      const std::string text = raw_order_text(*document, index + 1);
+      const std::string text = raw_order_text(document, index + 1);
       text_bytes += text.size();
       const std::string collapsed = collapsed_text(text);
       out.sha256.push_back(sha256_hex(without_spaces(collapsed)));

@@ -177,27 +177,20 @@ Result<PageText> PageText::from_json(const nlohmann::json& json) {
 PageText read_page_text(std::string_view bytes, std::vector<std::string> link_uris, const PageTextLimits& limits) {
   PageText out;
   out.link_uris = std::move(link_uris);
-  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
-    out.problem = "the file is too large for the text extractor";
-    return out;
-  }
   try {
-    const std::unique_ptr<PDFDoc> doc = open_poppler_document(bytes);
-    if (!doc) {
-      out.problem = "the text extractor could not open the PDF";
+    const Result<std::unique_ptr<PDFDoc>> opened = open_for_text(bytes);
+    if (!opened) {
+      out.problem = opened.error().message;
       return out;
     }
-    if (doc->getNumPages() < 1) {
-      out.problem = "the PDF has no pages";
-      return out;
-    }
-    std::tie(out.page_width, out.page_height) = shown_size(*doc);
-    Result<TextLayer> layer = read_text_layer(*doc);
+    PDFDoc& doc = **opened;
+    std::tie(out.page_width, out.page_height) = shown_size(doc);
+    Result<TextLayer> layer = read_text_layer(doc);
     if (!layer) {
       out.problem = layer.error().message;
       return out;
     }
-    decide_visibility(*doc, *layer, out.page_width, out.page_height, limits, out.measure);
+    decide_visibility(doc, *layer, out.page_width, out.page_height, limits, out.measure);
     fill_lines(*layer, limits, out);
   } catch (const std::exception& e) {
     PageText failed;

@@ -7,6 +7,7 @@
 #include <PDFDoc.h>
 #include <Stream.h>
 
+#include <climits>
 #include <malloc.h>
 
 namespace pith::pdf {
@@ -36,6 +37,16 @@ std::unique_ptr<PDFDoc> open_poppler_document(std::string_view bytes) {
   auto* stream = new MemStream(bytes.data(), 0, static_cast<Goffset>(bytes.size()), Object(objNull));
   auto doc = std::make_unique<PDFDoc>(stream);  // owns the stream
   if (!doc->isOk()) return nullptr;
+  return doc;
+}
+
+Result<std::unique_ptr<PDFDoc>> open_for_text(std::string_view bytes) {
+  // poppler counts offsets in int.
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+    return fail(ErrorKind::malformed, "", "the file is too large for the text extractor");
+  std::unique_ptr<PDFDoc> doc = open_poppler_document(bytes);
+  if (!doc) return fail(ErrorKind::malformed, "", "the text extractor could not open the PDF");
+  if (doc->getNumPages() < 1) return fail(ErrorKind::malformed, "", "the PDF has no pages");
   return doc;
 }
 

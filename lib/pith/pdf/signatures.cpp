@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/signatures.hpp"
 
+#include "pith/pdf/podofo_objects.hpp"
 #include "pith/pdf/reader.hpp"
-
-#include <podofo/base/PdfArray.h>
-#include <podofo/base/PdfDictionary.h>
-#include <podofo/base/PdfName.h>
 
 namespace pith::pdf {
 namespace {
-
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfName;
-using PoDoFo::PdfObject;
-
-const PdfObject* key(const PdfDictionary& d, const char* k) { return d.GetKey(PdfName(k)); }
 
 std::string name_of(const PdfObject* value) { return value && value->IsName() ? value->GetName().GetName() : std::string(); }
 

@@ -2,6 +2,7 @@
 #include "pith/pdf/stamp.hpp"
 
 #include "pith/base/crypto.hpp"
+#include "pith/pdf/podofo_objects.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/pdf/signatures.hpp"
 #include "pith/pdf/update.hpp"
@@ -14,27 +15,13 @@
 #include <ctime>
 #include <set>
 
-#include <podofo/base/PdfArray.h>
-#include <podofo/base/PdfDictionary.h>
 #include <podofo/base/PdfError.h>
-#include <podofo/base/PdfName.h>
-#include <podofo/base/PdfReference.h>
 #include <podofo/base/PdfString.h>
 
 #include "pith/pdf/xmp.hpp"
 
 namespace pith::pdf {
 namespace {
-
-using PoDoFo::PdfArray;
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfName;
-using PoDoFo::PdfObject;
-
-
-const PdfObject* key(const PdfDictionary& d, const char* k) { return d.GetKey(PdfName(k)); }
-
-PdfObject ref(ObjectId id) { return PdfObject(PoDoFo::PdfReference(id.number, id.generation)); }
 
 PdfObject text(const std::string& ascii) { return PdfObject(PoDoFo::PdfString(ascii)); }
 
@@ -199,7 +186,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   action.AddKey(PdfName("S"), PdfName("URI"));
   action.AddKey(PdfName("URI"), text(resolver_url(options.resolver, record.number())));
   PdfDictionary ap;
-  ap.AddKey(PdfName("N"), ref(form_id));
+  ap.AddKey(PdfName("N"), reference(form_id));
   PdfArray border;
   for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
   PdfDictionary annot;
@@ -211,7 +198,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
   annot.AddKey(PdfName("A"), action);
   annot.AddKey(PdfName("AP"), ap);
   annot.AddKey(PdfName("Contents"), text("Pith Number " + record.number().to_string()));
-  annot.AddKey(PdfName("P"), ref(page->id));
+  annot.AddKey(PdfName("P"), reference(page->id));
   const ObjectId annot_id = b.numbers.next();
   b.put(annot_id, annot);
 
@@ -236,7 +223,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
     }
     list.push_back(entry);
   }
-  list.push_back(ref(annot_id));
+  list.push_back(reference(annot_id));
   if (existing && existing->IsReference()) {
     b.put(*reference_of(*existing), list);
   } else {
@@ -264,8 +251,8 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   b.put(ef_id, ef_stream, record.document_bytes);
 
   PdfDictionary ef;
-  ef.AddKey(PdfName("F"), ref(ef_id));
-  ef.AddKey(PdfName("UF"), ref(ef_id));
+  ef.AddKey(PdfName("F"), reference(ef_id));
+  ef.AddKey(PdfName("UF"), reference(ef_id));
   PdfDictionary spec;
   spec.AddKey(PdfName("Type"), PdfName("Filespec"));
   spec.AddKey(PdfName("F"), text(carrier::embedded_name));
@@ -283,7 +270,7 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   for (auto& e : *entries)
     if (e.key_utf8 != carrier::embedded_name) kept.push_back(std::move(e));
   kept.push_back(NameTreeEntry{carrier::embedded_name, carrier::embedded_name, PoDoFo::PdfString(carrier::embedded_name),
-                               ref(spec_id)});
+                               reference(spec_id)});
   std::stable_sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.key < y.key; });
   PdfArray names;
   for (const auto& e : kept) {
@@ -303,7 +290,7 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   } else {
     const ObjectId tree_id = b.numbers.next();
     b.put(tree_id, tree);
-    names_dict.AddKey(PdfName("EmbeddedFiles"), ref(tree_id));
+    names_dict.AddKey(PdfName("EmbeddedFiles"), reference(tree_id));
     const PdfObject* names_ref = key(catalog, "Names");
     if (names_ref && names_ref->IsReference()) b.put(*reference_of(*names_ref), names_dict);
     else catalog.AddKey(PdfName("Names"), names_dict);
@@ -316,7 +303,7 @@ Result<void> add_embedded_bundle(Builder& b, const registry::VerifiedRecord& rec
   if (*old_af && (*old_af)->IsArray())
     for (const PdfObject& v : (*old_af)->GetArray())
       if (!names_pith_bundle(b.reader, v)) af.push_back(v);
-  af.push_back(ref(spec_id));
+  af.push_back(reference(spec_id));
   catalog.AddKey(PdfName("AF"), af);
   return {};
 }
@@ -423,7 +410,7 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
       metadata_id = *reference_of(*old_metadata);
     } else {
       metadata_id = b.numbers.next();
-      catalog.AddKey(PdfName("Metadata"), ref(metadata_id));
+      catalog.AddKey(PdfName("Metadata"), reference(metadata_id));
     }
     b.put(metadata_id, metadata_stream, *packet);
 

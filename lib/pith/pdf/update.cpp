@@ -2,28 +2,20 @@
 #include "pith/pdf/update.hpp"
 
 #include "pith/base/crypto.hpp"
+#include "pith/pdf/podofo_objects.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
 
-#include <podofo/base/PdfArray.h>
-#include <podofo/base/PdfDictionary.h>
 #include <podofo/base/PdfError.h>
-#include <podofo/base/PdfName.h>
 #include <podofo/base/PdfOutputDevice.h>
-#include <podofo/base/PdfReference.h>
 #include <podofo/base/PdfString.h>
 #include <podofo/base/PdfVariant.h>
 
 namespace pith::pdf {
 namespace {
-
-using PoDoFo::PdfArray;
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfName;
-using PoDoFo::PdfObject;
 
 std::string write_variant(const PoDoFo::PdfVariant& v) {
   std::ostringstream out;
@@ -41,8 +33,6 @@ std::string sha256_16(std::string_view a, std::string_view b) {
   const Sha256Digest digest = hash.finish();
   return std::string(reinterpret_cast<const char*>(digest.data()), 16);
 }
-
-PdfObject reference(ObjectId id) { return PdfObject(PoDoFo::PdfReference(id.number, id.generation)); }
 
 PdfObject hex_string(const std::string& bytes) {
   return PdfObject(PoDoFo::PdfString(bytes.data(), static_cast<PoDoFo::pdf_long>(bytes.size()), true));

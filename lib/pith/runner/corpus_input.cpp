@@ -237,7 +237,10 @@ std::optional<CorpusInput> InputSource::next_unfiltered() {
   while (archive_ < given_.archives.size()) {
     const std::string& path = given_.archives[archive_];
     if (!reader_) {
-      auto opened = TarReader::open(path, max_member_bytes_);
+      TarLimits limits;
+      limits.max_member_bytes = max_member_bytes_;
+      limits.too_large_hint = "check it unpacked, or raise --max-member-size";
+      auto opened = TarReader::open(path, limits);
       if (!opened) {
         problem_("--tar " + opened.error().describe() + " (skipped)");
         ++archive_;
@@ -245,7 +248,7 @@ std::optional<CorpusInput> InputSource::next_unfiltered() {
       }
       reader_ = std::make_unique<TarReader>(std::move(*opened));
     }
-    auto member = reader_->next();
+    auto member = reader_->next_file();
     if (!member || !*member) {
       // A damaged archive: what was read stays reported; the rest cannot be found.
       if (!member) problem_("--tar " + member.error().describe() + " (the rest of this archive is not checked)");

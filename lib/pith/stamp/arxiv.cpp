@@ -411,16 +411,24 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
   }
   if (o.compiler != ArxivCompiler::pdflatex)
     members.insert(members.begin(), Member{"00README.json", {}, readme_json(o.compiler, paper->tex.filename().string())});
+  // The upload is unpacked within what was written into it: as many files,
+  // none larger than the largest.
+  TarLimits written;
+  written.max_members = members.size();
   for (const auto& m : members) {
     o.files.push_back(m.name);
     std::error_code ec;
-    o.source_bytes += m.source.empty() ? m.content.size() : fs::file_size(m.source, ec);
+    const std::uintmax_t bytes = m.source.empty() ? m.content.size() : fs::file_size(m.source, ec);
+    if (!ec) {
+      o.source_bytes += bytes;
+      written.max_member_bytes = std::max<std::size_t>(written.max_member_bytes, bytes);
+    }
   }
   if (auto ok = write_tar_gz(o.archive, members, opt.source_date_epoch); !ok) return io_failure(ok.error());
   std::error_code ec;
   o.archive_bytes = fs::file_size(o.archive, ec);
 
-  if (auto ok = extract_tar(o.archive, upload); !ok) return io_failure(ok.error());
+  if (auto ok = extract_tar(o.archive, upload, written); !ok) return io_failure(ok.error());
   auto pdf = arxiv_build(*paper, o.compiler, upload, home, deadline, o);
   if (!pdf) return io_failure(pdf.error());
   judge_pdf(*paper, *pdf, *trust, o);
