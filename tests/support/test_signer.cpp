@@ -77,6 +77,11 @@ registry::TrustStore test_trust_store() {
   return store;
 }
 
+const registry::TrustStore& test_trust() {
+  static const registry::TrustStore store = test_trust_store();
+  return store;
+}
+
 json make_canonical_record(const RecordSpec& spec) {
   json cats = json::array();
   std::vector<std::string> sorted = spec.cross_cats;

@@ -53,6 +53,8 @@ class TestSigner {
 [[nodiscard]] const TestSigner& other_signer();
 // Pinned registry key + the default test signer.
 [[nodiscard]] registry::TrustStore test_trust_store();
+// The same, made once and shared by a test program's cases.
+[[nodiscard]] const registry::TrustStore& test_trust();
 
 struct RecordSpec {
   std::string title = "Deterministic Signatures for Paper Records";

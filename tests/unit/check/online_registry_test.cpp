@@ -20,11 +20,6 @@ using namespace pith::test;
 
 namespace {
 
-const registry::TrustStore& trust() {
-  static const registry::TrustStore store = test_trust_store();
-  return store;
-}
-
 struct Paper {
   json record;
   std::string number;
@@ -49,7 +44,7 @@ Paper make_paper(const std::string& title) {
 
 // The report pith-check makes for the carried bundle, offline.
 check::FileCheck carried_report(const Paper& p) {
-  check::FileCheck r = check::check_registry_bytes(to_bytes(p.carried), trust(), "carried.bundle.json");
+  check::FileCheck r = check::check_registry_bytes(to_bytes(p.carried), pith::test::test_trust(), "carried.bundle.json");
   REQUIRE(r.report.verdict() == Verdict::verified);
   REQUIRE(r.carried);
   return r;
@@ -60,7 +55,7 @@ Result<resolver::Resolution> ask(const std::string& base, const std::string& num
   o.resolver_url = base;
   o.cache_dir = fresh_temp_dir(cache_name);
   o.timeout_seconds = 2;
-  resolver::Resolver resolver(o, trust());
+  resolver::Resolver resolver(o, pith::test::test_trust());
   return resolver.resolve(number);
 }
 
@@ -169,13 +164,13 @@ TEST_CASE("a record no longer served, with a copy cached earlier: still a warnin
   o.timeout_seconds = 2;
   o.resolver_url = before.base_url();
   {
-    resolver::Resolver first(o, trust());
+    resolver::Resolver first(o, pith::test::test_trust());
     REQUIRE(first.resolve(number));  // cached now
   }
   o.resolver_url = now_gone.base_url();
   o.refresh = true;
-  resolver::Resolver later(o, trust());
-  check::FileCheck r = check::check_registry_bytes(to_bytes(bundle), trust(), "carried.bundle.json");
+  resolver::Resolver later(o, pith::test::test_trust());
+  check::FileCheck r = check::check_registry_bytes(to_bytes(bundle), pith::test::test_trust(), "carried.bundle.json");
   check::add_online_checks(r, later.resolve(number));
   INFO(r.report.to_text());
   REQUIRE(find_check(r, "online.record.not_served"));

@@ -33,11 +33,6 @@ json without_isolation_note(const check::FileCheck& checked) {
   return out;
 }
 
-const pith::registry::TrustStore& trust() {
-  static const pith::registry::TrustStore store = pith::test::test_trust_store();
-  return store;
-}
-
 const std::string title = pith::test::RecordSpec{}.title;
 
 // A PDF text string in UTF-16BE (hex), which can hold any code point.
@@ -129,8 +124,8 @@ TEST_CASE("a real PDF carrying a signed bundle verifies through the child, as in
   for (const std::string filter : {"", "FlateDecode"}) {
     INFO("filter " << filter);
     const Built pdf = build_pdf("(" + title + ")", number, filter.empty() ? bundle : deflate(bundle), filter);
-    const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", trust());
-    const auto in_process = check::check_pdf_bytes(pdf.bytes, trust(), "paper.pdf");
+    const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", pith::test::test_trust());
+    const auto in_process = check::check_pdf_bytes(pdf.bytes, pith::test::test_trust(), "paper.pdf");
     CHECK(isolated.report.verdict() == Verdict::verified);
     REQUIRE(isolated.report.find("isolation.parent.verified"));
     CHECK(without_isolation_note(isolated) == in_process.to_json());
@@ -145,11 +140,11 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
-    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::verified);
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::verified);
   }
   SECTION("a bundle the bytes do not hold, with a title binding claimed") {
     const Built pdf = build_pdf("(" + title + ")", number);  // names the number, carries nothing
-    const auto got = check::judge_pdf_facts(pdf.bytes, lying_facts(bundle, number), trust(), "paper.pdf").report;
+    const auto got = check::judge_pdf_facts(pdf.bytes, lying_facts(bundle, number), pith::test::test_trust(), "paper.pdf").report;
     CHECK(got.verdict() == Verdict::failed);
     REQUIRE(got.find("isolation.child.rejected"));
     CHECK(got.find("isolation.child.rejected")->status == pith::CheckStatus::fail);
@@ -158,27 +153,27 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at + 1, bundle.size()};
-    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::failed);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bytes.size() - 1, bundle.size()};
-    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::failed);
     facts.metadata.embedded_bundle_span.reset();
-    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::failed);
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::failed);
   }
   SECTION("xref offsets that point at no section are not taken") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
     facts.metadata.xref_section_offsets = std::vector<std::uint64_t>{pdf.bytes.size() + 100};
-    CHECK(check::judge_pdf_facts(pdf.bytes, facts, trust(), "paper.pdf").report.verdict() == Verdict::verified);
+    CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::verified);
   }
   SECTION("malformed facts are an error, not a verdict") {
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
     const std::string wire = facts.to_wire();
-    REQUIRE(check::judge_pdf_message(pdf.bytes, wire, trust(), "paper.pdf").report.verdict() == Verdict::verified);
+    REQUIRE(check::judge_pdf_message(pdf.bytes, wire, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::verified);
     const auto judged = [&](const std::string& sent) {
-      return check::judge_pdf_message(pdf.bytes, sent, trust(), "paper.pdf").report;
+      return check::judge_pdf_message(pdf.bytes, sent, pith::test::test_trust(), "paper.pdf").report;
     };
     // Cut short anywhere, one byte too many, an older JSON message: errors.
     for (const std::size_t keep : {std::size_t{0}, std::size_t{7}, wire.size() / 2, wire.size() - 1}) {
@@ -226,8 +221,8 @@ TEST_CASE("the facts wire keeps every byte of hostile PDF strings", "[facts][jso
   const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
   const std::string url = "https://pith.science/pith/" + number.substr(10) + "?\x1b[2J\x1b[32mverified\x1b[0m";
   const Built pdf = build_pdf("(" + title + ")", number, bundle, "", "/PithURL " + utf16_hex(url));
-  const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", trust());
-  const auto in_process = check::check_pdf_bytes(pdf.bytes, trust(), "paper.pdf");
+  const auto isolated = check::check_bytes(pdf.bytes, "paper.pdf", pith::test::test_trust());
+  const auto in_process = check::check_pdf_bytes(pdf.bytes, pith::test::test_trust(), "paper.pdf");
   CHECK(without_isolation_note(isolated) == in_process.to_json());
   const auto sources = isolated.to_json()["details"]["pith_sources"];
   CHECK(std::any_of(sources.begin(), sources.end(), [&](const json& s) { return s.value("url", "") == url; }));
@@ -283,7 +278,7 @@ TEST_CASE("RC4 and AES-128 files verify with the parent decrypting what it confi
     REQUIRE(std::system(cmd.c_str()) == 0);
     const std::string bytes = pith::test::read_file(out);
     REQUIRE(bytes.find(bundle.substr(0, 40)) == std::string::npos);  // the bundle is encrypted in the file
-    const auto isolated = check::check_bytes(bytes, "enc.pdf", trust());
+    const auto isolated = check::check_bytes(bytes, "enc.pdf", pith::test::test_trust());
     CHECK(isolated.report.verdict() == Verdict::verified);
     CHECK(isolated.report.find("isolation.parent.verified"));
 
@@ -291,7 +286,7 @@ TEST_CASE("RC4 and AES-128 files verify with the parent decrypting what it confi
     REQUIRE(facts.file_key);
     REQUIRE(facts.metadata.embedded_bundle == bundle);
     facts.file_key->key[0] = static_cast<char>(facts.file_key->key[0] ^ 1);
-    const auto lied = check::judge_pdf_facts(bytes, facts, trust(), "enc.pdf").report;
+    const auto lied = check::judge_pdf_facts(bytes, facts, pith::test::test_trust(), "enc.pdf").report;
     CHECK(lied.verdict() == Verdict::failed);
     CHECK(lied.find("isolation.child.rejected"));
   }

@@ -25,11 +25,6 @@ using pith::test::LoopbackServer;
 
 namespace {
 
-const pith::registry::TrustStore& trust() {
-  static const pith::registry::TrustStore store = pith::test::test_trust_store();
-  return store;
-}
-
 // Paper i: its own title, on arXiv as `arxiv` version `version`.
 pith::test::RecordSpec paper(int i, const std::string& arxiv = "2106.02679", int version = 1) {
   pith::test::RecordSpec spec;
@@ -91,7 +86,7 @@ TEST_CASE("a full number resolves from the server's bundle.json and is cached", 
   LoopbackServer server;
   server.serve_bytes("/pith/" + body(1) + "/bundle.json", document(1));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto r = resolver.resolve(number(1));
   REQUIRE(r);
   CHECK(r->record.number().to_string() == number(1));
@@ -107,7 +102,7 @@ TEST_CASE("fetch order: bundle, well-known bundle, state, then resolver JSON-LD"
   LoopbackServer server;
   server.serve_bytes("/pith/" + body(2), document(2), "application/ld+json");
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto r = resolver.resolve(body(2));
   REQUIRE(r);
   CHECK(r->source == server.base_url() + "/pith/" + body(2));
@@ -127,7 +122,7 @@ TEST_CASE("a short form reports the full number it resolved to", "[resolver]") {
   const std::string prefix = body(3).substr(0, 8);
   server.serve_bytes("/pith/" + prefix + "/bundle.json", document(3));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto r = resolver.resolve("pith:" + prefix);
   REQUIRE(r);
   CHECK(r->record.number().to_string() == number(3));
@@ -139,7 +134,7 @@ TEST_CASE("a short form answered with a record outside the prefix is rejected", 
   LoopbackServer server;
   server.serve_bytes("/pith/AAAAAAAA/bundle.json", document(4));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto r = resolver.resolve("pith:AAAAAAAA");
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "substitution: asked for pith:AAAAAAAA, got " + number(4)));
@@ -152,7 +147,7 @@ TEST_CASE("arXiv ids must match the signed record's source and version", "[resol
   server.serve_bytes("/pith/2106.02679v2/bundle.json", document(5));  // v1 record under a v2 alias
   server.serve_bytes("/pith/2106.99999/bundle.json", document(5));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto ok = resolver.resolve("arXiv:2106.02679");
   REQUIRE(ok);
   CHECK(contains(check_detail(*ok, "resolver.arxiv"), "resolved to " + number(5)));
@@ -171,7 +166,7 @@ TEST_CASE("a verified record of another paper is a substitution, never accepted"
     server.serve_bytes(prefix + body(6) + "/bundle.json", document(7));
   }
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto r = resolver.resolve(number(6));
   REQUIRE_FALSE(r);
   CHECK(contains(r.error().message, "substitution: asked for " + number(6) + ", got " + number(7)));
@@ -190,7 +185,7 @@ TEST_CASE("a document failing verification falls over to a mirror, and says so",
   mirror.start();
   auto o = options_for(bad.base_url(), cache.path);
   o.mirrors = {mirror.base_url()};
-  Resolver resolver(o, trust());
+  Resolver resolver(o, pith::test::test_trust());
   auto r = resolver.resolve(number(8));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
@@ -215,7 +210,7 @@ TEST_CASE("an unreachable resolver falls over to the next mirror", "[resolver]")
   mirror.start();
   auto o = options_for(dead_base, cache.path);
   o.mirrors = {mirror.base_url()};
-  Resolver resolver(o, trust());
+  Resolver resolver(o, pith::test::test_trust());
   auto r = resolver.resolve(number(9));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
@@ -227,7 +222,7 @@ TEST_CASE("a number no base has is one line naming the base, not every URL's 404
   TempDir cache("nothing");
   LoopbackServer server;
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache.path), trust());
+  Resolver resolver(options_for(server.base_url(), cache.path), pith::test::test_trust());
   auto r = resolver.resolve(number(10));
   REQUIRE_FALSE(r);
   CHECK(r.error().where == number(10));
@@ -245,7 +240,7 @@ TEST_CASE("a public answer names no base, path or status; the operator's log has
   o.disclosure = pith::resolver::Disclosure::public_answer;
   std::vector<std::string> log;
   o.operator_log = [&log](const std::string& line) { log.push_back(line); };
-  Resolver resolver(o, trust());
+  Resolver resolver(o, pith::test::test_trust());
 
   auto missing = resolver.resolve(number(10));
   REQUIRE_FALSE(missing);
@@ -276,12 +271,12 @@ TEST_CASE("offline: served from the cache and reported; without a cache entry an
     LoopbackServer server;
     server.serve_bytes("/pith/" + body(11) + "/bundle.json", document(11));
     server.start();
-    Resolver online(options_for(server.base_url(), cache.path), trust());
+    Resolver online(options_for(server.base_url(), cache.path), pith::test::test_trust());
     REQUIRE(online.resolve(number(11)));
   }
   auto o = options_for("http://127.0.0.1:9", cache.path);
   o.offline = true;
-  Resolver offline(o, trust());
+  Resolver offline(o, pith::test::test_trust());
   auto r = offline.resolve(number(11));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::cache);
@@ -305,7 +300,7 @@ TEST_CASE("offline still reads file:// mirrors", "[resolver]") {
   std::ofstream(mirror.path / "pith" / body(13) / "bundle.json") << document(13);
   auto o = options_for("file://" + mirror.path.string(), cache.path);
   o.offline = true;
-  Resolver resolver(o, trust());
+  Resolver resolver(o, pith::test::test_trust());
   auto r = resolver.resolve(number(13));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
@@ -331,7 +326,7 @@ TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with
   const std::string path = serve_record(server, 14);
   auto o = options_for(server.base_url(), cache.path);
   {
-    Resolver resolver(o, trust());
+    Resolver resolver(o, pith::test::test_trust());
     REQUIRE(resolver.resolve(number(14)));
     auto again = resolver.resolve(number(14));
     REQUIRE(again);
@@ -339,7 +334,7 @@ TEST_CASE("fresh cache entries skip the network; stale ones are revalidated with
     CHECK(server.hits(path) == 1);
   }
   o.freshness = 0s;
-  Resolver stale(o, trust());
+  Resolver stale(o, pith::test::test_trust());
   auto revalidated = stale.resolve(number(14));
   REQUIRE(revalidated);
   CHECK(server.hits(path) == 2);
@@ -353,9 +348,9 @@ TEST_CASE("--refresh asks the network even for a fresh entry", "[resolver]") {
   LoopbackServer server;
   const std::string path = serve_record(server, 15);
   auto o = options_for(server.base_url(), cache.path);
-  REQUIRE(Resolver(o, trust()).resolve(number(15)));
+  REQUIRE(Resolver(o, pith::test::test_trust()).resolve(number(15)));
   o.refresh = true;
-  REQUIRE(Resolver(o, trust()).resolve(number(15)));
+  REQUIRE(Resolver(o, pith::test::test_trust()).resolve(number(15)));
   CHECK(server.hits(path) == 2);
 }
 
@@ -367,11 +362,11 @@ TEST_CASE("a stale entry is used, with a warning, when nothing online answers", 
     server.serve_bytes("/pith/" + body(16) + "/bundle.json", document(16));
     server.start();
     base = server.base_url();
-    REQUIRE(Resolver(options_for(base, cache.path), trust()).resolve(number(16)));
+    REQUIRE(Resolver(options_for(base, cache.path), pith::test::test_trust()).resolve(number(16)));
   }
   auto o = options_for(base, cache.path);
   o.freshness = 0s;
-  auto r = Resolver(o, trust()).resolve(number(16));
+  auto r = Resolver(o, pith::test::test_trust()).resolve(number(16));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::stale_cache);
   CHECK(contains(check_detail(*r, "resolver.cache.stale"), "did not answer"));
@@ -382,14 +377,14 @@ TEST_CASE("a poisoned cache entry is never used: refetched, and replaced only by
   LoopbackServer server;
   const std::string path = serve_record(server, 17);
   auto o = options_for(server.base_url(), cache.path);
-  REQUIRE(Resolver(o, trust()).resolve(number(17)));
+  REQUIRE(Resolver(o, pith::test::test_trust()).resolve(number(17)));
   const auto entry = cache.path / (body(17) + ".json");
 
   SECTION("tampered so it no longer verifies") { std::ofstream(entry) << tampered_document(17); }
   SECTION("swapped for another record that verifies") { std::ofstream(entry) << document(18); }
   SECTION("garbage") { std::ofstream(entry) << "\x00\x01 not json"; }
 
-  auto r = Resolver(o, trust()).resolve(number(17));
+  auto r = Resolver(o, pith::test::test_trust()).resolve(number(17));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(server.hits(path) == 2);
@@ -403,7 +398,7 @@ TEST_CASE("a poisoned cache entry is never used: refetched, and replaced only by
   std::ofstream(entry) << poison;
   auto off = o;
   off.offline = true;
-  auto offline = Resolver(off, trust()).resolve(number(17));
+  auto offline = Resolver(off, pith::test::test_trust()).resolve(number(17));
   REQUIRE_FALSE(offline);
   std::ifstream kept(entry);
   CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == poison);
@@ -422,7 +417,7 @@ TEST_CASE("a batch resolves many numbers concurrently over few connections", "[r
   server.start();
   auto o = options_for(server.base_url(), cache.path);
   o.max_concurrency = 6;
-  Resolver resolver(o, trust());
+  Resolver resolver(o, pith::test::test_trust());
   auto results = resolver.resolve_many(inputs);
   REQUIRE(results.size() == inputs.size());
   for (std::size_t i = 0; i < 60; ++i) {
@@ -477,11 +472,11 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
     primary.serve_bytes("/pith/" + body(20) + "/bundle.json", doc.dump());
     primary.start();
     primary_base = primary.base_url();
-    REQUIRE(Resolver(options_for(primary_base, cache.path), trust()).resolve(number(20)));
+    REQUIRE(Resolver(options_for(primary_base, cache.path), pith::test::test_trust()).resolve(number(20)));
   }
   auto o = options_for(primary_base, cache.path);
   o.freshness = 0s;  // stale: go online; the resolver is gone, the hinted mirror answers
-  auto r = Resolver(o, trust()).resolve(number(20));
+  auto r = Resolver(o, pith::test::test_trust()).resolve(number(20));
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::mirror);
   CHECK(r->source == mirror.base_url() + "/pith/" + body(20) + "/bundle.json");
@@ -489,7 +484,7 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
   // --no-mirror-hints: the hinted mirror is never asked.
   const auto asked = mirror.hits("/pith/" + body(20) + "/bundle.json");
   o.mirror_hints = false;
-  CHECK_FALSE(Resolver(o, trust()).resolve(number(20))->origin == ResolutionOrigin::mirror);
+  CHECK_FALSE(Resolver(o, pith::test::test_trust()).resolve(number(20))->origin == ResolutionOrigin::mirror);
   CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);
 
   // A hint at a loopback address while no configured base is at one: never
@@ -497,7 +492,7 @@ TEST_CASE("a cached bundle's mirror_hints are tried when the resolver is down", 
   o.mirror_hints = true;
   o.resolver_url = "http://registry.invalid";
   o.timeout_seconds = 2;
-  auto refused = Resolver(o, trust()).resolve(number(20));
+  auto refused = Resolver(o, pith::test::test_trust()).resolve(number(20));
   REQUIRE(refused);  // the stale cached copy
   CHECK(refused->origin == ResolutionOrigin::stale_cache);
   CHECK(mirror.hits("/pith/" + body(20) + "/bundle.json") == asked);

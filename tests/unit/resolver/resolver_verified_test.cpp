@@ -41,11 +41,6 @@ Paper make_paper(int n, int version = 1) {
   return p;
 }
 
-const pith::registry::TrustStore& trust() {
-  static const pith::registry::TrustStore store = pith::test::test_trust_store();
-  return store;
-}
-
 ResolverOptions options_for(const std::string& base, const std::filesystem::path& cache) {
   ResolverOptions o;
   o.resolver_url = base;
@@ -72,7 +67,7 @@ TEST_CASE("a signed bundle only on the server resolves, verified, and is cached"
   LoopbackServer server;
   server.serve_bytes(bundle_path(paper), paper.bytes);
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache), trust());
+  Resolver resolver(options_for(server.base_url(), cache), pith::test::test_trust());
   auto r = resolver.resolve(paper.number);
   REQUIRE(r);
   CHECK(r->record.number().to_string() == paper.number);
@@ -84,7 +79,7 @@ TEST_CASE("a signed bundle only on the server resolves, verified, and is cached"
   SECTION("by short form and by arXiv id, from the cache") {
     auto o = options_for(server.base_url(), cache);
     o.offline = true;
-    Resolver offline(o, trust());
+    Resolver offline(o, pith::test::test_trust());
     auto by_short = offline.resolve("pith:" + paper.body.substr(0, 16));
     REQUIRE(by_short);
     CHECK(by_short->record.number().to_string() == paper.number);
@@ -102,7 +97,7 @@ TEST_CASE("the state alone (state.json) resolves when no bundle is served", "[re
   LoopbackServer server;
   server.serve_bytes("/pith/" + paper.body + "/state.json", pith::test::to_bytes(paper.bundle["state"]));
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache), trust());
+  Resolver resolver(options_for(server.base_url(), cache), pith::test::test_trust());
   auto r = resolver.resolve(paper.body);
   REQUIRE(r);
   CHECK(r->record.kind == pith::registry::DocumentKind::state);
@@ -192,7 +187,7 @@ TEST_CASE("faults at the server: a clear error alone, a fallback with a mirror",
       {
         auto alone_options = options_for(bad.base_url(), cache);
         alone_options.timeout_seconds = fault.timeout_seconds;
-        Resolver alone(alone_options, trust());
+        Resolver alone(alone_options, pith::test::test_trust());
         auto r = alone.resolve(paper.number);
         REQUIRE_FALSE(r);
         INFO(r.error().describe());
@@ -211,7 +206,7 @@ TEST_CASE("faults at the server: a clear error alone, a fallback with a mirror",
       auto o = options_for(bad.base_url(), cache);
       o.timeout_seconds = fault.timeout_seconds;
       o.mirrors = {mirror.base_url()};
-      Resolver with_mirror(o, trust());
+      Resolver with_mirror(o, pith::test::test_trust());
       auto r = with_mirror.resolve(paper.number);
       REQUIRE(r);
       CHECK(r->origin == ResolutionOrigin::mirror);
@@ -234,7 +229,7 @@ TEST_CASE("a 500 then success is retried and resolved from the server", "[resolv
     res.set_content(paper.bytes, "application/json");
   });
   server.start();
-  Resolver resolver(options_for(server.base_url(), cache), trust());
+  Resolver resolver(options_for(server.base_url(), cache), pith::test::test_trust());
   auto r = resolver.resolve(paper.number);
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
@@ -253,7 +248,7 @@ TEST_CASE("HTTPS: verified end to end; another host's certificate and a downgrad
   tls.start();
   auto o = options_for(tls.base_url(), dir / "cache1");
   o.cacert = good_pki.ca_cert.string();
-  auto ok = Resolver(o, trust()).resolve(paper.number);
+  auto ok = Resolver(o, pith::test::test_trust()).resolve(paper.number);
   REQUIRE(ok);
   CHECK(ok->source == tls.base_url() + bundle_path(paper));
 
@@ -267,7 +262,7 @@ TEST_CASE("HTTPS: verified end to end; another host's certificate and a downgrad
   auto wrong = options_for(wrong_host.base_url(), dir / "cache2");
   wrong.cacert = other_pki.ca_cert.string();
   wrong.mirrors = {plain_mirror.base_url()};
-  auto via_mirror = Resolver(wrong, trust()).resolve(paper.number);
+  auto via_mirror = Resolver(wrong, pith::test::test_trust()).resolve(paper.number);
   REQUIRE(via_mirror);
   CHECK(via_mirror->origin == ResolutionOrigin::mirror);
   REQUIRE_FALSE(via_mirror->failures.empty());
@@ -283,7 +278,7 @@ TEST_CASE("HTTPS: verified end to end; another host's certificate and a downgrad
   auto down = options_for(downgrade.base_url(), dir / "cache3");
   down.cacert = good_pki.ca_cert.string();
   const std::size_t before = plain_mirror.hits(bundle_path(paper));
-  auto refused = Resolver(down, trust()).resolve(paper.number);
+  auto refused = Resolver(down, pith::test::test_trust()).resolve(paper.number);
   REQUIRE_FALSE(refused);
   CHECK(contains(refused.error().message, "HTTPS never redirects to HTTP"));
   CHECK(plain_mirror.hits(bundle_path(paper)) == before);
@@ -298,7 +293,7 @@ TEST_CASE("a cache entry replaced by a tampered or foreign bundle is refetched, 
   server.serve_bytes(bundle_path(paper), paper.bytes);
   server.start();
   const auto o = options_for(server.base_url(), cache);
-  REQUIRE(Resolver(o, trust()).resolve(paper.number));
+  REQUIRE(Resolver(o, pith::test::test_trust()).resolve(paper.number));
   const auto entry = cache / (paper.body + ".json");
 
   std::string poison;
@@ -310,7 +305,7 @@ TEST_CASE("a cache entry replaced by a tampered or foreign bundle is refetched, 
   SECTION("another paper's valid bundle") { poison = other.bytes; }
   pith::test::write_file(entry, poison);
 
-  auto r = Resolver(o, trust()).resolve(paper.number);
+  auto r = Resolver(o, pith::test::test_trust()).resolve(paper.number);
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::server);
   CHECK(r->record.document_bytes == paper.bytes);
@@ -320,7 +315,7 @@ TEST_CASE("a cache entry replaced by a tampered or foreign bundle is refetched, 
   pith::test::write_file(entry, poison);
   auto off = o;
   off.offline = true;
-  auto offline = Resolver(off, trust()).resolve(paper.number);
+  auto offline = Resolver(off, pith::test::test_trust()).resolve(paper.number);
   REQUIRE_FALSE(offline);
   CHECK(contains(offline.error().message, "offline"));
 }
@@ -337,7 +332,7 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
   server.start();
   auto o = options_for(server.base_url(), cache);
   o.max_concurrency = 8;
-  auto results = Resolver(o, trust()).resolve_many(numbers);
+  auto results = Resolver(o, pith::test::test_trust()).resolve_many(numbers);
   REQUIRE(results.size() == numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     REQUIRE(results[i]);
@@ -347,7 +342,7 @@ TEST_CASE("a batch of signed bundles resolves over reused connections", "[resolv
 
   // The batch was cached in one go: all of it verifies again offline.
   o.offline = true;
-  auto cached = Resolver(o, trust()).resolve_many(numbers);
+  auto cached = Resolver(o, pith::test::test_trust()).resolve_many(numbers);
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     REQUIRE(cached[i]);
     CHECK(cached[i]->origin == ResolutionOrigin::cache);

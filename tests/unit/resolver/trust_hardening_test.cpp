@@ -27,11 +27,6 @@ using pith::resolver::ResolverOptions;
 
 namespace {
 
-const pith::registry::TrustStore& trust() {
-  static const pith::registry::TrustStore store = pith::test::test_trust_store();
-  return store;
-}
-
 // One paper's bundle with `corrections` signed correction events after its
 // record_created and graph_snapshot events (as pith-test-sign --correction).
 json bundle_with_corrections(int corrections, const std::string& built_at = pith::test::default_built_at) {
@@ -64,7 +59,7 @@ json forged_state() {
 }
 
 pith::registry::DocumentVerification verify(const json& document) {
-  auto v = pith::registry::verify_document(pith::test::to_bytes(document), trust(), "test");
+  auto v = pith::registry::verify_document(pith::test::to_bytes(document), pith::test::test_trust(), "test");
   REQUIRE(v);
   return std::move(*v);
 }
@@ -108,7 +103,7 @@ TEST_CASE("a state alone: the record verifies, its unsigned current lists are no
   CHECK(pith::registry::merged_state(*v.record()).is_null());
   CHECK(pith::registry::applied_event_ids(*v.record()).empty());
 
-  const auto checked = pith::check::check_registry_bytes(pith::test::to_bytes(forged_state()), trust(), "state.json");
+  const auto checked = pith::check::check_registry_bytes(pith::test::to_bytes(forged_state()), pith::test::test_trust(), "state.json");
   CHECK(pith::check::completeness_panel_text(checked).empty());
   CHECK(checked.report.to_text().find("present") == std::string::npos);
   REQUIRE(checked.carried);
@@ -143,7 +138,7 @@ TEST_CASE("mirror_hints of a state alone are never asked (SSRF); a signed bundle
     state["current"]["mirror_hints"] = hint;
     state["state_sha256"] = pith::registry::state_hash(state);
     REQUIRE(verify(state).report.verdict() == Verdict::verified);
-    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-state", state)), trust());
+    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-state", state)), pith::test::test_trust());
     (void)resolver.resolve(state["pith_number"].get<std::string>());
     CHECK(hinted.requests().empty());
   }
@@ -151,7 +146,7 @@ TEST_CASE("mirror_hints of a state alone are never asked (SSRF); a signed bundle
     pith::test::BundleOptions options;
     options.base_url = hinted.base_url();
     const json bundle = pith::test::make_signed_bundle({}, pith::test::test_signer(), options);
-    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-bundle", bundle)), trust());
+    Resolver resolver(offline_registry(stale_cache_with("trust-ssrf-bundle", bundle)), pith::test::test_trust());
     (void)resolver.resolve(bundle["pith_number"].get<std::string>());
     CHECK_FALSE(hinted.requests().empty());
   }
@@ -164,7 +159,7 @@ TEST_CASE("a state answer is used but never cached", "[trust][state][resolver]")
   const auto cache = pith::test::fresh_temp_dir("trust-state-cache");
   auto options = offline_registry(cache);
   options.mirrors = {"file://" + mirror.string()};
-  Resolver resolver(options, trust());
+  Resolver resolver(options, pith::test::test_trust());
   auto r = resolver.resolve(bundle["pith_number"].get<std::string>());
   REQUIRE(r);
   CHECK(r->record.kind == pith::registry::DocumentKind::state);
@@ -195,7 +190,7 @@ TEST_CASE("monotonic cache: an older verified answer never replaces a newer cach
                              pith::test::to_bytes(c.older));
       options.mirrors = {"file://" + dir.string()};
       options.refresh = true;
-      Resolver resolver(options, trust());
+      Resolver resolver(options, pith::test::test_trust());
       auto r = resolver.resolve(number);
       REQUIRE(r);
       CHECK(r->origin == ResolutionOrigin::cache);
@@ -220,7 +215,7 @@ TEST_CASE("monotonic cache: an older verified answer never replaces a newer cach
     auto options = offline_registry(cache);
     options.mirrors = {file_mirror_with("trust-forward-mirror", newer)};
     options.refresh = true;
-    Resolver resolver(options, trust());
+    Resolver resolver(options, pith::test::test_trust());
     auto r = resolver.resolve(number);
     REQUIRE(r);
     CHECK(r->origin == ResolutionOrigin::mirror);
@@ -276,7 +271,7 @@ TEST_CASE("a lookup that fails identity never removes or replaces a verified cac
         options.offline = offline;
         options.refresh = !offline;
         options.mirrors = {"file://" + hostile.string()};
-        Resolver resolver(options, trust());
+        Resolver resolver(options, pith::test::test_trust());
         auto r = resolver.resolve(input);
         REQUIRE_FALSE(r);
         CHECK(directory_bytes(cache) == before);
@@ -291,7 +286,7 @@ TEST_CASE("a lookup that fails identity never removes or replaces a verified cac
   // The genuine number still verifies offline, from the cache.
   auto options = offline_registry(cache);
   options.offline = true;
-  auto r = Resolver(options, trust()).resolve(number);
+  auto r = Resolver(options, pith::test::test_trust()).resolve(number);
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::cache);
   CHECK(r->record.document_bytes == pith::test::to_bytes(genuine));
@@ -307,7 +302,7 @@ TEST_CASE("--offline never writes the cache", "[trust][cache]") {
   options.mirrors = {file_mirror_with("trust-offline-mirror", genuine)};
 
   SECTION("a record read from a file:// base is used, not kept") {
-    auto r = Resolver(options, trust()).resolve(number);
+    auto r = Resolver(options, pith::test::test_trust()).resolve(number);
     REQUIRE(r);
     CHECK(r->origin != ResolutionOrigin::cache);  // the file:// base (the only one offline)
     CHECK_FALSE(std::filesystem::exists(cache));
@@ -322,7 +317,7 @@ TEST_CASE("--offline never writes the cache", "[trust][cache]") {
     tampered["canonical_record"]["metadata"]["license"] = "proprietary";
     pith::test::write_file(cache / (body_of(tampered) + ".json"), pith::test::to_bytes(tampered));
     const auto before = directory_bytes(cache);
-    Resolver resolver(options, trust());
+    Resolver resolver(options, pith::test::test_trust());
     CHECK(resolver.resolve(number));
     auto refused = resolver.resolve(tampered_number);
     REQUIRE_FALSE(refused);
@@ -341,7 +336,7 @@ TEST_CASE("an answer to an arXiv lookup never replaces a newer verified copy", "
   pith::test::write_file(mirror / "pith" / "2401.00001" / "bundle.json", pith::test::to_bytes(older));
   auto options = offline_registry(cache);
   options.mirrors = {"file://" + mirror.string()};
-  auto r = Resolver(options, trust()).resolve("arXiv:2401.00001");
+  auto r = Resolver(options, pith::test::test_trust()).resolve("arXiv:2401.00001");
   REQUIRE(r);
   CHECK(r->origin == ResolutionOrigin::cache);
   CHECK(r->record.document_bytes == pith::test::to_bytes(newer));
