@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // pith-serve's messages between its HTTP side and its check broker
 // (serve/broker_wire.hpp): the job (decoded strictly; one encoding) and the
-// answer, whose check is check/carried's JSON form, decoded field by field.
+// answer, whose check is check/file.hpp's FileCheck in its JSON form, decoded field by field.
 // Nothing may throw out of either.
 #include "broken_promise.hpp"
 #include "pith/serve/broker_wire.hpp"

@@ -2,7 +2,7 @@
 #pragma once
 // The boundary between a corpus run and its workers (child_scheduler.hpp): the
 // one message the parent sends, which input to read. The worker's answer is
-// the Judge's (corpus.hpp: check/pdf_facts.hpp for pith-check), inside the
+// the Judge's (corpus.hpp: pdf/facts.hpp, what the child reads, for pith-check), inside the
 // child envelope every child shares (base/child_process.hpp). On base/wire:
 // a tag and a version, strict decoding (docs/fuzzing.md: `worker_request`).
 #include "pith/base/error.hpp"
