@@ -214,12 +214,4 @@ std::string require_sample(SamplePdf kind) {
   return read_file(*path);
 }
 
-fs::path scratch_dir(const std::string& name) {
-  static int counter = 0;
-  fs::path d = process_scratch_dir() / (name + "-" + std::to_string(++counter));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 }  // namespace pith::test

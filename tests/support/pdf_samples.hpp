@@ -42,7 +42,5 @@ enum class SamplePdf {
 // and /Root (each ending in a space). The test-made PDFs' one writer.
 [[nodiscard]] std::string classic_pdf(const std::vector<std::string>& objects, const std::string& trailer_keys = "",
                                       std::string_view version = "1.4");
-// A fresh empty directory under the process's scratch directory.
-[[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
 
 }  // namespace pith::test

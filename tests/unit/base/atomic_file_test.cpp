@@ -50,7 +50,7 @@ bool temp_files_left(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("atomic write: prefix of the source plus the tail, mode kept") {
-  const fs::path dir = pith::test::scratch_dir("atomic");
+  const fs::path dir = pith::test::fresh_temp_dir("atomic");
   const fs::path f = dir / "paper.pdf";
   write_file(f, "ORIGINAL-BYTES");
   ::chmod(f.c_str(), 0640);
@@ -75,7 +75,7 @@ TEST_CASE("atomic write: prefix of the source plus the tail, mode kept") {
 }
 
 TEST_CASE("atomic write: a failure leaves the original byte-identical and no temporary file") {
-  const fs::path dir = pith::test::scratch_dir("atomic-fail");
+  const fs::path dir = pith::test::fresh_temp_dir("atomic-fail");
   const fs::path f = dir / "paper.pdf";
   const std::string original(100'000, 'x');
   write_file(f, original);
@@ -102,7 +102,7 @@ TEST_CASE("atomic write: a failure leaves the original byte-identical and no tem
 }
 
 TEST_CASE("whole-file atomic write: the bytes, mode 0644, a link replaced rather than followed") {
-  const fs::path dir = pith::test::scratch_dir("atomic-whole");
+  const fs::path dir = pith::test::fresh_temp_dir("atomic-whole");
   const fs::path f = dir / "pith.sty";
   REQUIRE(pith::write_file_atomically(f, "first"));
   CHECK(read_file(f) == "first");
@@ -124,7 +124,7 @@ TEST_CASE("whole-file atomic write: the bytes, mode 0644, a link replaced rather
 }
 
 TEST_CASE("staged files: nothing at the target until committed, nothing left when dropped") {
-  const fs::path dir = pith::test::scratch_dir("atomic-staged");
+  const fs::path dir = pith::test::fresh_temp_dir("atomic-staged");
   {
     auto dropped = pith::StagedFile::beside(dir / "a.json");
     REQUIRE(dropped);
@@ -146,7 +146,7 @@ TEST_CASE("staged files: nothing at the target until committed, nothing left whe
 }
 
 TEST_CASE("append in place: appends, refuses a changed file, truncates back on failure") {
-  const fs::path dir = pith::test::scratch_dir("append");
+  const fs::path dir = pith::test::fresh_temp_dir("append");
   const fs::path f = dir / "big.pdf";
   const std::string original(100'000, 'y');
   write_file(f, original);
@@ -172,7 +172,7 @@ TEST_CASE("append in place: appends, refuses a changed file, truncates back on f
 }
 
 TEST_CASE("mapped file: bytes, mode and empty files") {
-  const fs::path dir = pith::test::scratch_dir("map");
+  const fs::path dir = pith::test::fresh_temp_dir("map");
   write_file(dir / "a", "hello");
   ::chmod((dir / "a").c_str(), 0604);
   auto m = pith::MappedFile::open((dir / "a").string());
@@ -191,7 +191,7 @@ TEST_CASE("mapped file: bytes, mode and empty files") {
 }
 
 TEST_CASE("atomic rewrite: the prefix copied and hashed in one pass, then the tail; a failed check replaces nothing") {
-  const fs::path dir = pith::test::scratch_dir("rewrite");
+  const fs::path dir = pith::test::fresh_temp_dir("rewrite");
   const fs::path f = dir / "paper.pdf";
   write_file(f, "ORIGINAL-BYTES");
   {
@@ -221,7 +221,7 @@ TEST_CASE("atomic rewrite: the prefix copied and hashed in one pass, then the ta
 }
 
 TEST_CASE("atomic rewrite without a hash: the prefix copied as is (the caller hashes elsewhere)") {
-  const fs::path dir = pith::test::scratch_dir("rewrite-nohash");
+  const fs::path dir = pith::test::fresh_temp_dir("rewrite-nohash");
   const fs::path f = dir / "paper.pdf";
   const fs::path out = dir / "out.pdf";
   write_file(f, "ORIGINAL-BYTES");
@@ -235,7 +235,7 @@ TEST_CASE("atomic rewrite without a hash: the prefix copied as is (the caller ha
 }
 
 TEST_CASE("atomic write: an output link is replaced, never written through, when asked") {
-  const fs::path dir = pith::test::scratch_dir("outlink");
+  const fs::path dir = pith::test::fresh_temp_dir("outlink");
   const fs::path victim = dir / "victim";
   const fs::path src = dir / "src.pdf";
   write_file(victim, "someone else's");
@@ -250,7 +250,7 @@ TEST_CASE("atomic write: an output link is replaced, never written through, when
 }
 
 TEST_CASE("atomic write: a killed run's temporary file is removed, a live writer's kept") {
-  const fs::path dir = pith::test::scratch_dir("stale");
+  const fs::path dir = pith::test::fresh_temp_dir("stale");
   const fs::path f = dir / "paper.pdf";
   write_file(f, "ORIGINAL");
   write_file(dir / ".paper.pdf.pith-AbC123", "stale copy");

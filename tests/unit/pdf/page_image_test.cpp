@@ -67,7 +67,7 @@ std::string repaint_page_one(const std::string& original) {
 // Page 1 as poppler's own pdftoppm draws it with the check's settings (36
 // dpi, grey, no anti-aliasing), as a fingerprint: the PGM's pixels, row by row.
 std::optional<pith::pdf::PageFingerprint> pdftoppm_fingerprint(const fs::path& pdf) {
-  const fs::path out = pith::test::scratch_dir("page-image") / "pdftoppm";
+  const fs::path out = pith::test::fresh_temp_dir("page-image") / "pdftoppm";
   if (pith::test::run("pdftoppm -r 36 -gray -aa no -aaVector no -f 1 -l 1 -singlefile " + quote(pdf) + " " +
                       quote(out)).status != 0)
     return std::nullopt;
@@ -113,7 +113,7 @@ TEST_CASE("page image: the badge's rectangle is found on a page turned by /Rotat
   REQUIRE(classic);
   for (const char* angle : {"90", "180", "270"}) {
     CAPTURE(angle);
-    const fs::path turned = pith::test::scratch_dir("page-image") / (std::string("turned-") + angle + ".pdf");
+    const fs::path turned = pith::test::fresh_temp_dir("page-image") / (std::string("turned-") + angle + ".pdf");
     REQUIRE(pith::test::run("qpdf --rotate=+" + std::string(angle) + ":1 " + quote(*classic) + " " + quote(turned))
                 .status == 0);
     const std::string original = pith::test::read_file(turned);
@@ -147,7 +147,7 @@ TEST_CASE("page image: pith-stamp's written check keeps nothing whose page 1 loo
   examined.pages = reader->page_count().value();
   examined.page_one = page_one_fingerprint(original, page_check_dpi, std::nullopt);
   REQUIRE(examined.page_one);
-  const fs::path written = pith::test::scratch_dir("page-image") / "written.pdf";
+  const fs::path written = pith::test::fresh_temp_dir("page-image") / "written.pdf";
   pith::test::write_file(written, repainted);
   auto got = pith::stamp::written_check("paper.pdf", examined)(written.string());
   REQUIRE_FALSE(got);

@@ -49,7 +49,7 @@ Stamped stamp(SamplePdf kind, const pith::registry::VerifiedRecord& record, pith
   REQUIRE(plan->outcome == StampOutcome::stamped);
   CHECK(plan->original_length == s.original.size());
   s.stamped = s.original + plan->update;
-  s.path = pith::test::scratch_dir("stamp") / "stamped.pdf";
+  s.path = pith::test::fresh_temp_dir("stamp") / "stamped.pdf";
   pith::test::write_file(s.path, s.stamped);
   return s;
 }
@@ -233,7 +233,7 @@ TEST_CASE("stamp: a different number is a conflict unless forced") {
   auto files = r2->embedded_files();
   REQUIRE(files);
   CHECK(files->size() == 1);  // the old pith-bundle.json was replaced, not duplicated
-  const fs::path p = pith::test::scratch_dir("force") / "restamped.pdf";
+  const fs::path p = pith::test::fresh_temp_dir("force") / "restamped.pdf";
   pith::test::write_file(p, restamped);
   CHECK(pith::test::run("qpdf --check " + quote(p) + " >/dev/null").status == 0);
 }
