@@ -5,6 +5,7 @@
 
 const verdictWords = {
   verified: 'This PDF is the registered paper: its record is genuine and the paper shows it.',
+  altered: 'The record inside is genuine and page 1 shows it, but the text of this PDF changed after it was stamped: this is not the paper as registered.',
   failed: 'Warning: this file does not match its registered record. It was altered after registration, or the record in it is forged.',
   unbound: 'The record inside is genuine, but nothing a reader sees on page 1 (its title, its abstract, arXiv’s watermark) is that record’s, and a title in the metadata alone proves nothing: it does not show that this PDF is the paper.',
   unverifiable: 'This cannot be verified: nothing in it is signed by a key we trust.',
@@ -149,6 +150,13 @@ function showReport(report) {
   $('verdict').textContent = verdict.replace('_', ' ');
   let words = verdictWords[verdict] || verdict;
   if (verdict === 'error' && report.error) words += ' ' + report.error;
+  const pageText = (report.details || {}).page_text;
+  if (verdict === 'altered' && pageText && Array.isArray(pageText.changed_pages) && pageText.changed_pages.length > 0) {
+    words += ' Changed: page' + (pageText.changed_pages.length > 1 ? 's ' : ' ') + pageText.changed_pages.join(', ') + '.';
+  }
+  // Nothing a reader must know stays below the verdict: every warning is named here.
+  const warnings = Array.isArray(report.warnings) ? report.warnings : [];
+  if (warnings.length > 0) words += ' ' + warnings.length + (warnings.length === 1 ? ' warning: ' : ' warnings: ') + warnings.join(', ') + ' (see the checks below).';
   $('verdict-text').textContent = words;
   $('number').textContent = report.pith_number ? 'Pith Number: ' + report.pith_number : '';
   const details = report.details || {};

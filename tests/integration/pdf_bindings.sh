@@ -83,7 +83,7 @@ for engine in pdflatex xelatex lualatex latex; do
   stamp -o "$work/$engine.pdf" "$work/$engine/paper.pdf" || fail "$engine: pith-stamp failed"
   check "$work/$engine.pdf" 0 verified pdf.title.visible_match pass pdf.abstract.visible_match pass
   [[ $(json_query "r['details']['bindings']['visible_title']['state']") == match ]] || fail "$engine: bindings say no visible match"
-  [[ $(json_query "r['schema_version']") == 2 ]] || fail "no schema_version 2"
+  [[ $(json_query "r['schema_version']") == 3 ]] || fail "no schema_version 3"
 done
 "$bin/pith-check" "${check_args[@]}" "$work/xelatex.pdf" | grep -q '^  bindings (record to this PDF): visible title match' ||
   fail "the human report has no bindings line"
@@ -236,9 +236,11 @@ mkdir -p "$work/mirror/pith/$body"
 cp "$sample_bundle" "$work/mirror/pith/$body/bundle.json"
 check_args=(--offline --cache-dir "$work/empty-cache")
 check "$work/sample/paper.pdf" 4 unverifiable online.unavailable warn pdf.record.resolved skip
-# The human headline still names the number it could not verify (as the PDF writes it).
+# The human headline still names the number it could not verify (as the PDF
+# writes it), and why: the warning that the registry was not reached.
 headline=$("$bin/pith-check" "${check_args[@]}" "$work/sample/paper.pdf" 2>/dev/null | head -1 || true)
-[[ $headline == "✗ $work/sample/paper.pdf: unverifiable pith:$body" ]] || fail "unverifiable headline without the number: $headline"
+[[ $headline == "✗ $work/sample/paper.pdf: unverifiable pith:$body — 1 warning: online.unavailable" ]] ||
+  fail "unverifiable headline without the number: $headline"
 check_args=(--offline --resolver "file://$work/mirror" --cache-dir "$work/cache")
 check "$work/sample/paper.pdf" 0 verified pdf.record.resolved pass receipt.signature.valid pass \
   pdf.number.matches_record pass pdf.title.visible_match pass

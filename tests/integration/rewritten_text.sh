@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Issue 22, item 5: rewrites you can tell apart. pith-stamp records a
-# fingerprint of every page's text (XMP pith:pageTextSha256); after a full
-# rewrite pith-check says "rewritten, text unchanged" (qpdf --linearize,
-# AES-256 with an empty password, arXiv's watermark, a badged stamp) or
-# "rewritten, text changed on pages …" (a word replaced on page 3, on pages
-# 3 and 7, a page removed). Both keep their verdicts (verified, exit 0: the
-# title still binds); a stamp without a fingerprint says nothing new.
+# Issue 22, item 5 and issue 31, item 1: rewrites and edits you can tell
+# apart. pith-stamp records a fingerprint of every page's text (XMP
+# pith:pageTextSha256); after a full rewrite pith-check says "rewritten, text
+# unchanged" (qpdf --linearize, AES-256 with an empty password, arXiv's
+# watermark, a badged stamp: verified, exit 0) or "text changed on pages …"
+# (a word replaced on page 3, on pages 3 and 7, a page removed, the issue's
+# qpdf --qdf + fix-qdf edit, an edit appended by an incremental update): the
+# verdict `altered`, exit 5, on the headline, in the JSON and in the batch
+# HTML; a stamp without a fingerprint says nothing new.
 set -euo pipefail
 
 source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
@@ -86,16 +88,59 @@ check "$work/arxiv.pdf" 0 verified pdf.bytes.rewritten_text_unchanged pass pdf.a
 
 # ---- edits: text changed, on the pages named ----------------------------------------
 edit "$work/s.pdf" "$work/page3.pdf" 3
-check "$work/page3.pdf" 0 verified pdf.bytes.rewritten warn pdf.bytes.rewritten_text_changed warn pdf.title.match pass
-[[ $(detail pdf.bytes.rewritten_text_changed) == "rewritten, text changed on page 3 "* ]] ||
+check "$work/page3.pdf" 5 altered pdf.bytes.rewritten warn pdf.bytes.rewritten_text_changed warn pdf.title.match pass
+[[ $(detail pdf.bytes.rewritten_text_changed) == "text changed on page 3 since stamping, rewritten "* ]] ||
   fail "page 3: $(detail pdf.bytes.rewritten_text_changed)"
-[[ $(q 'r["details"]["rewritten_text"]["changed_pages"]') == "[3]" ]] || fail "page 3: details.rewritten_text"
+[[ $(q 'r["details"]["page_text"]["changed_pages"]') == "[3]" ]] || fail "page 3: details.page_text"
+[[ $(q 'r["warnings"]') == "['pdf.bytes.rewritten', 'pdf.bytes.rewritten_text_changed']" ]] || fail "page 3: warnings $(q 'r["warnings"]')"
 edit "$work/s.pdf" "$work/pages37.pdf" 3 7
-check "$work/pages37.pdf" 0 verified pdf.bytes.rewritten_text_changed warn
+check "$work/pages37.pdf" 5 altered pdf.bytes.rewritten_text_changed warn
 [[ $(detail pdf.bytes.rewritten_text_changed) == *"text changed on pages 3, 7"* ]] || fail "pages 3, 7: $(detail pdf.bytes.rewritten_text_changed)"
 qpdf "$work/s.pdf" --pages . 1-9 -- "$work/nine.pdf"
-check "$work/nine.pdf" 0 verified pdf.bytes.rewritten_text_changed warn
+check "$work/nine.pdf" 5 altered pdf.bytes.rewritten_text_changed warn
 [[ $(detail pdf.bytes.rewritten_text_changed) == *"had 10 pages, this file has 9"* ]] || fail "a page removed: $(detail pdf.bytes.rewritten_text_changed)"
+
+# The issue's own edit: qpdf --qdf, one word changed on page 3 in the
+# uncompressed content, fix-qdf. The headline says altered and where.
+qpdf --qdf --object-streams=disable "$work/s.pdf" "$work/qdf.pdf"
+$py - "$work/qdf.pdf" <<'PY'
+import re, sys
+path = sys.argv[1]
+data = open(path, 'rb').read()
+pages = [m.start() for m in re.finditer(rb'%% Contents for page \d+', data)]
+assert len(pages) >= 3, 'qpdf --qdf wrote no page comments'
+at = data.find(b'(e', pages[2])
+assert at > 0, 'no word to edit on page 3'
+open(path, 'wb').write(data[:at + 1] + b'X' + data[at + 2:])
+PY
+fix-qdf "$work/qdf.pdf" >"$work/qdf-fixed.pdf"
+check "$work/qdf-fixed.pdf" 5 altered pdf.bytes.rewritten_text_changed warn
+rc=0
+"$bin/pith-check" --offline "$work/qdf-fixed.pdf" >"$work/qdf.txt" 2>&1 || rc=$?
+((rc == 5)) || fail "qdf edit, text output: exit $rc"
+head -1 "$work/qdf.txt" | grep -q '^✗ .*qdf-fixed.pdf: altered pith:20[0-9][0-9]:[A-Z0-9]* — text changed on page 3 since stamping' ||
+  fail "qdf edit: the headline does not say altered and where: $(head -1 "$work/qdf.txt")"
+
+# An edit appended as an incremental update (the stamped bytes intact): the
+# same comparison, its own codes.
+/usr/bin/python3 "$src/tests/support/forgeries.py" edit-page "$work/s.pdf" "$work/incremental.pdf" 3
+check "$work/incremental.pdf" 5 altered pdf.bytes.prefix_intact pass pdf.bytes.later_revisions warn pdf.bytes.edited_text_changed warn
+[[ $(detail pdf.bytes.edited_text_changed) == "text changed on page 3 since stamping, edited after stamping"* ]] ||
+  fail "incremental edit: $(detail pdf.bytes.edited_text_changed)"
+# An incremental update that changes no page's text (exiftool's metadata
+# edit) stays verified, its warnings on the headline.
+cp "$work/s.pdf" "$work/keywords.pdf"
+exiftool -q -overwrite_original -Keywords=edited "$work/keywords.pdf"
+check "$work/keywords.pdf" 0 verified pdf.bytes.later_revisions warn pdf.bytes.edited_text_unchanged pass
+"$bin/pith-check" --offline "$work/keywords.pdf" | head -1 | grep -q ': verified pith:[^ ]* — 1 warning: pdf.bytes.later_revisions$' ||
+  fail "keywords edit: the headline does not name the warning"
+
+# The batch's HTML lists the altered papers with what changed; the exit code of the batch is 5.
+rc=0
+"$bin/pith-check" --offline --quiet --html "$work/report.html" "$work/s.pdf" "$work/page3.pdf" "$work/linearized.pdf" || rc=$?
+((rc == 5)) || fail "batch of one altered paper: exit $rc, expected 5"
+grep -q 'page3.pdf' "$work/report.html" || fail "the HTML report does not list the altered paper"
+grep -q 'data-verdict="altered"' "$work/report.html" || fail "the HTML report has no altered count"
 
 # ---- a stamp without a fingerprint (an older pith-stamp): nothing new is said -----------
 $py - "$work/s.pdf" "$work/old-rewritten.pdf" <<'PY'

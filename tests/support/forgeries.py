@@ -31,6 +31,8 @@ append them (the stamped bytes stay intact):
                 overlay showing another title (ARG)
   add-note      a small note annotation beside the title (a reader's comment:
                 page 1 changed, the title still seen)
+  edit-page     one word changed on page ARG (a number): its content stream
+                replaced, as an editor saving incrementally would
 """
 import re
 import sys
@@ -167,7 +169,7 @@ def serialised(obj):
 
 def later(kind, src, dst, other):
     with pikepdf.open(src) as pdf:
-        page = pdf.pages[0].obj
+        page = pdf.pages[int(other) - 1 if kind == "edit-page" else 0].obj
         cover = f"q 1 1 1 rg 0 0 612 792 re f Q BT /FSwap 24 Tf 72 300 Td {pdf_string(other)} Tj ET".encode("latin-1")
         changed = []
         if kind == "swap-page":
@@ -198,6 +200,15 @@ def later(kind, src, dst, other):
             badge.Rect = [0, 0, 612, 792]
             badge.AP = Dictionary(N=form)
             changed = [badge, form, font]
+        elif kind == "edit-page":
+            parts = page.Contents if isinstance(page.Contents, Array) else [page.Contents]
+            data = b"\n".join(part.read_bytes() for part in parts)
+            at = data.find(b"(e")
+            if at < 0:
+                sys.exit(f"forgeries.py: no word to edit on page {other}")
+            stream = pdf.make_indirect(pikepdf.Stream(pdf, data[:at + 1] + b"X" + data[at + 2:]))
+            page.Contents = stream
+            changed = [page, stream]
         elif kind == "add-note":
             note = pdf.make_indirect(Dictionary(Type=Name.Annot, Subtype=Name.Text, Rect=[560, 700, 580, 720], F=4,
                                                 Contents=pikepdf.String("A reader's note")))
@@ -220,7 +231,7 @@ def main():
     arg = sys.argv[4] if len(sys.argv) > 4 else ""
     if kind in ("zero-link", "wm-white", "wm-tiny", "watermark"):
         arxiv(kind, src, dst, arg)
-    elif kind in ("swap-page", "swap-badge", "add-note"):
+    elif kind in ("swap-page", "swap-badge", "add-note", "edit-page"):
         later(kind, src, dst, arg)
     else:
         hide(kind, src, dst, arg)

@@ -143,6 +143,9 @@ inline constexpr const char* pdf_arxiv_match = "pdf.arxiv.match";
 inline constexpr const char* pdf_arxiv_mismatch = "pdf.arxiv.mismatch";
 inline constexpr const char* pdf_arxiv_other_version = "pdf.arxiv.other_version";
 inline constexpr const char* pdf_bundle_duplicate = "pdf.bundle.duplicate";
+inline constexpr const char* pdf_bytes_edited_text_changed = "pdf.bytes.edited_text_changed";
+inline constexpr const char* pdf_bytes_edited_text_unchanged = "pdf.bytes.edited_text_unchanged";
+inline constexpr const char* pdf_bytes_edited_text_unknown = "pdf.bytes.edited_text_unknown";
 inline constexpr const char* pdf_bytes_later_revisions = "pdf.bytes.later_revisions";
 inline constexpr const char* pdf_bytes_prefix_broken = "pdf.bytes.prefix_broken";
 inline constexpr const char* pdf_bytes_prefix_intact = "pdf.bytes.prefix_intact";
@@ -198,7 +201,7 @@ inline constexpr SignatureCodes bundle_signature{
     bundle_signature_valid,       bundle_signature_invalid};
 
 // Every code above, once (the test compares it with docs/report-codes.md).
-inline constexpr std::array<const char*, 140> all{
+inline constexpr std::array<const char*, 143> all{
     json_strict_invalid,
     record_hash_match,
     record_hash_mismatch,
@@ -313,6 +316,9 @@ inline constexpr std::array<const char*, 140> all{
     pdf_arxiv_mismatch,
     pdf_arxiv_other_version,
     pdf_bundle_duplicate,
+    pdf_bytes_edited_text_changed,
+    pdf_bytes_edited_text_unchanged,
+    pdf_bytes_edited_text_unknown,
     pdf_bytes_later_revisions,
     pdf_bytes_prefix_broken,
     pdf_bytes_prefix_intact,

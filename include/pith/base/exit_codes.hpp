@@ -19,11 +19,15 @@ inline constexpr int verification_failed = 1;  // a check failed: never 0 then
 inline constexpr int usage_or_io = 2;          // bad usage, unreadable input, write failure
 inline constexpr int not_found = 3;            // no Pith Number in the input
 inline constexpr int unverifiable = 4;         // nothing trusted to verify with
+inline constexpr int altered = 5;              // genuine record, page 1 binds, content changed since stamping
 
-// With many inputs the worst wins: 1 > 2 > 4 > 3 > 0.
+// With many inputs the worst wins: 1 > 5 > 2 > 4 > 3 > 0. An altered paper
+// is a finding about the file, like a failure, so it outranks an input that
+// could not be read.
 [[nodiscard]] constexpr int severity(int code) {
   switch (code) {
-    case verification_failed: return 4;
+    case verification_failed: return 5;
+    case altered: return 4;
     case usage_or_io: return 3;
     case unverifiable: return 2;
     case not_found: return 1;
@@ -64,6 +68,7 @@ namespace pith {
   switch (verdict) {
     case Verdict::verified: return exit_code::ok;
     case Verdict::failed: return exit_code::verification_failed;
+    case Verdict::altered: return exit_code::altered;
     case Verdict::error: return exit_code::usage_or_io;
     case Verdict::unverifiable:
     case Verdict::unbound: return exit_code::unverifiable;

@@ -31,6 +31,10 @@ struct Check {
   // (the visible title or abstract, the metadata title, the arXiv id). A
   // report that requires_content_binding needs one to be `verified`.
   bool binds_content = false;
+  // True for a warning that shows the content changed after stamping (the
+  // text of a page is not the text fingerprinted): a report that would be
+  // `verified` is `altered` instead.
+  bool shows_alteration = false;
 };
 
 class Report {
@@ -62,6 +66,8 @@ class Report {
   }
   // A passing check that binds the record to the document's content.
   void content_binding(std::string code, std::string detail = {});
+  // A warning that the content changed after stamping (Check::shows_alteration).
+  void alteration(std::string code, std::string detail);
   // Appends another report's checks (e.g. a nested bundle's), codes unchanged.
   void merge(const Report& other);
 
@@ -69,6 +75,12 @@ class Report {
   [[nodiscard]] const Check* find(std::string_view code) const;
   [[nodiscard]] bool has_failure() const;
   [[nodiscard]] Verdict verdict() const;
+  // Every warning, in order: what the headline names beside the verdict, so
+  // that nothing a reader must know stays below it (to_text, to_json).
+  [[nodiscard]] std::vector<const Check*> warnings() const;
+  // The verdict line: mark, input, verdict, number and, when there are any,
+  // the alteration found and the warnings' codes. Terminal-safe, no newline.
+  [[nodiscard]] std::string headline(bool color = false) const;
 
   [[nodiscard]] nlohmann::json to_json() const;
   // Human-readable: one line per check; `color` adds ANSI colours (TTY only).

@@ -69,8 +69,10 @@ struct PdfEvidence {
 };
 
 // The version of pith-check's --json object (docs/pith-check-json.md): 2
-// added verdict `unbound`, details.bindings and this key.
-inline constexpr int json_schema_version = 2;
+// added verdict `unbound`, details.bindings and this key; 3 the verdict
+// `altered`, the top-level `warnings` and details.page_text (was
+// details.rewritten_text).
+inline constexpr int json_schema_version = 3;
 
 // One checked file: the report and, when the file carried a verified record,
 // that copy. A bare Report converts (a check that carried nothing).

@@ -25,6 +25,7 @@ const char* to_string(Verdict v) {
     case Verdict::unverifiable: return "unverifiable";
     case Verdict::error: return "error";
     case Verdict::unbound: return "unbound";
+    case Verdict::altered: return "altered";
   }
   return "?";
 }
@@ -36,6 +37,10 @@ void Report::add(std::string code, CheckStatus status, std::string detail, bool 
 
 void Report::content_binding(std::string code, std::string detail) {
   add(std::move(code), CheckStatus::pass, std::move(detail), false, true);
+}
+
+void Report::alteration(std::string code, std::string detail) {
+  checks_.push_back(Check{std::move(code), CheckStatus::warn, std::move(detail), false, false, true});
 }
 
 void Report::merge(const Report& other) {
@@ -59,10 +64,21 @@ Verdict Report::verdict() const {
   const bool anchored = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.anchors_trust; });
   if (!anchored) return Verdict::unverifiable;
   const bool bound = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.binds_content; });
-  return requires_content_binding && !bound ? Verdict::unbound : Verdict::verified;
+  if (requires_content_binding && !bound) return Verdict::unbound;
+  const bool altered = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.shows_alteration; });
+  return altered ? Verdict::altered : Verdict::verified;
+}
+
+std::vector<const Check*> Report::warnings() const {
+  std::vector<const Check*> out;
+  for (const auto& c : checks_)
+    if (c.status == CheckStatus::warn) out.push_back(&c);
+  return out;
 }
 
 nlohmann::json Report::to_json() const {
+  nlohmann::json warning_codes = nlohmann::json::array();
+  for (const Check* w : warnings()) warning_codes.push_back(w->code);
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : checks_) {
     checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}});
@@ -72,6 +88,7 @@ nlohmann::json Report::to_json() const {
       {"kind", input_kind},
       {"pith_number", pith_number.empty() ? nlohmann::json(nullptr) : nlohmann::json(pith_number)},
       {"verdict", to_string(verdict())},
+      {"warnings", std::move(warning_codes)},
       {"checks", std::move(checks)},
   };
   if (error) out["error"] = error->message;
@@ -100,7 +117,7 @@ const char* colour(CheckStatus s) {
 }
 }  // namespace
 
-std::string Report::to_text(bool color) const {
+std::string Report::headline(bool color) const {
   std::string out;
   const Verdict v = verdict();
   const bool good = v == Verdict::verified;
@@ -112,7 +129,24 @@ std::string Report::to_text(bool color) const {
   out += to_string(v);
   const std::string& number = pith_number.empty() ? number_as_written : pith_number;
   if (!number.empty()) out += " " + terminal_safe(number);
-  out += "\n";
+  const auto warned = warnings();
+  const auto alteration = std::find_if(warned.begin(), warned.end(), [](const Check* c) { return c->shows_alteration; });
+  // What changed, not why it can be trusted: an alteration's detail says
+  // what first and qualifies it after " (" (check/pdf.hpp's check_page_text).
+  if (v == Verdict::altered && alteration != warned.end()) {
+    const std::string& detail = (*alteration)->detail;
+    out += " — " + terminal_safe(detail.substr(0, detail.find(" (")));
+  }
+  if (!warned.empty()) {
+    out += v == Verdict::altered ? "; " : " — ";
+    out += std::to_string(warned.size()) + (warned.size() == 1 ? " warning: " : " warnings: ");
+    for (std::size_t i = 0; i < warned.size(); ++i) out += (i ? ", " : "") + terminal_safe(warned[i]->code);
+  }
+  return out;
+}
+
+std::string Report::to_text(bool color) const {
+  std::string out = headline(color) + "\n";
   if (error) out += "  error: " + terminal_safe(error->message) + "\n";
   for (const auto& c : checks_) {
     out += "  ";

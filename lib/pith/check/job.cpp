@@ -137,7 +137,7 @@ class SignalsHeld {
 
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
-  std::array<std::size_t, 6> by_verdict{};
+  std::array<std::size_t, verdict_count> by_verdict{};
   std::size_t done = 0;
 
   void add(Verdict v) {
@@ -146,8 +146,7 @@ struct Tally {
   }
   [[nodiscard]] std::string describe() const {
     std::string out;
-    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unbound, Verdict::unverifiable,
-                            Verdict::not_found}) {
+    for (const Verdict v : all_verdicts) {
       const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
       if (n == 0) continue;
       out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
@@ -440,10 +439,12 @@ struct CheckJob::Options {
 
 namespace {
 
-constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several files the worst wins: 1 > 2 > 4 > 3 > 0):
+constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several files the worst wins: 1 > 5 > 2 > 4 > 3 > 0):
   0  verified      the record verifies with a trusted key (and, for a PDF,
                    something the reader sees ties it to that record)
   1  failed        a check failed (tampered, forged or inconsistent data)
+  5  altered       a PDF whose genuine record page 1 shows, but whose text
+                   changed after it was stamped (the pages are named)
   2  error         usage error or unreadable input (not a registry document,
                    bad key file, a PDF the parser gave up on)
   3  not_found     no Pith Number found

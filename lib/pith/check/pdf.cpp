@@ -203,13 +203,28 @@ ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& 
   return binding;
 }
 
-// --- After a full rewrite: the page text fingerprint ------------------------
+// --- After a rewrite or an edit: the page text fingerprint ----------------
 
 namespace {
 
 constexpr const char* unsigned_note =
-    " (an unsigned fingerprint recorded by pith-stamp: it tells a re-save from a naive edit, not from a determined "
-    "forger)";
+    " (an unsigned fingerprint recorded by pith-stamp: it tells a re-save or an edit from the paper as stamped, not "
+    "from a determined forger)";
+
+struct PageTextWords {
+  const char* unchanged;
+  const char* changed;
+  const char* unknown;
+  const char* how;  // what happened to the file, as the details start
+};
+
+PageTextWords words_for(ChangeSinceStamp how) {
+  if (how == ChangeSinceStamp::rewritten)
+    return {check_code::pdf_bytes_rewritten_text_unchanged, check_code::pdf_bytes_rewritten_text_changed,
+            check_code::pdf_bytes_rewritten_text_unknown, "rewritten"};
+  return {check_code::pdf_bytes_edited_text_unchanged, check_code::pdf_bytes_edited_text_changed,
+          check_code::pdf_bytes_edited_text_unknown, "edited after stamping"};
+}
 
 std::string page_list(const std::vector<std::uint64_t>& pages) {
   std::string out;
@@ -220,21 +235,42 @@ std::string page_list(const std::vector<std::uint64_t>& pages) {
   return out;
 }
 
-void unknown(Report& report, const std::string& why) {
-  report.skip(check_code::pdf_bytes_rewritten_text_unknown, "rewritten; whether its text changed is not known: " + why);
-  report.extra["rewritten_text"] = {{"state", "unknown"}};
+void record_details(ChangeSinceStamp how, nlohmann::json details, Report& report) {
+  details["how"] = how == ChangeSinceStamp::rewritten ? "rewritten" : "edited";
+  report.extra["page_text"] = std::move(details);
+}
+
+void unknown(ChangeSinceStamp how, const std::string& why, Report& report) {
+  const PageTextWords words = words_for(how);
+  report.skip(words.unknown, std::string(words.how) + "; whether its text changed is not known: " + why);
+  record_details(how, {{"state", "unknown"}}, report);
+}
+
+// "text changed on pages 3, 7; the stamped paper had 10 pages, this file has 9"
+std::string what_changed(const pdf::PageTextComparison& c, const pdf::PageFingerprints& stamped,
+                         const pdf::PageFingerprints& now) {
+  std::string what;
+  if (!c.changed_pages.empty()) {
+    what = std::string("text changed on page") + (c.changed_pages.size() > 1 ? "s " : " ") + page_list(c.changed_pages);
+  }
+  if (c.page_count_changed) {
+    what += (what.empty() ? "" : "; ") + std::string("the stamped paper had ") + std::to_string(stamped.page_count) +
+            " pages, this file has " + std::to_string(now.page_count);
+  }
+  return what;
 }
 
 }  // namespace
 
-void check_rewritten_text(const std::optional<std::string>& stamped_value, const std::optional<pdf::PageFingerprints>& now,
-                          Report& report) {
+void check_page_text(ChangeSinceStamp how, const std::optional<std::string>& stamped_value,
+                     const std::optional<pdf::PageFingerprints>& now, Report& report) {
   if (!stamped_value) return;
   auto stamped = pdf::PageFingerprints::from_property(*stamped_value);
-  if (!stamped) return unknown(report, stamped.error().describe());
-  if (!now) return unknown(report, "the pages' text was not read");
-  if (now->sha256.empty()) return unknown(report, now->problem.value_or("no page's text could be read"));
+  if (!stamped) return unknown(how, stamped.error().describe(), report);
+  if (!now) return unknown(how, "the pages' text was not read", report);
+  if (now->sha256.empty()) return unknown(how, now->problem.value_or("no page's text could be read"), report);
 
+  const PageTextWords words = words_for(how);
   const pdf::PageTextComparison c = pdf::compare_page_text(*stamped, *now);
   nlohmann::json details = {{"pages_stamped", stamped->page_count},
                             {"pages_now", now->page_count},
@@ -246,25 +282,19 @@ void check_rewritten_text(const std::optional<std::string>& stamped_value, const
   }
   if (c.unchanged()) {
     details["state"] = "unchanged";
-    report.pass(check_code::pdf_bytes_rewritten_text_unchanged,
-                "rewritten, text unchanged: the text of " +
+    report.pass(words.unchanged,
+                std::string(words.how) + ", text unchanged: the text of " +
                     (c.pages_compared == 1 ? std::string("its page") : "all " + std::to_string(c.pages_compared) + " pages") +
                     " is the text stamped" +
                     (c.watermark_only_on_page_one ? " (page 1 adds only an arXiv-style watermark line)" : "") +
                     not_compared + unsigned_note);
   } else {
     details["state"] = "changed";
-    std::string what;
-    if (!c.changed_pages.empty()) {
-      what = std::string("text changed on page") + (c.changed_pages.size() > 1 ? "s " : " ") + page_list(c.changed_pages);
-    }
-    if (c.page_count_changed) {
-      what += (what.empty() ? "" : "; ") + std::string("the stamped paper had ") + std::to_string(stamped->page_count) +
-              " pages, this file has " + std::to_string(now->page_count);
-    }
-    report.warn(check_code::pdf_bytes_rewritten_text_changed, "rewritten, " + what + not_compared + unsigned_note);
+    // The headline (Report::headline) shows what comes before " (": the change.
+    report.alteration(words.changed, what_changed(c, *stamped, *now) + " since stamping, " + words.how +
+                                         not_compared + unsigned_note);
   }
-  report.extra["rewritten_text"] = std::move(details);
+  record_details(how, std::move(details), report);
 }
 
 // --- Digital signatures (listed, not validated) -----------------------------
@@ -446,9 +476,11 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     check_pdf_record_binding(*extraction, *record, report);
   }
   const auto bytes = check_byte_binding(file_bytes, *extraction, report, metadata.xref_section_offsets);
-  if (bytes.code == check_code::pdf_bytes_rewritten && extraction->xmp) {
-    check_rewritten_text(extraction->xmp->page_text_sha256,
-                         probes.page_fingerprints ? probes.page_fingerprints() : std::nullopt, report);
+  const bool rewritten = bytes.code == check_code::pdf_bytes_rewritten;
+  const bool edited = bytes.status == CheckStatus::pass && bytes.later_revisions > 0;
+  if ((rewritten || edited) && extraction->xmp) {
+    check_page_text(rewritten ? ChangeSinceStamp::rewritten : ChangeSinceStamp::edited, extraction->xmp->page_text_sha256,
+                    probes.page_fingerprints ? probes.page_fingerprints() : std::nullopt, report);
   }
   if (record) check_content_bindings(bytes, *extraction, metadata, *record, probes, report);
   const bool carries_nothing = !verification && !report.has_failure() && report.find(check_code::pdf_record_source) &&

@@ -84,23 +84,29 @@ struct ByteBinding {
 ByteBinding check_byte_binding(std::string_view file, const pdf::PdfExtraction& extraction, Report& report,
                                const std::optional<std::vector<std::uint64_t>>& xref_section_offsets = {});
 
-// --- After a full rewrite: the page text fingerprint ------------------------
+// --- After a rewrite or an edit: the page text fingerprint ----------------
 
 // After a full rewrite (pdf.bytes.rewritten: qpdf, pikepdf, "save as"), the
-// stamped bytes are gone; the page text fingerprint pith-stamp recorded
-// (XMP pith:pageTextSha256, pdf/page_fingerprint.hpp) still tells a re-save
-// from an edited paper:
-//   pdf.bytes.rewritten_text_unchanged  pass  every fingerprinted page reads as stamped
-//   pdf.bytes.rewritten_text_changed    warn  naming the pages whose text changed
-//   pdf.bytes.rewritten_text_unknown    skip  malformed fingerprint, or the pages could not be read
-// The fingerprint is unsigned (anyone who edits a page can rewrite it): a
-// finding for people, never a binding and never a verdict on its own.
-// Nothing is added when the stamp recorded no fingerprint (an older pith-stamp).
+// stamped bytes are gone; after a later revision (pdf.bytes.later_revisions)
+// they are intact but no longer what a reader sees. The page text
+// fingerprint pith-stamp recorded (XMP pith:pageTextSha256,
+// pdf/page_fingerprint.hpp) still tells a re-save from an edited paper:
+//   pdf.bytes.rewritten_text_unchanged / edited_text_unchanged  pass  every fingerprinted page reads as stamped
+//   pdf.bytes.rewritten_text_changed / edited_text_changed      warn  naming the pages whose text changed: the
+//                                                              verdict is `altered` (Report::alteration)
+//   pdf.bytes.rewritten_text_unknown / edited_text_unknown      skip  malformed fingerprint, or the pages could not be read
+// The fingerprint is unsigned (anyone who edits a page can rewrite it): it
+// catches an edit that did not bother to, never binds, and can only take
+// `verified` away (docs/security.md). Nothing is added when the stamp
+// recorded no fingerprint (an older pith-stamp).
+
+// How the stamped bytes came to be other than the file: which codes and words.
+enum class ChangeSinceStamp { rewritten, edited };
 
 // `stamped`: the XMP value as found; `now`: the file's pages as read by the
-// parsing child (nullopt: not read). Adds the check and report.extra["rewritten_text"].
-void check_rewritten_text(const std::optional<std::string>& stamped, const std::optional<pdf::PageFingerprints>& now,
-                          Report& report);
+// parsing child (nullopt: not read). Adds the check and report.extra["page_text"].
+void check_page_text(ChangeSinceStamp how, const std::optional<std::string>& stamped,
+                     const std::optional<pdf::PageFingerprints>& now, Report& report);
 
 // --- Digital signatures (listed, not validated) -----------------------------
 
@@ -154,7 +160,7 @@ struct PdfProbes {
   // after stamping.
   std::function<std::vector<std::string>(std::uint64_t original_length)> page_one_changes;
   // Every page's text fingerprint as the file reads now, for a file rewritten
-  // as a whole (check_rewritten_text above); nullopt when not read.
+  // as a whole or edited after stamping (check_page_text above); nullopt when not read.
   std::function<std::optional<pdf::PageFingerprints>()> page_fingerprints;
 };
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,

@@ -174,6 +174,14 @@ bool maybe_rewritten(std::string_view bytes, std::uint64_t length) {
   return length >= bytes.size() || !ends_a_revision(bytes.substr(0, static_cast<std::size_t>(length)));
 }
 
+// Someone else's revision follows pith's own update (exiftool, a form
+// filler, an editor saving incrementally): its pages may say something else
+// than the pages stamped, so their text is fingerprinted again. A file that
+// pith's update ends is not: the common case pays nothing.
+bool edited_after_pith_update(const pdf::Reader& reader, std::uint64_t length) {
+  return length < reader.bytes().size() && end_of_pith_update(reader, length) < reader.bytes().size();
+}
+
 // What the stamped revision (the first `length` bytes, a complete PDF: the
 // paper before stamping) carried as title metadata, read the same lazy way.
 void read_stamped_revision(const pdf::Reader& reader, std::uint64_t length, std::string_view name, PdfFacts& facts) {
@@ -341,7 +349,7 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     const auto length = original_length_hint(*facts.metadata.xmp_packet);
     if (length && *length < bytes.size() && revisions_follow(*reader, *length))
       read_stamped_revision(*reader, *length, name, facts);
-    if (length && maybe_rewritten(bytes, *length) &&
+    if (length && (maybe_rewritten(bytes, *length) || edited_after_pith_update(*reader, *length)) &&
         facts.metadata.xmp_packet->find(carrier::xmp_page_text_sha256) != std::string::npos)
       facts.page_fingerprints = pdf::fingerprint_pages(bytes);
   }

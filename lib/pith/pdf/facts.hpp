@@ -70,8 +70,9 @@ struct PdfFacts {
   // the verdict, never validated by pith; the child's word).
   std::vector<PdfSignature> signatures;
   // Read only when the XMP carries a page text fingerprint and the stamped
-  // bytes no longer end a revision (a full rewrite, check/pdf.hpp:
-  // check_rewritten_text): every page's fingerprint as the file reads now.
+  // bytes no longer end a revision (a full rewrite) or someone's revision
+  // follows pith's update (an edit; check/pdf.hpp's check_page_text): every
+  // page's fingerprint as the file reads now.
   std::optional<PageFingerprints> page_fingerprints;
 
   // The wire form (base/wire.hpp): every string read from the PDF travels

@@ -12,7 +12,12 @@ namespace pith::runner {
 
 namespace {
 
-constexpr std::array verdict_order{"verified", "failed", "error", "unbound", "unverifiable", "not_found"};
+// Every verdict's name, in base/verdict.hpp's order.
+const std::array<const char*, verdict_count> verdict_order = [] {
+  std::array<const char*, verdict_count> names{};
+  for (std::size_t i = 0; i < verdict_count; ++i) names[i] = to_string(all_verdicts[i]);
+  return names;
+}();
 
 std::string dump(const nlohmann::json& j, int indent = -1) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -104,7 +109,7 @@ std::string CorpusSummary::to_html() const {
   // The counts as bars: inline SVG, one per verdict.
   std::size_t most = 1;
   for (const auto& [v, n] : verdicts_) most = std::max(most, n);
-  const std::map<std::string, std::string> colour{{"verified", "#2a8"}, {"failed", "#d33"}, {"error", "#e80"},
+  const std::map<std::string, std::string> colour{{"verified", "#2a8"}, {"failed", "#d33"}, {"altered", "#c36"}, {"error", "#e80"},
                                                   {"unbound", "#a6c"}, {"unverifiable", "#888"}, {"not_found", "#48c"}};
   h += "<h2>Verdicts</h2>\n<svg id=\"verdicts\" xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"" +
        std::to_string(verdict_order.size() * 28 + 8) + "\" role=\"img\" aria-label=\"inputs per verdict\">\n";
@@ -132,7 +137,7 @@ std::string CorpusSummary::to_html() const {
   for (const auto& k : needing_attention_) rows.push_back(&k);
   for (const auto& k : quiet_) rows.push_back(&k);
   h += "<h2>Inputs not verified</h2>\n<p id=\"attention\">" + std::to_string(needing_attention_.size()) +
-       " need attention (failed, error, unbound, unverifiable): all listed first.";
+       " need attention (failed, altered, error, unbound, unverifiable): all listed first.";
   const std::size_t quiet_total = quiet_.size() + quiet_not_kept_;
   if (quiet_total > 0) {
     h += " " + std::to_string(quiet_total) + " have no Pith Number (not_found)";

@@ -4,7 +4,7 @@
 // --html, and the closing lines on stderr): counts per verdict and per
 // failing check code, the slowest inputs, and, for the HTML page, the inputs
 // that are not verified with their full reports: first every one that needs
-// someone's attention (failed, error, unbound, unverifiable), however many,
+// someone's attention (failed, altered, error, unbound, unverifiable), however many,
 // then the quiet ones (not_found) up to a cap, saying how many were left
 // out, so a forged PDF behind 20,000 PDFs without a number is named. Every string that came
 // from an input (names, details) is hostile: the page escapes all of them,
@@ -55,7 +55,7 @@ class CorpusSummary {
   std::map<std::string, std::size_t> verdicts_;
   std::map<std::string, std::size_t> failing_checks_;
   std::vector<Timed> slowest_;  // the slowest_kept slowest, slowest first
-  std::vector<Kept> needing_attention_;  // failed, error, unbound, unverifiable: all of them, in input order
+  std::vector<Kept> needing_attention_;  // failed, altered, error, unbound, unverifiable: all of them, in input order
   std::vector<Kept> quiet_;              // not_found: the first quiet_reports_kept
   std::size_t quiet_not_kept_ = 0;
 };

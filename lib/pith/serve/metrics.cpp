@@ -36,8 +36,7 @@ std::string Metrics::text() const {
   std::lock_guard lock(mutex_);
   std::ostringstream out;
   out << "# HELP pith_checks_total Checks answered, by verdict.\n# TYPE pith_checks_total counter\n";
-  for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::not_found, Verdict::unverifiable, Verdict::error,
-                          Verdict::unbound}) {
+  for (const Verdict v : all_verdicts) {
     out << "pith_checks_total{verdict=\"" << to_string(v) << "\"} " << by_verdict_[static_cast<std::size_t>(v)] << "\n";
   }
   out << "# HELP pith_check_duration_seconds Time from upload received to answer ready.\n"

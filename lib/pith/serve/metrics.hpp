@@ -29,7 +29,7 @@ class Metrics {
 
  private:
   mutable std::mutex mutex_;
-  std::array<std::uint64_t, 6> by_verdict_{};
+  std::array<std::uint64_t, verdict_count> by_verdict_{};
   std::array<std::uint64_t, latency_buckets.size()> bucket_counts_{};  // not cumulative
   std::uint64_t latency_count_ = 0;
   double latency_sum_ = 0;

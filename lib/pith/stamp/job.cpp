@@ -48,7 +48,7 @@ void StampJob::declare(CLI::App& app) {
   app.description(
       "Write a verified, signed Pith record into a PDF (one incremental update) or a LaTeX paper's pith.sty.\n"
       "Exit codes: 0 stamped, or already stamped and verified; 1 verification failed, conflicting\n"
-      "number, or already stamped but pith-check says failed; 2 usage or I/O error; 3 no Pith Number;\n"
+      "number, or already stamped but pith-check says failed or altered; 2 usage or I/O error; 3 no Pith Number;\n"
       "4 nothing trusted to verify with, or already stamped but pith-check says unbound.\n"
       "--arxiv: 0 what arXiv will build verifies, 1 it does not verify, 2 something missing or\n"
       "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).");

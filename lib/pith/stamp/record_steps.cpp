@@ -110,6 +110,7 @@ ErrorKind kind_of_unverified(Verdict verdict) {
     case Verdict::error: return ErrorKind::malformed;
     case Verdict::not_found: return ErrorKind::not_found;
     case Verdict::verified:
+    case Verdict::altered:  // the record is fine; the file is not the paper as stamped: refused like a failure
     case Verdict::failed: break;
   }
   return ErrorKind::rejected;

@@ -56,10 +56,12 @@ std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const regis
 }
 
 // The first finding that keeps `report` from `verified`: a failure, else
-// (unbound, unverifiable) the first warning or skip, else the error.
+// (altered, unbound, unverifiable) the alteration or the first warning, else the error.
 std::string what_is_wrong(const Report& report) {
   if (report.error) return report.error->message;
   if (const Check* why = first_failure(report)) return why->code + ": " + why->detail;
+  for (const auto& c : report.checks())
+    if (c.shows_alteration) return c.code + ": " + c.detail;
   for (const auto& c : report.checks())
     if (c.status == CheckStatus::warn) return c.code + ": " + c.detail;
   return std::string("verdict ") + to_string(report.verdict());
@@ -79,6 +81,9 @@ std::string how_to_fix(const StampRunOptions& opt, const Report& report) {
            "`, then LaTeX; if this PDF is another paper, give it its own number (--pith ID --force)" + again;
   }
   if (failed_on(report, check_code::pdf_arxiv_mismatch)) return "Its arXiv watermark names another paper: rebuild it from the paper's sources" + again;
+  if (report.verdict() == Verdict::altered)
+    return "Its text changed after stamping: if the change is the author's, rebuild the PDF and stamp it again, else use "
+           "the PDF as stamped" + again;
   return "It was edited after stamping: rebuild the PDF and stamp it again" + again;
 }
 

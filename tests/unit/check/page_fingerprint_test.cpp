@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 22, "rewrites you can tell apart": the page text fingerprint
 // pith-stamp records (pdf/page_fingerprint.hpp), its strict XMP form, the
-// comparison after a full rewrite (check/pdf.hpp: check_rewritten_text) and its way
+// comparison after a full rewrite (check/pdf.hpp: check_page_text) and its way
 // over the strict wire from the parsing child (pdf/facts.hpp).
 #include "pith/base/crypto.hpp"
 #include "pith/pdf/facts.hpp"
@@ -129,40 +129,55 @@ TEST_CASE("after a rewrite: text unchanged, changed on named pages, or unknown",
 
   SECTION("unchanged") {
     Report r;
-    pith::check::check_rewritten_text(value, stamped, r);
+    pith::check::check_page_text(pith::check::ChangeSinceStamp::rewritten, value, stamped, r);
     REQUIRE(find(r, "pdf.bytes.rewritten_text_unchanged"));
     CHECK(find(r, "pdf.bytes.rewritten_text_unchanged")->status == CheckStatus::pass);
     CHECK_THAT(find(r, "pdf.bytes.rewritten_text_unchanged")->detail, Catch::Matchers::Contains("all 10 pages") &&
                                                                           Catch::Matchers::Contains("unsigned"));
-    CHECK(r.extra["rewritten_text"]["state"] == "unchanged");
+    CHECK(r.extra["page_text"]["state"] == "unchanged");
   }
   SECTION("changed on pages 3 and 7") {
     PageFingerprints now = fingerprints(10, {"1", "2", "3 edited", "4", "5", "6", "7 edited", "8", "9", "10"});
     Report r;
-    pith::check::check_rewritten_text(value, now, r);
+    pith::check::check_page_text(pith::check::ChangeSinceStamp::rewritten, value, now, r);
     REQUIRE(find(r, "pdf.bytes.rewritten_text_changed"));
     CHECK(find(r, "pdf.bytes.rewritten_text_changed")->status == CheckStatus::warn);
     CHECK_THAT(find(r, "pdf.bytes.rewritten_text_changed")->detail, Catch::Matchers::Contains("text changed on pages 3, 7"));
-    CHECK(r.extra["rewritten_text"]["changed_pages"] == nlohmann::json::array({3, 7}));
+    CHECK(r.extra["page_text"]["changed_pages"] == nlohmann::json::array({3, 7}));
     CHECK_FALSE(find(r, "pdf.bytes.rewritten_text_unchanged"));
+    CHECK(find(r, "pdf.bytes.rewritten_text_changed")->shows_alteration);
+  }
+  SECTION("an edit appended after stamping: its own codes, the same comparison") {
+    PageFingerprints now = fingerprints(10, {"1", "2", "3 edited", "4", "5", "6", "7", "8", "9", "10"});
+    Report r;
+    pith::check::check_page_text(pith::check::ChangeSinceStamp::edited, value, now, r);
+    REQUIRE(find(r, "pdf.bytes.edited_text_changed"));
+    CHECK(find(r, "pdf.bytes.edited_text_changed")->shows_alteration);
+    CHECK_THAT(find(r, "pdf.bytes.edited_text_changed")->detail,
+               Catch::Matchers::StartsWith("text changed on page 3 since stamping, edited after stamping"));
+    CHECK(r.extra["page_text"]["how"] == "edited");
+    Report same;
+    pith::check::check_page_text(pith::check::ChangeSinceStamp::edited, value, stamped, same);
+    REQUIRE(find(same, "pdf.bytes.edited_text_unchanged"));
+    CHECK(find(same, "pdf.bytes.edited_text_unchanged")->status == CheckStatus::pass);
   }
   SECTION("a page removed") {
     PageFingerprints now = fingerprints(9, {"1", "2", "3", "4", "5", "6", "7", "8", "9"});
     Report r;
-    pith::check::check_rewritten_text(value, now, r);
+    pith::check::check_page_text(pith::check::ChangeSinceStamp::rewritten, value, now, r);
     REQUIRE(find(r, "pdf.bytes.rewritten_text_changed"));
     CHECK_THAT(find(r, "pdf.bytes.rewritten_text_changed")->detail, Catch::Matchers::Contains("had 10 pages, this file has 9"));
   }
   SECTION("no fingerprint stamped (an older pith-stamp): nothing is said") {
     Report r;
-    pith::check::check_rewritten_text(std::nullopt, stamped, r);
+    pith::check::check_page_text(pith::check::ChangeSinceStamp::rewritten, std::nullopt, stamped, r);
     CHECK(r.checks().empty());
   }
   SECTION("a malformed fingerprint, or pages not read: unknown") {
     for (const auto& [stamped_value, now] : {std::pair{std::optional<std::string>("pith-text-1 x"), std::optional(stamped)},
                                              std::pair{value, std::optional<PageFingerprints>()}}) {
       Report r;
-      pith::check::check_rewritten_text(stamped_value, now, r);
+      pith::check::check_page_text(pith::check::ChangeSinceStamp::rewritten, stamped_value, now, r);
       REQUIRE(find(r, "pdf.bytes.rewritten_text_unknown"));
       CHECK(find(r, "pdf.bytes.rewritten_text_unknown")->status == CheckStatus::skip);
     }
