@@ -208,5 +208,12 @@ for f in failures:
 sys.exit(1 if failures else 0)
 PY
 curl -sS "$base/metrics" | grep -q '^pith_connections_refused_total [1-9]' || fail "metrics: refused connections not counted"
+# A second server on the same port: one line, the address and the reason once
+# (it said "cannot bind (cannot bind (…))"), exit 2.
+rc=0
+"$bin/pith-serve" --listen "${base#http://}" --offline --cache-dir "$work/cache2" >/dev/null 2>"$work/second.err" || rc=$?
+((rc == 2)) || fail "a second pith-serve on the same port: exit $rc, expected 2"
+grep -qx "pith-serve: --listen ${base#http://}: cannot bind (Address already in use)" "$work/second.err" ||
+  fail "a second pith-serve on the same port: $(cat "$work/second.err")"
 stop_serve
 serve_pid=""

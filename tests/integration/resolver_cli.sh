@@ -104,6 +104,14 @@ stop_test_server
 expect_exit 2 "${common[@]}" --offline "pith:2024:ABCDEFGH0JKLMNOPQRSTUVWXYZ"
 expect_err "invalid character '0' at position 19"
 
+# 9b. The right body under the wrong year: the asker's typo, exit 2 like
+# any other, saying which number has that body (not "substitution", exit 1).
+year=${number_a:5:4}
+wrong_year="pith:$((year == 2020 ? 2021 : 2020)):$body_a"
+expect_exit 2 --resolver "$mirror" --trust-key "$key" --cache-dir "$work/cache-year" --offline "$wrong_year"
+expect_err "no record is $wrong_year: the record with this body is $number_a; check the year"
+grep -q substitution "$work/err" "$work/out" && fail "a wrong year reads as a substitution"
+
 # 10. A file that exists is still a file, whatever its name.
 cp "$work/a.json" "$work/$body_a"
 (cd "$work" && expect_exit 0 --trust-key "$key" --offline "$body_a")

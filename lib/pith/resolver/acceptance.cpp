@@ -16,11 +16,21 @@ std::optional<Refusal> rejection_reason(const registry::DocumentVerification& ve
   if (!verification.record()) {
     const Verdict verdict = verification.report.verdict();
     return Refusal{verdict == Verdict::unverifiable ? ErrorKind::unverifiable : ErrorKind::rejected,
-                   "failed verification (" + first_failure(verification.report) + ")"};
+                   "failed verification (" + first_failure(verification.report) + ")", {}};
   }
   const registry::VerifiedRecord& record = *verification.record();
+  // The body is the record's hash, so an answer with the asked body under
+  // another year is the record asked for with the year mistyped: the
+  // asker's typo (exit 2, like any number no registry serves), not a
+  // substitution by whoever answered.
+  const registry::PithNumber* asked = id.number();
+  if (asked && asked->has_whole_body() && asked->body == record.number().body &&
+      !id.matches(record.number(), record.canonical_record)) {
+    return Refusal{ErrorKind::not_served, "the year differs: the record with this body is " + record.number().to_string(),
+                   record.number().to_string()};
+  }
   if (!id.matches(record.number(), record.canonical_record)) {
-    return Refusal{ErrorKind::rejected, "substitution: " + id.mismatch(record.number(), record.canonical_record)};
+    return Refusal{ErrorKind::rejected, "substitution: " + id.mismatch(record.number(), record.canonical_record), {}};
   }
   return std::nullopt;
 }

@@ -22,8 +22,11 @@ namespace pith::resolver::detail {
 
 // Why a verified-looking document was refused, and what that means.
 struct Refusal {
-  ErrorKind kind = ErrorKind::rejected;  // rejected, or unverifiable (intact, but no trusted signature)
+  // rejected, unverifiable (intact, but no trusted signature), or not_served
+  // (the record asked for under another year: `same_body` is its number)
+  ErrorKind kind = ErrorKind::rejected;
   std::string reason;
+  std::string same_body;
 };
 
 // A document is usable only when fully verified against the trust store

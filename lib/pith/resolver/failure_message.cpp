@@ -64,6 +64,8 @@ std::string Resolver::failure_message(const Job& job, ErrorKind kind, std::optio
              why;
     }
     case ErrorKind::not_served: {
+      if (!job.same_body.empty())
+        return "no record is " + input + ": the record with this body is " + job.same_body + "; check the year";
       if (!user) return "no record for " + input + " at the configured registry; check the number";
       std::string message = "no record for " + input + " at " + either(job.bases_not_found) + "; check the number";
       if (!job.bases_unreachable.empty()) message += " (no answer from " + joined(job.bases_unreachable) + ")";

@@ -94,9 +94,8 @@ void Resolver::consult_cache(Job& job) {
   // touched, and the answer says which record the cache does hold.
   if (auto why = rejection_reason(*verified, job.id)) {
     const std::string held = verified->record()->number().to_string();
-    const bool same_body = job.id.number() && job.id.number()->has_whole_body() &&
-                           held.ends_with(":" + job.id.number()->body);
-    const std::string reason = same_body ? "the year differs: the record with this body is " + held : why->reason;
+    const std::string& reason = why->reason;
+    if (!why->same_body.empty()) job.same_body = why->same_body;
     job.report.warn(check_code::resolver_cache_other_record,
                     shown_cache(doc->path) + " holds " + held + ", not what was asked for (" + reason + "); not used, and kept");
     job.failures.push_back(doc->path.string() + ": holds " + held + ", not " + job.id.text() + " (" + reason +
@@ -192,6 +191,7 @@ void Resolver::handle_answer(Job& job, Result<HttpResponse> answer) {
     job.failures.push_back(ep.url + ": " + why->reason);
     job.refusals.push_back((public_answers() ? std::string("the answer of ") + shown(options_, ep) : ep.url) + " " + why->reason);
     job.report.warn(check_code::resolver_rejected, shown(options_, ep) + ": " + why->reason);
+    if (!why->same_body.empty()) job.same_body = why->same_body;
     job.refuse(why->kind);
     ++job.next;
     return;

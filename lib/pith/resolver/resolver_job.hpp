@@ -37,6 +37,9 @@ struct Resolver::Job {
   // The worst refusal of an answer or cache entry so far: rejected (forged,
   // tampered, substituted) outranks unverifiable (signed by no trusted key).
   std::optional<ErrorKind> refused;
+  // The number of a verified record with the asked body under another year
+  // (the asker mistyped the year): said instead of "not served".
+  std::string same_body;
   std::size_t answered_not_found = 0;  // HTTP 404 answers
   std::size_t answered_otherwise = 0;  // other HTTP error statuses
   Report report;

@@ -40,7 +40,8 @@ std::string ListenAddress::to_string() const {
 
 Result<int> bind_server(HttpServer& server, const ListenAddress& address) {
   auto port = server.bind(address.host, address.port);
-  if (!port) return fail(ErrorKind::io, "--listen " + address.to_string(), "cannot bind (" + port.error().message + ")");
+  // HttpServer::bind already says "cannot bind (why)"; here the option and address are named.
+  if (!port) return fail(ErrorKind::io, "--listen " + address.to_string(), port.error().message);
   return port;
 }
 
