@@ -127,6 +127,12 @@ head -1 "$work/qdf.txt" | grep -q '^✗ .*qdf-fixed.pdf: altered pith:20[0-9][0-
 check "$work/incremental.pdf" 5 altered pdf.bytes.prefix_intact pass pdf.bytes.later_revisions warn pdf.bytes.edited_text_changed warn
 [[ $(detail pdf.bytes.edited_text_changed) == "text changed on page 3 since stamping, edited after stamping"* ]] ||
   fail "incremental edit: $(detail pdf.bytes.edited_text_changed)"
+# pith-stamp does not call it "already stamped": refused, exit 1, saying why.
+rc=0
+stamp "$work/incremental.pdf" 2>"$work/stamp.err" || rc=$?
+((rc == 1)) || fail "pith-stamp on an altered stamped PDF: exit $rc, expected 1"
+grep -q "but pith-check says altered (pdf.bytes.edited_text_changed" "$work/stamp.err" ||
+  fail "pith-stamp on an altered stamped PDF: $(cat "$work/stamp.err")"
 # An incremental update that changes no page's text (exiftool's metadata
 # edit) stays verified, its warnings on the headline.
 cp "$work/s.pdf" "$work/keywords.pdf"

@@ -6,11 +6,14 @@ serve_browser.py BASE_URL STAMPED_PDF TAMPERED_PDF ARTIFACT_DIR [SCREENSHOT_COPY
 
 Loads the page, uploads the stamped PDF through the file input, reads the
 verdict and the title seen on page 1 from the DOM, then does the same with
-the tampered copy; then again at phone width. Screenshots go to ARTIFACT_DIR
+the tampered copy, and (PITH_ALTERED_PDF, desktop) a copy whose page 3 was
+edited after stamping: verdict "altered", the words naming page 3 and the
+warnings; then again at phone width. Screenshots go to ARTIFACT_DIR
 (and the first one to SCREENSHOT_COPY: docs/img/pith-serve.png). Exit 0 when
 every expectation holds, 1 on a failure, 77 when Chromium cannot start (the
 test then skips, saying why).
 """
+import os
 import shutil
 import sys
 import tempfile
@@ -40,7 +43,7 @@ def start_browser(profile, width, height):
     return webdriver.Chrome(service=Service(driver_path), options=options)
 
 
-def check_upload(browser, base, pdf, want_verdict, want_title, shot):
+def check_upload(browser, base, pdf, want_verdict, want_title, shot, want_words=()):
     browser.get(base + "/")
     browser.find_element(By.ID, "file").send_keys(str(Path(pdf).resolve()))
     try:
@@ -63,6 +66,9 @@ def check_upload(browser, base, pdf, want_verdict, want_title, shot):
         problems.append(f"{Path(pdf).name}: title {title!r} on the page, expected {want_title!r}")
     if not words:
         problems.append(f"{Path(pdf).name}: no verdict in words")
+    for want in want_words:
+        if want not in words:
+            problems.append(f"{Path(pdf).name}: the verdict's words {words!r} do not say {want!r}")
     browser.save_screenshot(str(shot))
     print(f"{Path(pdf).name}: verdict {verdict!r}, title {title!r}; {words}")
     return problems
@@ -93,6 +99,12 @@ def main():
                 shutil.copyfile(shot, copy_to)
             problems += check_upload(browser, base, tampered, "failed", None,
                                      artifacts / f"pith-serve-{name}-tampered.png")
+            altered = os.environ.get("PITH_ALTERED_PDF")
+            if altered and name == "desktop":
+                problems += check_upload(browser, base, altered, "altered", "Layered gradient accumulation",
+                                         artifacts / "pith-serve-desktop-altered.png",
+                                         ("changed after it was stamped", "Changed: page 3.",
+                                          "pdf.bytes.edited_text_changed"))
             if name == "phone":
                 overflow = browser.execute_script(
                     "return document.documentElement.scrollWidth > window.innerWidth + 1")

@@ -29,6 +29,8 @@ assert at >= 0, "no built_at in the stamp"
 data[at:at + 22] = b'"built_at":"2027-08-09'
 open(path, "wb").write(data)
 PY
+  # Page 3's text changed by a later incremental update: altered.
+  /usr/bin/python3 "$src/tests/support/forgeries.py" edit-page "$work/stamped.pdf" "$work/altered.pdf" 3
   /usr/bin/python3 "$src/tests/support/hostile_pdfs.py" "$work/hostile" >/dev/null
   mkdir -p "$work/mirror/pith/${serve_number##*:}"
   cp "$serve_bundle" "$work/mirror/pith/${serve_number##*:}/bundle.json"

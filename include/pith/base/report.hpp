@@ -57,6 +57,10 @@ class Report {
 
   void add(std::string code, CheckStatus status, std::string detail = {}, bool anchors_trust = false,
            bool binds_content = false);
+  // A check as it travels between processes, every flag with it; a flag its
+  // status cannot carry (an anchor that did not pass, an alteration that is
+  // not a warning) is dropped.
+  void add(Check check);
   void pass(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::pass, std::move(detail)); }
   void fail(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::fail, std::move(detail)); }
   void warn(std::string code, std::string detail = {}) { add(std::move(code), CheckStatus::warn, std::move(detail)); }

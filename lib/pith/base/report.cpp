@@ -39,8 +39,16 @@ void Report::content_binding(std::string code, std::string detail) {
   add(std::move(code), CheckStatus::pass, std::move(detail), false, true);
 }
 
+void Report::add(Check check) {
+  const bool passed = check.status == CheckStatus::pass;
+  check.anchors_trust = check.anchors_trust && passed;
+  check.binds_content = check.binds_content && passed;
+  check.shows_alteration = check.shows_alteration && check.status == CheckStatus::warn;
+  checks_.push_back(std::move(check));
+}
+
 void Report::alteration(std::string code, std::string detail) {
-  checks_.push_back(Check{std::move(code), CheckStatus::warn, std::move(detail), false, false, true});
+  add(Check{std::move(code), CheckStatus::warn, std::move(detail), false, false, true});
 }
 
 void Report::merge(const Report& other) {

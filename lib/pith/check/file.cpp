@@ -118,7 +118,7 @@ nlohmann::json report_to_wire(const Report& report) {
   auto checks = nlohmann::json::array();
   for (const auto& c : report.checks()) {
     checks.push_back({{"code", c.code}, {"status", to_string(c.status)}, {"detail", c.detail}, {"anchors", c.anchors_trust},
-                      {"binds", c.binds_content}});
+                      {"binds", c.binds_content}, {"alters", c.shows_alteration}});
   }
   return {{"input", report.input},
           {"pith_number", report.pith_number},
@@ -165,8 +165,9 @@ Result<Report> report_from_wire(const nlohmann::json& wire) {
     }
     const auto status = status_from(c["status"].get<std::string>());
     if (!status) return fail(ErrorKind::internal, "isolated check", "unknown check status in the child's report");
-    const bool binds = c.contains("binds") && c["binds"].is_boolean() && c["binds"].get<bool>();
-    r.add(c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>(), binds);
+    const auto flag = [&c](const char* key) { return c.contains(key) && c[key].is_boolean() && c[key].get<bool>(); };
+    r.add(Check{c["code"].get<std::string>(), *status, c["detail"].get<std::string>(), c["anchors"].get<bool>(),
+                flag("binds"), flag("alters")});
   }
   return r;
 }

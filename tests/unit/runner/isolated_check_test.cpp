@@ -139,6 +139,24 @@ TEST_CASE("the wire form is checked on the way back", "[isolation]") {
   CHECK_FALSE(check::report_from_wire(no_flag));
 }
 
+TEST_CASE("every verdict-making flag survives the wire: an altered paper stays altered", "[isolation]") {
+  Report altered = sample_report();
+  altered.requires_content_binding = true;
+  altered.content_binding("pdf.title.visible_match", "seen");
+  altered.alteration("pdf.bytes.edited_text_changed", "text changed on page 3 since stamping");
+  REQUIRE(altered.verdict() == pith::Verdict::altered);
+  const auto back = check::report_from_wire(check::report_to_wire(altered));
+  REQUIRE(back);
+  CHECK(back->verdict() == pith::Verdict::altered);
+  CHECK(through_wire(check::FileCheck{altered}).report.verdict() == pith::Verdict::altered);
+  // A flag the status cannot carry is dropped: a "pass" never alters.
+  auto wire = check::report_to_wire(altered);
+  wire["checks"].back()["status"] = "pass";
+  const auto passed = check::report_from_wire(wire);
+  REQUIRE(passed);
+  CHECK(passed->verdict() == pith::Verdict::verified);
+}
+
 TEST_CASE("a crash in the child is an error naming the signal", "[isolation]") {
   const Report r = isolated("crash.pdf", []() -> std::string {
     std::raise(SIGSEGV);
