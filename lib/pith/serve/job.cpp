@@ -34,6 +34,7 @@ constexpr const char* footer = R"(Endpoints:
                           events, completeness panel (400 a malformed id,
                           404 a number the registry does not serve)
   GET /badge/ID.svg       verified / corrected / unknown (ETag, cacheable)
+  GET /api/v1/openapi.json  this API as an OpenAPI 3.1 document
   GET /healthz            ok, or 503 once the check broker has stopped
   GET /metrics            Prometheus text
 

@@ -126,6 +126,8 @@ Prepared Service::prepare(Request request) {
     if (path == "/" && get) return asset(web::index_html, "text/html; charset=utf-8");
     if (path == "/app.js" && get) return asset(web::app_js, "text/javascript; charset=utf-8");
     if (path == "/style.css" && get) return asset(web::style_css, "text/css; charset=utf-8");
+    if (path == "/api/v1/openapi.json" && get) return asset(web::openapi_json, "application/json");
+    if (path == "/api/v1/pith-check.schema.json" && get) return asset(web::check_schema_json, "application/schema+json");
     if (path == "/api/v1/check") {
       if (request.method == "POST") return prepare_check(std::move(request));
       if (request.method == "OPTIONS" && !options_.cors_origin.empty()) {
