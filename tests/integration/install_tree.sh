@@ -48,6 +48,19 @@ configured=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$PITH_BUILD_DIR/CMakeCac
   fail "pith-stamp(1) FILES: the latexmk rc is not under $configured: $(paragraph man1/pith-stamp.1 "latexmk rules")"
 paragraph man7/pith.7 "pith-serve(1) runs the same checks" | grep -q "/api/v1/check" || fail "pith(7) does not mention pith-serve"
 
+# texdoc pith: the manual of pith.sty, found in the installed TEXMF tree as TeX finds pith.sty there.
+manual=$prefix/share/texmf/doc/latex/pith/pith.pdf
+[[ -s $manual ]] || fail "pith.sty's manual is not installed at $manual"
+if command -v texdoc >/dev/null; then
+  listed=$(TEXMFHOME=$prefix/share/texmf texdoc -l -I pith 2>&1 | awk '{print $2}' | head -n1)
+  [[ $listed == "$manual" ]] || fail "texdoc -l pith (TEXMFHOME=$prefix/share/texmf) lists '$listed', not the installed manual"
+  [[ $(TEXMFHOME=$prefix/share/texmf kpsewhich pith.sty) == "$prefix/share/texmf/tex/latex/pith/pith.sty" ]] ||
+    fail "kpsewhich does not find the installed pith.sty beside its manual"
+fi
+if command -v pdftotext >/dev/null; then
+  pdftotext "$manual" - | grep -q 'pithnumber' || fail "pith.sty's manual does not document \\pithnumber"
+fi
+
 # What the docs use is installed: the corpus merge script, the README's picture.
 [[ -x $prefix/bin/pith-corpus-merge ]] || fail "pith-corpus-merge is not installed"
 printf '%s\n' '{"file":"a.pdf","verdict":"verified","checks":[]}' '{"file":"a.pdf","verdict":"verified","checks":[]}' >"$work/shard.jsonl"
