@@ -7,8 +7,18 @@
 # A new tool needs only man/<tool>.h2m and one call.
 find_program(HELP2MAN help2man)
 option(PITH_MAN_PAGES "Generate the man pages with help2man" ON)
-set(PITH_MAN_DIR ${PROJECT_SOURCE_DIR}/man)
 set(PITH_DOCS_OUT ${PROJECT_BINARY_DIR}/share)
+# man/*.h2m name installed files (the latexmk rc, the documentation) by
+# @PITH_MAN_DATADIR@ and @PITH_MAN_DOCDIR@: the install prefix's paths,
+# filled in here, so a page never names /usr/share for a /usr/local install.
+set(PITH_MAN_DATADIR ${CMAKE_INSTALL_FULL_DATADIR}/pith)
+set(PITH_MAN_DOCDIR ${CMAKE_INSTALL_FULL_DOCDIR})
+set(PITH_MAN_DIR ${PROJECT_BINARY_DIR}/man)
+file(GLOB pith_man_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.h2m)
+foreach(source IN LISTS pith_man_sources)
+  get_filename_component(name ${source} NAME)
+  configure_file(${source} ${PITH_MAN_DIR}/${name} @ONLY)
+endforeach()
 
 function(pith_tool_docs target)
   set(completion_out ${PITH_DOCS_OUT}/completions)
@@ -35,7 +45,10 @@ function(pith_tool_docs target)
       OUTPUT ${page}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${PITH_DOCS_OUT}/man/man1
       # The date from SOURCE_DATE_EPOCH (help2man honours it): reproducible pages.
+      # --version-string: the version alone (--version also lists the linked
+      # libraries, which help2man would put into DESCRIPTION).
       COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --source=pith
+              --version-string=${PROJECT_VERSION}
               --include=${PITH_MAN_DIR}/${target}.h2m --include=${exit_status}
               --include=${PITH_MAN_DIR}/common.h2m --output=${page} $<TARGET_FILE:${target}>
       DEPENDS ${target} ${includes}
@@ -58,8 +71,6 @@ function(pith_overview_page)
     string(REGEX REPLACE "\\[([A-Z ]+)\\]" ".SH \"\\1\"" text "${text}")
     string(APPEND PITH_MAN_COMMON "${text}")
   endforeach()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-    ${PITH_MAN_DIR}/pith.7.in ${PITH_MAN_DIR}/exit-status.h2m ${PITH_MAN_DIR}/common.h2m)
-  configure_file(${PITH_MAN_DIR}/pith.7.in ${PITH_DOCS_OUT}/man/man7/pith.7 @ONLY)
+  configure_file(${PROJECT_SOURCE_DIR}/man/pith.7.in ${PITH_DOCS_OUT}/man/man7/pith.7 @ONLY)
   install(FILES ${PITH_DOCS_OUT}/man/man7/pith.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
 endfunction()

@@ -12,6 +12,12 @@ const verdictWords = {
   not_found: 'No Pith Number in this file: it was never stamped, or the stamp was removed.',
   error: 'This file could not be checked.',
 };
+// A registry file (a bundle, a state, a record) is not a paper: its record
+// can be genuine, but no PDF was shown, so nothing says a paper is this one.
+const registryFileWords = {
+  verified: 'This registry file’s record is genuine: the registry signed it with a key we trust. It is a registry file, not a PDF, so no paper was shown: check the PDF itself to know it is this paper.',
+  failed: 'Warning: this registry file does not verify. It was altered after the registry signed it, or it is forged.',
+};
 const bindingNames = {  // in the order shown
   visible_title: 'Title on page 1',
   arxiv_id: 'arXiv id',
@@ -50,13 +56,16 @@ function titleFrom(detail) {
   return quoted ? quoted[1] : '';
 }
 
-function showBindings(bindings) {
+function showBindings(bindings, isPdf) {
   const list = $('bindings');
   clear(list);
   const known = Object.keys(bindingNames).filter((key) => bindings && key in bindings);
   const others = Object.keys(bindings || {}).filter((key) => !(key in bindingNames));
   const entries = known.concat(others).map((key) => [key, bindings[key]]);
-  if (entries.length === 0) addRow(list, 'Bindings', 'none: this is not a PDF with a verified record');
+  if (entries.length === 0) {
+    addRow(list, 'Bindings', isPdf ? 'none: this is not a PDF with a verified record'
+      : 'none: a registry file has no page to tie its record to');
+  }
   for (const [key, binding] of entries) {
     const state = binding && typeof binding.state === 'string' ? binding.state : 'undetermined';
     addRow(list, bindingNames[key] || key, state + ' — ' + (binding && binding.detail ? binding.detail : ''), 'state-' + state);
@@ -148,7 +157,8 @@ function showReport(report) {
   const verdict = typeof report.verdict === 'string' ? report.verdict : 'error';
   $('verdict-box').className = verdict;
   $('verdict').textContent = verdict.replace('_', ' ');
-  let words = verdictWords[verdict] || verdict;
+  const isPdf = report.kind === 'pdf';
+  let words = (!isPdf && registryFileWords[verdict]) || verdictWords[verdict] || verdict;
   if (verdict === 'error' && report.error) words += ' ' + report.error;
   const pageText = (report.details || {}).page_text;
   if (verdict === 'altered' && pageText && Array.isArray(pageText.changed_pages) && pageText.changed_pages.length > 0) {
@@ -160,7 +170,7 @@ function showReport(report) {
   $('verdict-text').textContent = words;
   $('number').textContent = report.pith_number ? 'Pith Number: ' + report.pith_number : '';
   const details = report.details || {};
-  showBindings(details.bindings);
+  showBindings(details.bindings, isPdf);
   showEvidence(details.evidence);
   showCompleteness(details.completeness || (details.carried && details.carried.completeness));
   showChecks(report.checks);

@@ -16,7 +16,7 @@ prefix=$work/prefix
 cmake --install "$PITH_BUILD_DIR" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; exit 1; }
 
 # Man pages: each renders, with the sections written by hand and those from --help.
-for page in man1/pith-check.1 man1/pith-stamp.1 man7/pith.7; do
+for page in man1/pith-check.1 man1/pith-stamp.1 man1/pith-serve.1 man7/pith.7; do
   f=$prefix/share/man/$page
   [[ -s $f ]] || { fail "$page not installed"; continue; }
   MANWIDTH=100 man -l "$f" >"$work/page" 2>"$work/err" || fail "man -l $page failed: $(cat "$work/err")"
@@ -27,6 +27,46 @@ for page in man1/pith-check.1 man1/pith-stamp.1 man7/pith.7; do
 done
 MANWIDTH=100 man -l "$prefix/share/man/man1/pith-check.1" | grep -q -- "--offline" || fail "pith-check(1) lacks the options from --help"
 MANWIDTH=100 man -l "$prefix/share/man/man1/pith-stamp.1" | grep -q "EXAMPLES" || fail "pith-stamp(1) lacks EXAMPLES"
+# paragraph PAGE TEXT: the paragraph of the rendered PAGE that holds TEXT, on one line.
+paragraph() {
+  MANWIDTH=100 man -l "$prefix/share/man/$1" | /usr/bin/python3 -c 'import re, sys
+for p in re.split(r"\n\s*\n", sys.stdin.read()):
+    p = " ".join(p.split())
+    if sys.argv[1] in p: print(p); break' "$2"
+}
+# The verdict table of --help: each code's lines one paragraph, not one per line.
+[[ $(paragraph man1/pith-check.1 "the record verifies with a trusted key") == *"ties it to that record"* ]] ||
+  fail "pith-check(1): the exit-code table falls apart: $(paragraph man1/pith-check.1 "the record verifies with")"
+[[ $(paragraph man1/pith-check.1 "names are separated by NUL") == "-0,--null the --files-from"* ]] ||
+  fail "pith-check(1): -0,--null is not an option with its description"
+# --version's libraries line is not part of DESCRIPTION.
+! MANWIDTH=100 man -l "$prefix/share/man/man1/pith-check.1" | grep -q "libraries: PoDoFo" ||
+  fail "pith-check(1): the --version output landed in the page"
+# FILES names the installed latexmk rc under the configured prefix, not /usr/share.
+configured=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$PITH_BUILD_DIR/CMakeCache.txt")
+[[ $(paragraph man1/pith-stamp.1 "latexmk rules that run") == "$configured/share/pith/latexmkrc "* ]] ||
+  fail "pith-stamp(1) FILES: the latexmk rc is not under $configured: $(paragraph man1/pith-stamp.1 "latexmk rules")"
+paragraph man7/pith.7 "pith-serve(1) runs the same checks" | grep -q "/api/v1/check" || fail "pith(7) does not mention pith-serve"
+
+# texdoc pith: the manual of pith.sty, found in the installed TEXMF tree as TeX finds pith.sty there.
+manual=$prefix/share/texmf/doc/latex/pith/pith.pdf
+[[ -s $manual ]] || fail "pith.sty's manual is not installed at $manual"
+if command -v texdoc >/dev/null; then
+  listed=$(TEXMFHOME=$prefix/share/texmf texdoc -l -I pith 2>&1 | awk '{print $2}' | head -n1)
+  [[ $listed == "$manual" ]] || fail "texdoc -l pith (TEXMFHOME=$prefix/share/texmf) lists '$listed', not the installed manual"
+  [[ $(TEXMFHOME=$prefix/share/texmf kpsewhich pith.sty) == "$prefix/share/texmf/tex/latex/pith/pith.sty" ]] ||
+    fail "kpsewhich does not find the installed pith.sty beside its manual"
+fi
+if command -v pdftotext >/dev/null; then
+  pdftotext "$manual" - | grep -q 'pithnumber' || fail "pith.sty's manual does not document \\pithnumber"
+fi
+
+# What the docs use is installed: the corpus merge script, the README's picture.
+[[ -x $prefix/bin/pith-corpus-merge ]] || fail "pith-corpus-merge is not installed"
+printf '%s\n' '{"file":"a.pdf","verdict":"verified","checks":[]}' '{"file":"a.pdf","verdict":"verified","checks":[]}' >"$work/shard.jsonl"
+[[ $("$prefix/bin/pith-corpus-merge" "$work/shard.jsonl" 2>/dev/null | wc -l) == 1 ]] || fail "the installed pith-corpus-merge does not merge"
+grep -q '(docs/img/pith-serve.png)' "$prefix/share/doc/pith/README.md" || fail "the installed README no longer shows docs/img/pith-serve.png"
+[[ -s $prefix/share/doc/pith/docs/img/pith-serve.png ]] || fail "docs/img/pith-serve.png (the installed README's picture) is not installed"
 
 # bash: the installed completion, loaded as bash-completion would, completes options and choices.
 completion=$prefix/share/bash-completion/completions/pith-check
@@ -48,5 +88,19 @@ cmake --build "$work/consumer" >>"$work/consumer.log" 2>&1 || { cat "$work/consu
 "$work/consumer/verify-bundle" "$PITH_TEST_DATA/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json" >"$work/out" ||
   fail "the consumer did not verify the sample bundle"
 grep -q "verified pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65" "$work/out" || fail "consumer said: $(cat "$work/out")"
+
+# A build without CMake: pkg-config --cflags --libs pith, from the installed pith.pc alone.
+pc_dir=$(dirname "$(find "$prefix" -name pith.pc -path '*/pkgconfig/*' | head -n1)")
+[[ -f $pc_dir/pith.pc ]] || fail "pith.pc is not installed"
+grep -qx "prefix=$prefix" "$pc_dir/pith.pc" || fail "pith.pc does not name the prefix installed into: $(grep '^prefix=' "$pc_dir/pith.pc")"
+if flags=$(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs pith 2>"$work/pc.err"); then
+  # shellcheck disable=SC2086  # the flags are words
+  c++ -o "$work/verify-bundle-pc" "$PITH_SOURCE_DIR/tests/consumer/verify_bundle.cpp" $flags 2>"$work/pc.err" ||
+    fail "the consumer does not build with pkg-config's flags ($flags): $(head -c 2000 "$work/pc.err")"
+  [[ $("$work/verify-bundle-pc" "$PITH_TEST_DATA/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json") == "verified pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65" ]] ||
+    fail "the pkg-config consumer did not verify the sample bundle"
+else
+  fail "pkg-config --cflags --libs pith failed: $(cat "$work/pc.err")"
+fi
 
 exit $((failures > 0))

@@ -4,7 +4,8 @@
 # and its JSON is pith-check --json's; a tampered copy fails (raw body and
 # multipart); hostile PDFs are verdict error and the server stays up; an
 # oversize upload is 413, malformed multipart 400, busy 503 with Retry-After;
-# the record lookup, the badge (ETag, 304, escaping), the page's CSP, the
+# the record lookup (200, 400 a malformed id, 404 a number not served), the
+# badge (ETag, 304, escaping), the page's CSP, the
 # metrics, --keep, and exit 0 on SIGTERM.
 set -euo pipefail
 
@@ -71,6 +72,12 @@ post "$work/h.json" -F "file=@$work/hostile/truncated.pdf" >/dev/null
 # ---- a registry document, and not a document ----------------------------------
 status=$(post "$work/b.json" --data-binary "@$serve_bundle")
 [[ $status == 200 && $(json "$work/b.json" 'r["verdict"]') == verified ]] || fail "bundle upload: HTTP $status, not verified"
+# The page words a registry file's verdict as such (no PDF was shown): it keys on kind.
+[[ $(json "$work/b.json" 'r["kind"]') == bundle && $(json "$work/a.json" 'r["kind"]') == pdf ]] ||
+  fail "the JSON's kind does not tell a bundle from a PDF"
+curl -sS -o "$work/app.js" "$base/app.js"
+grep -q "report.kind === 'pdf'" "$work/app.js" && grep -q 'It is a registry file, not a PDF, so no paper was shown' "$work/app.js" ||
+  fail "the page words a verified bundle as a PDF shown to be the paper"
 status=$(post "$work/n.json" --data-binary 'hello')
 [[ $status == 200 && $(json "$work/n.json" 'r["verdict"]') == error ]] || fail "plain text upload: not verdict error"
 
@@ -90,7 +97,19 @@ status=$(curl -sS -o /dev/null -w '%{http_code}' "$base/api/v1/nothing")
 [[ $status == 404 ]] || fail "unknown path: HTTP $status"
 
 # ---- the record, the badge, the page, the metrics --------------------------------
-curl -sS -o "$work/r.json" "$base/api/v1/pith/$serve_number"
+status=$(curl -sS -o "$work/r.json" -w '%{http_code}' "$base/api/v1/pith/$serve_number")
+[[ $status == 200 ]] || fail "lookup of a served number: HTTP $status"
+# REST status codes: 400 an id that is no Pith Number, 404 a number not served;
+# the body is still the lookup's JSON, saying why.
+status=$(curl -sS -o "$work/bad-id.json" -w '%{http_code}' "$base/api/v1/pith/not-a-number")
+[[ $status == 400 ]] || fail "lookup of a malformed id: HTTP $status, expected 400"
+[[ $(json "$work/bad-id.json" 'r["check"]["verdict"]') == error ]] || fail "malformed id: no lookup report: $(cat "$work/bad-id.json")"
+status=$(curl -sS -o "$work/no-record.json" -w '%{http_code}' "$base/api/v1/pith/pith:2021:AAAAAAAAAAAAAAAAAAAAAAAAAA")
+[[ $status == 404 ]] || fail "lookup of a number not served: HTTP $status, expected 404: $(cat "$work/no-record.json")"
+[[ $(json "$work/no-record.json" 'r["status"]') == unknown ]] || fail "number not served: status not unknown"
+# A badge is an image in someone's page: always drawn (200), unknown when not served.
+status=$(curl -sS -o /dev/null -w '%{http_code}' "$base/badge/pith:2021:AAAAAAAAAAAAAAAAAAAAAAAAAA.svg")
+[[ $status == 200 ]] || fail "badge of a number not served: HTTP $status, expected 200"
 [[ $(json "$work/r.json" 'r["status"]') == verified ]] || fail "lookup: not verified: $(head -c 600 "$work/r.json")"
 [[ $(json "$work/r.json" 'r["record"]["arxiv_url"]') == https://arxiv.org/abs/2106.02679 ]] || fail "lookup: arXiv link"
 [[ $(json "$work/r.json" 'r["events"][0]["type"]') == record_created ]] || fail "lookup: no events"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # pith-serve's page in headless Chromium (tests/support/serve_browser.py):
-# the stamped sample, a tampered copy and an altered one (page 3 edited
-# after stamping) uploaded through the page, verdict
+# the stamped sample, a tampered copy, an altered one (page 3 edited after
+# stamping) and a registry bundle (whose words must not say a paper was
+# shown) uploaded through the page, verdict
 # and title read from the DOM, at desktop and phone width; screenshots in
 # build/tests/artifacts. Skips (exit 77) only when Chromium cannot start.
 # PITH_SCREENSHOT_TO=docs/img/pith-serve.png also copies the first screenshot
@@ -25,7 +26,7 @@ make_serve_samples
 start_serve --jobs 2
 rc=0
 PITH_ALTERED_PDF="$work/altered.pdf" /usr/bin/python3 "$src/tests/support/serve_browser.py" "$base" "$work/stamped.pdf" "$work/tampered.pdf" \
-  "$PWD/artifacts" ${PITH_SCREENSHOT_TO:+"$PITH_SCREENSHOT_TO"} || rc=$?
+  "$serve_bundle" "$PWD/artifacts" ${PITH_SCREENSHOT_TO:+"$PITH_SCREENSHOT_TO"} || rc=$?
 [[ $rc == 77 ]] && exit 77
 [[ $rc == 0 ]] || fail "the page in Chromium (exit $rc); server log: $(tail -5 "$work/serve.log")"
 [[ $(curl -sS "$base/healthz") == ok ]] || fail "/healthz not ok after the browser test"

@@ -19,8 +19,8 @@ mkdir -p "$clone/build" "$work/home" "$work/tmp"
 for part in samples latex; do ln -s "$src/$part" "$clone/$part"; done
 ln -s "$(cd "$bin" && pwd)" "$clone/build/tools"
 
-/usr/bin/python3 - "$src/README.md" "$clone" "$work" <<'EOF'
-import re, subprocess, sys
+/usr/bin/python3 - "$src/README.md" "$clone" "$work" "$src/scripts/install-deps" <<'EOF'
+import re, shutil, subprocess, sys
 readme, clone, work = sys.argv[1:4]
 text = open(readme, encoding="utf-8").read()
 block = text.split("## A session", 1)[1].split("```console", 1)[1].split("```", 1)[0]
@@ -32,6 +32,41 @@ for line in block.strip("\n").splitlines():
         steps[-1][1].append(line)
 if len(steps) < 6:
     sys.exit(f"FAIL: the README's session has {len(steps)} commands; expected at least 6")
+
+# Every program the session runs is installed by `make demo` (scripts/install-deps
+# demo), or comes with every Debian system (Priority required or important):
+# the README promises the session works after `make demo` alone.
+demo = set(subprocess.run(["bash", sys.argv[4], "--list", "demo"],
+                          stdout=subprocess.PIPE, check=True, text=True).stdout.split())
+builtins = {"export", "cd", "echo", "printf", "true", "false", "test", "["}
+
+def package_of(program):
+    path = shutil.which(program, path="/usr/local/bin:/usr/bin:/bin")
+    if path is None:
+        return None
+    for candidate in (path, path.replace("/usr/bin/", "/bin/", 1)):
+        owner = subprocess.run(["dpkg", "-S", candidate], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if owner.returncode == 0:
+            return owner.stdout.split(":", 1)[0]
+    return None
+
+def comes_with_debian(package):
+    fields = subprocess.run(["dpkg-query", "-W", "-f=${Priority} ${Essential}", package],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.split()
+    return bool(fields) and (fields[0] in ("required", "important") or "yes" in fields[1:])
+
+not_in_demo = []
+for command, _ in steps:
+    command = re.sub(r"\s#.*$", "", command)
+    for part in re.split(r"&&|\|\||;|\||\$\(", command):
+        words = part.strip().lstrip("(").split()
+        if not words or "=" in words[0] or words[0] in builtins or words[0].startswith("pith-"):
+            continue
+        package = package_of(words[0])
+        if package is None or not (package in demo or comes_with_debian(package)):
+            not_in_demo.append(f"{words[0]} ({package or 'not installed here'})")
+for program in sorted(set(not_in_demo)):
+    print(f"FAIL: the session runs {program}, which `make demo` (scripts/install-deps demo) does not install", file=sys.stderr)
 
 # One shell for the whole session (cd and export carry over, as in the
 # reader's terminal), a marker line before each command to split the output.
@@ -78,6 +113,6 @@ for i, (command, expected) in enumerate(steps):
         failures += 1
     else:
         print(f"ok: $ {command}")
-sys.exit(1 if failures else 0)
+sys.exit(1 if failures or not_in_demo else 0)
 EOF
 echo "readme_session: the README's session runs as a reader copies it"

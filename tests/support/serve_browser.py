@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """pith-serve's page in a real browser (headless Chromium via selenium).
 
-serve_browser.py BASE_URL STAMPED_PDF TAMPERED_PDF ARTIFACT_DIR [SCREENSHOT_COPY]
+serve_browser.py BASE_URL STAMPED_PDF TAMPERED_PDF BUNDLE ARTIFACT_DIR [SCREENSHOT_COPY]
 
 Loads the page, uploads the stamped PDF through the file input, reads the
 verdict and the title seen on page 1 from the DOM, then does the same with
-the tampered copy, and (PITH_ALTERED_PDF, desktop) a copy whose page 3 was
-edited after stamping: verdict "altered", the words naming page 3 and the
-warnings; then again at phone width. Screenshots go to ARTIFACT_DIR
+the tampered copy, with a registry bundle (verified, and the words must
+not claim that a paper was shown) and (PITH_ALTERED_PDF, desktop) a copy
+whose page 3 was edited after stamping: verdict "altered", the words
+naming page 3 and the warnings; then again at phone width. Screenshots go to ARTIFACT_DIR
 (and the first one to SCREENSHOT_COPY: docs/img/pith-serve.png). Exit 0 when
 every expectation holds, 1 on a failure, 77 when Chromium cannot start (the
 test then skips, saying why).
@@ -43,7 +44,7 @@ def start_browser(profile, width, height):
     return webdriver.Chrome(service=Service(driver_path), options=options)
 
 
-def check_upload(browser, base, pdf, want_verdict, want_title, shot, want_words=()):
+def check_upload(browser, base, pdf, want_verdict, want_title, shot, words_want=(), words_refuse=None):
     browser.get(base + "/")
     browser.find_element(By.ID, "file").send_keys(str(Path(pdf).resolve()))
     try:
@@ -66,20 +67,25 @@ def check_upload(browser, base, pdf, want_verdict, want_title, shot, want_words=
         problems.append(f"{Path(pdf).name}: title {title!r} on the page, expected {want_title!r}")
     if not words:
         problems.append(f"{Path(pdf).name}: no verdict in words")
-    for want in want_words:
+    for want in words_want:
         if want not in words:
-            problems.append(f"{Path(pdf).name}: the verdict's words {words!r} do not say {want!r}")
+            problems.append(f"{Path(pdf).name}: the words {words!r} do not say {want!r}")
+    if words_refuse is not None and words_refuse in words:
+        problems.append(f"{Path(pdf).name}: the words {words!r} claim {words_refuse!r}")
+    bindings = browser.find_element(By.ID, "bindings").text
+    if words_refuse is not None and "not a PDF with a verified record" in bindings:
+        problems.append(f"{Path(pdf).name}: the bindings say {bindings!r}")
     browser.save_screenshot(str(shot))
     print(f"{Path(pdf).name}: verdict {verdict!r}, title {title!r}; {words}")
     return problems
 
 
 def main():
-    if len(sys.argv) < 5:
+    if len(sys.argv) < 6:
         print(__doc__)
         return 2
-    base, stamped, tampered, artifacts = sys.argv[1:5]
-    copy_to = Path(sys.argv[5]) if len(sys.argv) > 5 else None
+    base, stamped, tampered, bundle, artifacts = sys.argv[1:6]
+    copy_to = Path(sys.argv[6]) if len(sys.argv) > 6 else None
     artifacts = Path(artifacts)
     artifacts.mkdir(parents=True, exist_ok=True)
     problems = []
@@ -103,8 +109,10 @@ def main():
             if altered and name == "desktop":
                 problems += check_upload(browser, base, altered, "altered", "Layered gradient accumulation",
                                          artifacts / "pith-serve-desktop-altered.png",
-                                         ("changed after it was stamped", "Changed: page 3.",
-                                          "pdf.bytes.edited_text_changed"))
+                                         words_want=("changed after it was stamped", "Changed: page 3.",
+                                                     "pdf.bytes.edited_text_changed"))
+            problems += check_upload(browser, base, bundle, "verified", None, artifacts / f"pith-serve-{name}-bundle.png",
+                                     words_want=("not a PDF, so no paper was shown",), words_refuse="This PDF is the registered paper")
             if name == "phone":
                 overflow = browser.execute_script(
                     "return document.documentElement.scrollWidth > window.innerWidth + 1")

@@ -440,17 +440,17 @@ struct CheckJob::Options {
 namespace {
 
 constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several files the worst wins: 1 > 5 > 2 > 4 > 3 > 0):
-  0  verified      the record verifies with a trusted key (and, for a PDF,
+  0 verified       the record verifies with a trusted key (and, for a PDF,
                    something the reader sees ties it to that record)
-  1  failed        a check failed (tampered, forged or inconsistent data)
-  5  altered       a PDF whose genuine record page 1 shows, but whose text
+  1 failed         a check failed (tampered, forged or inconsistent data)
+  5 altered        a PDF whose genuine record page 1 shows, but whose text
                    changed after it was stamped (the pages are named)
-  2  error         usage error or unreadable input (not a registry document,
+  2 error          usage error or unreadable input (not a registry document,
                    bad key file, a PDF the parser gave up on)
-  3  not_found     no Pith Number found
-  4  unverifiable  nothing trusted to verify with (e.g. a bare record, or
+  3 not_found      no Pith Number found
+  4 unverifiable   nothing trusted to verify with (e.g. a bare record, or
                    data signed only by keys not in the trust store)
-  4  unbound       a PDF whose genuine record nothing on the page ties to it
+  4 unbound        a PDF whose genuine record nothing on the page ties to it
                    (no matching title, abstract or arXiv id)
 
 Trust store: the registry key pith-v1-2026-05 (pinned), key files in
@@ -497,12 +497,12 @@ void CheckJob::declare(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
   // Corpus runs (docs/corpus.md).
-  app.add_flag("-0,--null", o.null_separated, "--files-from names are separated by NUL, not newlines (find -print0)");
+  app.add_flag("-0,--null", o.null_separated, "the --files-from names are separated by NUL, not newlines (find -print0)");
   app.add_option("--tar", o.archives, "check the regular members of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--max-member-size", run.max_member_bytes, "--tar: a larger member is that member's error, unread (default 268435456)")
+  app.add_option("--max-member-size", run.max_member_bytes, "with --tar: a larger member is that member's error, unread (default 268435456)")
       ->type_name("BYTES");
   app.add_option("--file-timeout", run.limits.wall_seconds, "per-file wall-clock limit in seconds (CPU: the same, at most 30; default 60)")
       ->check(CLI::Range(1u, 86400u))

@@ -27,19 +27,23 @@ namespace pith::serve {
 namespace {
 
 constexpr const char* footer = R"(Endpoints:
-  GET  /                  the page: drop a PDF, read the verdict
+  GET /                   the page: drop a PDF, read the verdict
   POST /api/v1/check      a PDF or registry document (raw body, or the form
                           part named file): the JSON of pith-check --json
-  GET  /api/v1/pith/ID    a number resolved and verified: record, status,
-                          events, completeness panel
-  GET  /badge/ID.svg      verified / corrected / unknown (ETag, cacheable)
-  GET  /healthz, /metrics (Prometheus text)
+  GET /api/v1/pith/ID     a number resolved and verified: record, status,
+                          events, completeness panel (400 a malformed id,
+                          404 a number the registry does not serve)
+  GET /badge/ID.svg       verified / corrected / unknown (ETag, cacheable)
+  GET /api/v1/openapi.json  this API as an OpenAPI 3.1 document
+  GET /healthz            ok, or 503 once the check broker has stopped
+  GET /metrics            Prometheus text
 
 Answers: 200 with the verdict in the JSON (also for failed and error);
-400 a malformed request, 408 a request head slower than --head-timeout or
-an upload slower than --upload-deadline, 413 an upload over --max-upload,
-431 a head over 16 KiB or 64 fields, 503 (Retry-After) all workers and
-the queue busy, no room in --memory-budget, or too many connections.
+400 a malformed request, 404 an unknown page or number, 408 a request head
+slower than --head-timeout or an upload slower than --upload-deadline, 413
+an upload over --max-upload, 431 a head over 16 KiB or 64 fields, 502 a
+lookup the registry did not answer, 503 (Retry-After) all workers and the
+queue busy, no room in --memory-budget, or too many connections.
 
 Exit codes: 0 stopped by SIGINT or SIGTERM; 2 usage error, an address that
 cannot be bound, or the check broker could not start.

@@ -126,6 +126,8 @@ Prepared Service::prepare(Request request) {
     if (path == "/" && get) return asset(web::index_html, "text/html; charset=utf-8");
     if (path == "/app.js" && get) return asset(web::app_js, "text/javascript; charset=utf-8");
     if (path == "/style.css" && get) return asset(web::style_css, "text/css; charset=utf-8");
+    if (path == "/api/v1/openapi.json" && get) return asset(web::openapi_json, "application/json");
+    if (path == "/api/v1/pith-check.schema.json" && get) return asset(web::check_schema_json, "application/schema+json");
     if (path == "/api/v1/check") {
       if (request.method == "POST") return prepare_check(std::move(request));
       if (request.method == "OPTIONS" && !options_.cors_origin.empty()) {
@@ -271,9 +273,32 @@ void Service::look_up_online(check::FileCheck& checked) {
   check::apply_lookup(checked, resolve(number));
 }
 
+namespace {
+
+// A lookup's HTTP status, as REST clients expect: 400 an id that is not a
+// Pith Number or arXiv id (or an ambiguous short form), 404 a number the
+// registry and mirrors do not serve, 502 a registry that did not answer;
+// otherwise 200, with the verdict in the body (also failed: the record the
+// registry served does not verify).
+int lookup_status(const Result<resolver::Resolution>& resolved) {
+  if (resolved) return 200;
+  switch (resolved.error().kind) {
+    case ErrorKind::usage:
+    case ErrorKind::malformed: return 400;
+    case ErrorKind::not_found:
+    case ErrorKind::not_served: return 404;
+    case ErrorKind::network: return 502;
+    default: return 200;
+  }
+}
+
+}  // namespace
+
 Response Service::lookup(const std::string& id, const Request&) {
-  const RecordView view = view_record(id, resolve(id));
-  return json_answer(200, view.json);
+  auto resolved = resolve(id);
+  const int status = lookup_status(resolved);
+  const RecordView view = view_record(id, std::move(resolved));
+  return json_answer(status, view.json);
 }
 
 Response Service::badge(const std::string& id, const Request& request) {
