@@ -48,8 +48,15 @@ grep -q "TeX Live 2023 reads format 3.2 (Biber 2.19), TeX Live 2025 reads format
   fail "9.9: the trees are not named: $(cat arxiv.out)"
 grep -q "or switch to BibTeX" arxiv.out || fail "9.9: no fix named: $(cat arxiv.out)"
 
+# A real biblatex paper whose .bbl only TeX Live 2025 reads: this
+# machine's biblatex, when it reads another format, says so too.
+sed -i 's/\\input{main.bbl}/\\printbibliography/; s/\\usepackage{pith}/\\usepackage{biblatex}\\usepackage{pith}/' main.tex
 bbl 3.3
 arxiv 0
+if [[ $(kpsewhich biblatex.sty | xargs grep -o 'blx@bblversion{[0-9.]*}') != 'blx@bblversion{3.3}' ]]; then
+  grep -q "^pith-stamp: note: this machine's biblatex cannot read the upload's main.bbl" arxiv.out ||
+    fail "3.3 here: the local biblatex's refusal is not said: $(cat arxiv.out)"
+fi
 grep -q "^pith-stamp: note: main.bbl is a biblatex .bbl in format 3.3, which only arXiv's TeX Live 2025 reads" arxiv.out ||
   fail "3.3: no note naming the tree: $(cat arxiv.out)"
 here=$(tex --version | sed -n '1s/.*(\(TeX Live [0-9]*\).*/\1/p')
@@ -59,7 +66,7 @@ grep -q "^pith-stamp: what arXiv will build verifies as $number (pdflatex, [0-9]
 
 # latexmk -pdfxe -outdir=out: the engine is the .fls's (xelatex), not pdflatex.
 rm -f main.bbl
-sed -i 's/\\input{main.bbl}//; s/\\usepackage{pith}/\\usepackage{fontspec}\\usepackage{pith}/' main.tex
+sed -i 's/\\printbibliography//; s/\\usepackage{biblatex}/\\usepackage{fontspec}/' main.tex
 latexmk -pdfxe -outdir=out -interaction=nonstopmode main.tex >latexmk.out 2>&1 || { tail -20 latexmk.out; fail "latexmk -pdfxe"; }
 [[ ! -e main.log && -f out/main.fls ]] || fail "latexmk -outdir wrote beside the paper"
 arxiv 0

@@ -291,6 +291,10 @@ Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const f
                                 log, *status));
       return recorded();
     }
+    if (log.bbl_wrong_format && o.latex_runs == 1)
+      o.notes.push_back("this machine's biblatex cannot read the upload's " + paper.stem +
+                        ".bbl (its log: wrong format version), so the rebuild here prints no references where arXiv's "
+                        "matching tree would: the note on the .bbl's format says which tree reads it");
     auto aux = read_text(dir / (paper.stem + ".aux"));
     const bool aux_changed = o.latex_runs > 1 && aux != previous_aux;
     previous_aux = std::move(aux);

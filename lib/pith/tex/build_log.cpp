@@ -143,6 +143,7 @@ LogFindings read_log(std::string_view log, std::string_view stem) {
     if (line.find("Rerun to get cross-references right.") != std::string_view::npos) f.rerun = true;
     if (line.find(no_bbl) != std::string_view::npos) f.no_bbl = true;
     if (line.find(no_ind) != std::string_view::npos) f.no_ind = true;
+    if (line.find("is wrong format version") != std::string_view::npos) f.bbl_wrong_format = true;
   }
   return f;
 }

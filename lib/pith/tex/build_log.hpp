@@ -44,6 +44,8 @@ struct LogFindings {
   bool rerun = false;
   bool no_bbl = false;
   bool no_ind = false;
+  // biblatex could not read the .bbl: "File 'main.bbl' is wrong format version".
+  bool bbl_wrong_format = false;
 };
 
 // The engine whose format the build loaded, from the .fls (INPUT

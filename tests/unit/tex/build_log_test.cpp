@@ -61,3 +61,10 @@ TEST_CASE("a biblatex .bbl names its format version; a BibTeX one none", "[build
   CHECK(tex::bbl_format_version("% $ biblatex auxiliary file $\n% $ biblatex bbl format version 3.3 $\n") == "3.3");
   CHECK(tex::bbl_format_version("\\begin{thebibliography}{1}\n").empty());
 }
+
+TEST_CASE("biblatex saying the .bbl is in another format is seen", "[build_log]") {
+  CHECK(tex::read_log("Package biblatex Warning: File 'main.bbl' is wrong format version \n(biblatex)  - expected 3.3.\n",
+                      "main")
+            .bbl_wrong_format);
+  CHECK_FALSE(tex::read_log("(./main.bbl)\n", "main").bbl_wrong_format);
+}
