@@ -158,6 +158,7 @@ inline constexpr const char* pdf_metadata_matches_record = "pdf.metadata.matches
 inline constexpr const char* pdf_number_conflict = "pdf.number.conflict";
 inline constexpr const char* pdf_number_found = "pdf.number.found";
 inline constexpr const char* pdf_number_matches_record = "pdf.number.matches_record";
+inline constexpr const char* pdf_number_printed_differs = "pdf.number.printed_differs";
 inline constexpr const char* pdf_page1_changed_after_stamping = "pdf.page1.changed_after_stamping";
 inline constexpr const char* pdf_record_resolved = "pdf.record.resolved";
 inline constexpr const char* pdf_record_source = "pdf.record.source";
@@ -201,7 +202,7 @@ inline constexpr SignatureCodes bundle_signature{
     bundle_signature_valid,       bundle_signature_invalid};
 
 // Every code above, once (the test compares it with docs/report-codes.md).
-inline constexpr std::array<const char*, 143> all{
+inline constexpr std::array<const char*, 144> all{
     json_strict_invalid,
     record_hash_match,
     record_hash_mismatch,
@@ -331,6 +332,7 @@ inline constexpr std::array<const char*, 143> all{
     pdf_number_conflict,
     pdf_number_found,
     pdf_number_matches_record,
+    pdf_number_printed_differs,
     pdf_page1_changed_after_stamping,
     pdf_record_resolved,
     pdf_record_source,

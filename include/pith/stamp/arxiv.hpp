@@ -78,6 +78,7 @@ struct ArxivOutcome : JobOutcome<ArxivStatus> {
   std::uint64_t archive_bytes = 0;
   std::uint64_t source_bytes = 0;      // the members' sizes added up
   int latex_runs = 0;                  // in the rebuild
+  std::string tex_live_here;           // the rebuild's TeX Live ("TeX Live 2022"), from its log; arXiv's: arxiv_texlive.hpp
   double seconds = 0;                  // the whole job
   std::optional<Report> verification;  // the rebuilt PDF's offline check
 

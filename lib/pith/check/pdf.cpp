@@ -45,7 +45,8 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   if (!extraction.found()) {
     report.number_found = false;
     report.skip(check_code::pdf_number_found,
-                "no Pith Number in XMP, the Info dictionary, an embedded pith-bundle.json or a page-1 resolver link");
+                "no Pith Number in XMP, the Info dictionary, an embedded pith-bundle.json, a page-1 resolver link or "
+                "page 1's text");
     return false;
   }
   const auto conflicts = extraction.conflicts();
@@ -59,7 +60,13 @@ bool check_pdf_numbers(const pdf::PdfExtraction& extraction, Report& report) {
   if (number) report.pith_number = number->to_string();
   const registry::PithNumber& shown = number ? *number : extraction.sightings.front().number;
   report.number_as_written = shown.to_string();
-  report.pass(check_code::pdf_number_found, shown.to_string() + " in " + places);
+  const bool printed_only = std::all_of(extraction.sightings.begin(), extraction.sightings.end(),
+                                        [](const pdf::NumberSighting& s) { return s.source == pdf::NumberSource::page_text; });
+  report.pass(check_code::pdf_number_found,
+              shown.to_string() + " in " + places +
+                  (printed_only ? " only (no metadata names it: printed text is a hint, so the record is resolved and "
+                                  "bound by title, never verified from the text)"
+                                : ""));
   return true;
 }
 
@@ -452,6 +459,24 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
                        record.canonical_record, stamped ? &*stamped : nullptr, report, bindings);
 }
 
+// Where the number is (pdf::where_is_the_number, as pith-stamp asks): with
+// no metadata naming one, the number page 1 prints becomes the one sighting
+// (a hint: the carries-nothing path resolves it and binds by title); with
+// metadata naming one, a different printed number is said.
+void take_printed_hint(pdf::PdfExtraction& extraction, const std::vector<pdf::NumberSighting>& printed, Report& report) {
+  const auto place = pdf::where_is_the_number(extraction, printed);
+  if (!place) return;
+  if (place->hint) {
+    extraction.sightings.push_back(printed.front());
+    return;
+  }
+  if (const auto other = pdf::printed_otherwise(printed, place->number)) {
+    report.warn(check_code::pdf_number_printed_differs,
+                "page 1 prints " + other->number.to_string() + " but " + place->where + " names " +
+                    place->number.to_string() + ": a reader sees another number than the one checked");
+  }
+}
+
 }  // namespace
 
 FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata, const registry::TrustStore& trust,
@@ -465,6 +490,9 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     report.error = Error{extraction.error().kind, {}, extraction.error().describe()};
     return checked;
   }
+  const std::vector<pdf::NumberSighting> printed =
+      probes.page_text ? pdf::printed_numbers(probes.page_text().seen_lines()) : std::vector<pdf::NumberSighting>{};
+  take_printed_hint(*extraction, printed, report);
   if (!check_pdf_numbers(*extraction, report)) {
     if (!extraction->found()) return checked;
   }

@@ -152,6 +152,7 @@ const char* to_string(NumberSource source) {
     case NumberSource::info_url: return "info_url";
     case NumberSource::embedded_bundle: return "embedded_bundle";
     case NumberSource::link_annotation: return "link_annotation";
+    case NumberSource::page_text: return "page_text";
   }
   return "unknown";
 }
@@ -177,6 +178,56 @@ std::optional<registry::PithNumber> PdfExtraction::number() const {
   if (!conflicts().empty()) return std::nullopt;
   for (const auto& s : sightings) {
     if (s.number.is_full()) return s.number;
+  }
+  return std::nullopt;
+}
+
+std::optional<NumberPlace> where_is_the_number(const PdfExtraction& extraction,
+                                              const std::vector<NumberSighting>& printed) {
+  if (extraction.found()) {
+    // Conflicts are the caller's to refuse; the first full number, else the first form, is the one named.
+    const auto full = extraction.number();
+    const NumberSighting& first = extraction.sightings.front();
+    if (full) {
+      const auto it = std::find_if(extraction.sightings.begin(), extraction.sightings.end(),
+                                   [](const NumberSighting& s) { return s.number.is_full(); });
+      return NumberPlace{*full, it->where, false};
+    }
+    return NumberPlace{first.number, first.where, false};
+  }
+  if (printed.empty()) return std::nullopt;
+  // Two different printed numbers: page 1 does not say which is the paper's.
+  const bool one = std::all_of(printed.begin(), printed.end(),
+                               [&](const NumberSighting& s) { return s.number.matches(printed.front().number); });
+  if (!one) return std::nullopt;
+  return NumberPlace{printed.front().number, printed.front().where, true};
+}
+
+std::vector<NumberSighting> printed_numbers(const std::vector<std::string>& lines) {
+  constexpr std::size_t max_printed = 8;
+  const auto token_char = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ':';
+  };
+  std::vector<NumberSighting> out;
+  for (const auto& line : lines) {
+    for (std::size_t at = line.find("pith:"); at != std::string::npos && out.size() < max_printed;
+         at = line.find("pith:", at + 5)) {
+      if (at > 0 && token_char(line[at - 1])) continue;  // part of a longer word
+      std::size_t end = at + 5;
+      while (end < line.size() && end - at < 64 && token_char(line[end])) ++end;
+      const std::string_view token = std::string_view(line).substr(at, end - at);
+      auto parsed = registry::parse_pith_number(token);
+      if (!parsed || !parsed->is_full()) continue;
+      out.push_back(NumberSighting{NumberSource::page_text, "page 1 text", std::string(token), std::move(*parsed), {}});
+    }
+  }
+  return out;
+}
+
+std::optional<NumberSighting> printed_otherwise(const std::vector<NumberSighting>& printed,
+                                                const registry::PithNumber& number) {
+  for (const auto& s : printed) {
+    if (!s.number.matches(number)) return s;
   }
   return std::nullopt;
 }

@@ -68,6 +68,7 @@ enum class NumberSource {
   info_url,          // Info /PithURL
   embedded_bundle,   // pith-bundle.json .pith_number
   link_annotation,   // page 1 link to …/pith/<ID>
+  page_text,         // page 1's printed `pith:YYYY:BODY` (latex/pith.sty's badge): a hint only
 };
 [[nodiscard]] const char* to_string(NumberSource source);
 
@@ -102,6 +103,32 @@ struct PdfExtraction {
   // no sighting contradicts it.
   [[nodiscard]] std::optional<registry::PithNumber> number() const;
 };
+
+// Where the number is: the one answer pith-check and pith-stamp give (both
+// used to look in different places: after `gs -sDEVICE=pdfwrite` one said
+// verified, the other "no Pith Number"). The metadata's number (every
+// sighting above: XMP, Info, the embedded bundle, the badge's link), else
+// the one number page 1 prints. A printed number is a hint: whoever takes it
+// resolves it and binds the record by title; it never verifies on its own.
+struct NumberPlace {
+  registry::PithNumber number;
+  std::string where;  // "XMP pith:number", "page 1 text", ...: for messages
+  bool hint = false;  // only printed on page 1
+};
+// `printed`: printed_numbers() of page 1, or empty when page 1 was not read.
+[[nodiscard]] std::optional<NumberPlace> where_is_the_number(const PdfExtraction& extraction,
+                                                             const std::vector<NumberSighting>& printed);
+
+// The full Pith Numbers page 1 prints (`pith:YYYY:BODY` anywhere in a line:
+// latex/pith.sty's badge, which survives printing to PDF when no metadata
+// does), in reading order, each a sighting "page 1 text". Hostile text:
+// at most a few are kept.
+[[nodiscard]] std::vector<NumberSighting> printed_numbers(const std::vector<std::string>& lines);
+
+// A number page 1 prints that is not `number` (a badge edited, or pasted
+// from another paper), or nullopt.
+[[nodiscard]] std::optional<NumberSighting> printed_otherwise(const std::vector<NumberSighting>& printed,
+                                                               const registry::PithNumber& number);
 
 // Judges the raw metadata. The Error branch is for an XMP packet refused
 // before parsing (too large or too deep); everything else is in the result.

@@ -343,8 +343,12 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
   facts.metadata = pdf::read_pdf_metadata(*reader);
   facts.file_key = reader->file_key();
   facts.signatures = pdf::read_signatures(*reader).value_or(std::vector<pdf::PdfSignature>{});
-  if (!hints_at_number(facts.metadata)) return facts;
+  // Page 1's text is read even without a hint in the metadata: a copy
+  // printed to PDF (pdftocairo, pdftops | ps2pdf) keeps only the badge's
+  // printed `pith:YYYY:BODY`, where the parent looks for it
+  // (pdf::where_is_the_number).
   facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
+  if (!hints_at_number(facts.metadata)) return facts;
   if (facts.metadata.xmp_packet) {
     const auto length = original_length_hint(*facts.metadata.xmp_packet);
     if (length && *length < bytes.size() && revisions_follow(*reader, *length))

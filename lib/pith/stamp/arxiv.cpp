@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/stamp/arxiv.hpp"
 
+#include "pith/stamp/arxiv_texlive.hpp"
 #include "pith/stamp/tree_watch.hpp"
 
 #include "pith/base/run_program.hpp"
@@ -56,18 +57,54 @@ Engine engine_of(ArxivCompiler c) {
   return {"pdflatex", ".pdf"};
 }
 
-// The engine of the paper's last build, from the first line of its log
-// ("This is XeTeX, ...", "This is pdfTeX, ... (preloaded format=latex ...)").
-ArxivCompiler compiler_of_last_build(const fs::path& tex) {
-  fs::path log = tex;
-  log.replace_extension(".log");
+ArxivCompiler compiler_named(std::string_view engine) {
+  if (engine == "xelatex") return ArxivCompiler::xelatex;
+  if (engine == "lualatex") return ArxivCompiler::lualatex;
+  if (engine == "latex") return ArxivCompiler::latex;
+  return ArxivCompiler::pdflatex;
+}
+
+// The engine from the first line of a log ("This is XeTeX, ...", "This is
+// pdfTeX, ... (preloaded format=latex ...)"), or empty.
+std::string engine_of_log_banner(const fs::path& log) {
   std::ifstream in(log);
   std::string first;
-  if (!in || !std::getline(in, first)) return ArxivCompiler::pdflatex;
-  if (first.find("XeTeX") != std::string::npos) return ArxivCompiler::xelatex;
-  if (first.find("LuaTeX") != std::string::npos || first.find("LuaHBTeX") != std::string::npos) return ArxivCompiler::lualatex;
-  if (first.find("format=latex ") != std::string::npos) return ArxivCompiler::latex;  // pdfTeX in DVI mode
-  return ArxivCompiler::pdflatex;
+  if (!in || !std::getline(in, first)) return {};
+  if (first.find("XeTeX") != std::string::npos) return "xelatex";
+  if (first.find("LuaTeX") != std::string::npos || first.find("LuaHBTeX") != std::string::npos) return "lualatex";
+  if (first.find("format=latex ") != std::string::npos) return "latex";  // pdfTeX in DVI mode
+  if (first.find("pdfTeX") != std::string::npos) return "pdflatex";
+  return {};
+}
+
+// The engine of the paper's last build: its .fls (the format it loaded) or
+// its .log banner, whichever is newer (`xelatex paper.tex` without
+// -recorder leaves an older .fls behind), beside the paper or in a
+// directory just under it (latexmk -outdir=out, a build/ folder) whose .fls
+// read this very .tex; the newest of those.
+ArxivCompiler compiler_of_last_build(const fs::path& tex) {
+  const std::string stem = tex.stem().string();
+  std::vector<fs::path> dirs{tex.parent_path()};
+  std::error_code ec;
+  for (fs::directory_iterator it(tex.parent_path(), ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) dirs.push_back(it->path());
+  std::optional<std::pair<fs::file_time_type, std::string>> newest;
+  const auto consider = [&](const fs::path& file, std::string engine) {
+    std::error_code time_ec;
+    const auto when = fs::last_write_time(file, time_ec);
+    if (!engine.empty() && !time_ec && (!newest || when > newest->first)) newest = std::pair{when, std::move(engine)};
+  };
+  for (const auto& dir : dirs) {
+    const fs::path fls = dir / (stem + ".fls"), log = dir / (stem + ".log");
+    const auto text = read_text(fls);
+    const bool reads_this_tex = text && [&] {
+      const auto inputs = tex::read_fls(*text).inputs;
+      return std::find(inputs.begin(), inputs.end(), tex.lexically_normal()) != inputs.end();
+    }();
+    if (reads_this_tex) consider(fls, tex::engine_of_fls(*text));
+    if (reads_this_tex || dir == tex.parent_path()) consider(log, engine_of_log_banner(log));
+  }
+  return compiler_named(newest ? newest->second : std::string());
 }
 
 // ------------------------------------------------------------ what the build read
@@ -206,6 +243,21 @@ std::vector<std::string> missing_from_upload(const Paper& paper, const std::vect
   return missing;
 }
 
+// Every uploaded .bbl against the biblatex of arXiv's TeX Live trees
+// (arxiv_texlive.hpp): one no tree reads is missing from the upload; one
+// only some read is a note naming the tree to choose.
+void judge_bbls(const std::vector<Member>& members, Outcome& o) {
+  for (const auto& m : members) {
+    if (!m.name.ends_with(".bbl")) continue;
+    const auto text = read_text(m.source);
+    if (!text) continue;
+    const auto need = bbl_need(m.name, *text);
+    if (!need) continue;
+    if (need->readable_somewhere) o.notes.push_back(need->message);
+    else o.missing.push_back(need->message);
+  }
+}
+
 // The environment arXiv gives TeX: no TEXINPUTS, no personal texmf, no
 // variables of the author's; only PATH (to find TeX Live) and the dates.
 std::vector<std::string> scrubbed_environment(const fs::path& home) {
@@ -229,6 +281,7 @@ Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const f
     auto status = run_program(p, deadline);
     if (!status) return std::unexpected(status.error());
     const LogFindings log = tex::read_log(read_text(dir / (paper.stem + ".log")).value_or(""), paper.stem);
+    o.tex_live_here = log.tex_live;
     std::error_code ec;
     if (*status != 0 || !fs::exists(dir / (paper.stem + engine.output), ec)) {
       o.missing = log.missing_files;
@@ -238,6 +291,10 @@ Result<fs::path> arxiv_build(const Paper& paper, ArxivCompiler compiler, const f
                                 log, *status));
       return recorded();
     }
+    if (log.bbl_wrong_format && o.latex_runs == 1)
+      o.notes.push_back("this machine's biblatex cannot read the upload's " + paper.stem +
+                        ".bbl (its log: wrong format version), so the rebuild here prints no references where arXiv's "
+                        "matching tree would: the note on the .bbl's format says which tree reads it");
     auto aux = read_text(dir / (paper.stem + ".aux"));
     const bool aux_changed = o.latex_runs > 1 && aux != previous_aux;
     previous_aux = std::move(aux);
@@ -402,6 +459,7 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
   o.archive = opt.archive.empty() ? paper->dir / (paper->stem + "-arxiv.tar.gz") : fs::absolute(opt.archive);
   std::vector<Member> members = upload_members(*paper, *recorded, scratch->path(), o.archive);
   o.missing = missing_from_upload(*paper, members, *recorded, log);
+  judge_bbls(members, o);
   if (!o.missing.empty()) {
     std::string list;
     for (const auto& m : o.missing) list += (list.empty() ? "" : "; ") + m;
@@ -430,6 +488,7 @@ ArxivOutcome prepare_arxiv_upload(const ArxivOptions& opt) {
 
   if (auto ok = extract_tar(o.archive, upload, written); !ok) return io_failure(ok.error());
   auto pdf = arxiv_build(*paper, o.compiler, upload, home, deadline, o);
+  if (o.latex_runs > 0) o.notes.push_back(local_tex_live_note(o.tex_live_here));
   if (!pdf) return io_failure(pdf.error());
   judge_pdf(*paper, *pdf, *trust, o);
   return finish();

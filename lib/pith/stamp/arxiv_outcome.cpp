@@ -34,6 +34,7 @@ nlohmann::json ArxivOutcome::to_json() const {
                    {"compiler", to_string(compiler)}, {"files", files},        {"archive_bytes", archive_bytes},
                    {"source_bytes", source_bytes},   {"latex_runs", latex_runs}, {"seconds", seconds}};
   if (!pith_number.empty()) j["pith_number"] = pith_number;
+  if (!tex_live_here.empty()) j["tex_live_here"] = tex_live_here;
   if (!archive.empty()) j["archive"] = archive.string();
   if (!missing.empty()) j["missing"] = missing;
   if (instead_of) j["instead_of"] = to_string(*instead_of);
@@ -61,6 +62,7 @@ void print_arxiv_outcome(const ArxivOutcome& o, bool json, bool verbose, std::os
     err << " (" << to_string(o.compiler);
     if (o.instead_of) err << " instead of " << to_string(*o.instead_of);
     err << ", " << o.latex_runs << (o.latex_runs == 1 ? " run" : " runs");
+    if (!o.tex_live_here.empty()) err << " with " << o.tex_live_here << " here";
   }
   if (o.latex_runs > 0) {
     std::array<char, 32> seconds{};

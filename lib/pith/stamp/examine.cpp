@@ -31,15 +31,18 @@ std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
   return found->number.to_string();
 }
 
-// The number the user wants: --pith, else the PDF's own metadata, else the .tex beside it.
-std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfMetadata& metadata,
-                                         const pdf::PdfExtraction& extraction, std::string& from) {
+// The number the user wants: --pith, else where the PDF names it (its
+// metadata or badge link: pdf::where_is_the_number, the reader pith-check
+// uses), else the .tex beside it, else the number page 1 only prints (a
+// hint: run.cpp stamps it only when the record's title binds the paper).
+std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfExtraction& extraction,
+                                         const std::function<std::vector<std::string>()>& page_one_lines,
+                                         std::string& from) {
   if (!opt.pith.empty()) return from = "--pith", opt.pith;
-  if (metadata.info_number && !metadata.info_number->empty())
-    return from = "the PDF's Info /PithNumber", *metadata.info_number;
-  const auto& xmp = extraction.xmp;
-  if (xmp && xmp->parsed && xmp->number && !xmp->number->empty()) return from = "the PDF's XMP pith:number", *xmp->number;
+  if (auto place = pdf::where_is_the_number(extraction, {})) return from = "the PDF's " + place->where, place->number.to_string();
   if (auto n = number_from_tex_beside(opt.input)) return from = "the .tex beside the PDF", *n;
+  if (auto place = pdf::where_is_the_number(extraction, pdf::printed_numbers(page_one_lines())))
+    return from = std::string(printed_number_from), place->number.to_string();
   return std::nullopt;
 }
 
@@ -154,7 +157,8 @@ std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, c
   auto readout = read_pdf(opt.input, mapped->bytes());
   if (!readout) return framed(sent_error(readout.error()));
   ExaminedPdf examined;
-  examined.number = wanted_number(opt, readout->metadata, readout->extraction, examined.from);
+  const auto page_one_lines = [&] { return pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines(); };
+  examined.number = wanted_number(opt, readout->extraction, page_one_lines, examined.from);
   examined.titles = title_metadata(*readout);
   if (!record) return framed(encode(read_message(examined)));
 

@@ -26,9 +26,15 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pith::stamp {
+
+// ExaminedPdf::from for a number found only as page 1's printed text
+// (`pith:YYYY:BODY`, latex/pith.sty's badge on a printed-to-PDF copy): a
+// hint, stamped only when the record's title binds the paper.
+inline constexpr std::string_view printed_number_from = "the PDF's page 1 text (printed, no metadata names it)";
 
 struct ExaminedPdf {
   std::optional<std::string> number;  // the number the user wants: --pith, the PDF's, or the .tex beside it

@@ -7,6 +7,9 @@
 #include "pith/check/file.hpp"
 #include "pith/pdf/stamp.hpp"
 #include "pith/registry/number.hpp"
+#include "pith/registry/record.hpp"
+#include "pith/registry/title.hpp"
+#include "pith/registry/visible_title.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/stamp/examine.hpp"
 #include "pith/stamp/run_steps.hpp"
@@ -35,6 +38,29 @@ std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, cons
   const Report& report = checked.report;
   if (report.verdict() != Verdict::verified || !registry::same_number(number, report.pith_number)) return std::nullopt;
   return report.pith_number;
+}
+
+// A number page 1 only prints is a hint (pdf::where_is_the_number): the
+// record it names is stamped only when its title binds the paper (the
+// metadata's title, or page 1 showing it), as pith-check binds a resolved
+// record; never on the printed text alone.
+std::optional<Outcome> refuse_unbound_hint(const StampRunOptions& opt, const ExaminedPdf& examined,
+                                           const registry::VerifiedRecord& record, Outcome& outcome) {
+  if (examined.from != printed_number_from) return std::nullopt;
+  const std::string expected = registry::read_record_metadata(record.canonical_record).title_canon_sha256;
+  if (!expected.empty() && (registry::bind_title(examined.titles, expected).verdict == registry::TitleVerdict::match ||
+                            registry::find_visible_span(examined.page_lines, expected))) {
+    outcome.notes.push_back(StampNote{StampNote::Severity::info,
+                                      "the number came from page 1's printed text (no metadata named it); its record's "
+                                      "title binds the paper"});
+    return std::nullopt;
+  }
+  outcome.status = Status::wrong_record;
+  outcome.failure = ErrorKind::conflict;
+  outcome.message = opt.input + ": page 1 prints " + *examined.number +
+                    " (no metadata names a number), but the paper shows no title of that record: nothing written "
+                    "(give --pith ID to stamp it anyway)";
+  return outcome;
 }
 
 // "Already stamped" is pith-check's word, not the plan's (issue 22): the
@@ -217,6 +243,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
     case pdf::StampOutcome::stamped: break;
   }
   if (auto refused_paper = refuse_other_paper(opt, examined->titles, examined->page_lines, record, outcome)) return *refused_paper;
+  if (auto refused_hint = refuse_unbound_hint(opt, *examined, record, outcome)) return *refused_hint;
   outcome.status = Status::stamped;
   outcome.original_length = plan.original_length;
   outcome.original_sha256 = plan.original_sha256;

@@ -224,3 +224,42 @@ TEST_CASE("a number only in a body-only form has no full number", "[extract]") {
   CHECK_FALSE(extraction->number());  // the year is unknown: resolve it
   CHECK(extraction->sightings[0].number.to_string() == "pith:JFLLIOJUI2M3KX3FLLGP4N2V65");
 }
+
+TEST_CASE("page 1's printed pith:YYYY:BODY is found, full numbers only", "[extract][printed]") {
+  const auto printed = pdf::printed_numbers({"Layered gradient accumulation",
+                                             std::string("Pith Number ") + bundle_number + " (verify)",
+                                             "see pith:JFLLIOJU and xpith:2020:WXNI57C2SJ24QK62DB7DTUREA3"});
+  REQUIRE(printed.size() == 1);  // the short form and the one inside a word are not numbers printed for the paper
+  CHECK(printed[0].number.to_string() == bundle_number);
+  CHECK(printed[0].where == "page 1 text");
+  CHECK(printed[0].source == pdf::NumberSource::page_text);
+}
+
+TEST_CASE("where is the number: the metadata's, else page 1's printed one as a hint", "[extract][printed]") {
+  const auto printed = pdf::printed_numbers({std::string("badge ") + other_number});
+  SECTION("metadata wins, and a different printed number is named") {
+    auto extraction = pdf::extract_pith_numbers(stamped_everywhere());
+    REQUIRE(extraction);
+    const auto place = pdf::where_is_the_number(*extraction, printed);
+    REQUIRE(place);
+    CHECK_FALSE(place->hint);
+    CHECK(place->number.to_string() == bundle_number);
+    const auto other = pdf::printed_otherwise(printed, place->number);
+    REQUIRE(other);
+    CHECK(other->number.to_string() == other_number);
+  }
+  SECTION("no metadata: the printed number, marked a hint") {
+    const pdf::PdfExtraction empty;
+    const auto place = pdf::where_is_the_number(empty, printed);
+    REQUIRE(place);
+    CHECK(place->hint);
+    CHECK(place->where == "page 1 text");
+    CHECK(place->number.to_string() == other_number);
+    CHECK_FALSE(pdf::where_is_the_number(empty, {}));
+  }
+  SECTION("two different printed numbers: page 1 does not say which") {
+    const auto two = pdf::printed_numbers({std::string(bundle_number) + " " + other_number});
+    CHECK(two.size() == 2);
+    CHECK_FALSE(pdf::where_is_the_number(pdf::PdfExtraction{}, two));
+  }
+}
