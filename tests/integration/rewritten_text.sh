@@ -138,8 +138,9 @@ grep -q "but pith-check says altered (pdf.bytes.edited_text_changed" "$work/stam
 cp "$work/s.pdf" "$work/keywords.pdf"
 exiftool -q -overwrite_original -Keywords=edited "$work/keywords.pdf"
 check "$work/keywords.pdf" 0 verified pdf.bytes.later_revisions warn pdf.bytes.edited_text_unchanged pass
-"$bin/pith-check" --offline "$work/keywords.pdf" | head -1 | grep -q ': verified pith:[^ ]* — 1 warning: pdf.bytes.later_revisions$' ||
-  fail "keywords edit: the headline does not name the warning"
+"$bin/pith-check" --offline "$work/keywords.pdf" >"$work/keywords.txt" || fail "keywords edit: pith-check failed"
+head -1 "$work/keywords.txt" | grep -q ': verified pith:[^ ]* — 1 warning: pdf.bytes.later_revisions$' ||
+  fail "keywords edit: the headline does not name the warning: $(head -1 "$work/keywords.txt")"
 
 # The batch's HTML lists the altered papers with what changed; the exit code of the batch is 5.
 rc=0
