@@ -419,7 +419,7 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
   const std::optional<pdf::PageText> page =
       probes.page_text ? std::optional<pdf::PageText>(probes.page_text()) : std::nullopt;
   check_page_and_title(page ? &*page : nullptr, title_candidates(extraction, metadata.info_title),
-                       record.canonical_record, stamped ? &*stamped : nullptr, report, bindings);
+                       record.canonical_record, stamped ? &*stamped : nullptr, report, bindings, probes.read_drawn);
 }
 
 }  // namespace
@@ -496,7 +496,7 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   bindings["stamped_bytes"] = binding_json(BindingState::absent, "the PDF carries no stamp: the record was resolved");
   std::vector<TitleCandidate> titles;
   for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
-  check_page_and_title(&evidence.page, titles, record.canonical_record, nullptr, report, bindings);
+  check_page_and_title(&evidence.page, titles, record.canonical_record, nullptr, report, bindings, {});
 }
 
 namespace {
