@@ -77,7 +77,12 @@ Result<CarriedCopy> CarriedCopy::from_json(const json& j) {
 json PdfEvidence::to_json() const {
   json pairs = json::array();
   for (const auto& [where, title] : titles) pairs.push_back({where, title});
-  return {{"number", number}, {"titles", std::move(pairs)}, {"page", page.to_json()}};
+  json out = {{"number", number}, {"titles", std::move(pairs)}, {"page", page.to_json()}};
+  if (drawn) {
+    out["drawn"] = {{"first_line", drawn->first_line}, {"line_count", drawn->line_count}, {"line", drawn->line},
+                    {"block", drawn->block}};
+  }
+  return out;
 }
 
 Result<PdfEvidence> PdfEvidence::from_json(const json& j) {
@@ -92,6 +97,17 @@ Result<PdfEvidence> PdfEvidence::from_json(const json& j) {
   auto page = pdf::PageText::from_json(member(j, "page"));
   if (!page) return malformed();
   out.page = std::move(*page);
+  if (const json& d = member(j, "drawn"); !d.is_null()) {
+    const auto strings = [](const json& a) {
+      return a.is_array() && std::all_of(a.begin(), a.end(), [](const json& v) { return v.is_string(); });
+    };
+    if (!d.is_object() || !member(d, "first_line").is_number_unsigned() || !member(d, "line_count").is_number_unsigned() ||
+        !strings(member(d, "line")) || !strings(member(d, "block")))
+      return malformed();
+    out.drawn = DrawnReading{member(d, "first_line").get<std::size_t>(), member(d, "line_count").get<std::size_t>(),
+                             member(d, "line").get<std::vector<std::string>>(),
+                             member(d, "block").get<std::vector<std::string>>()};
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <tesseract/baseapi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <dlfcn.h>
 #include <memory>
@@ -38,16 +39,40 @@ struct Reader {
   ~Reader() { api.End(); }
 };
 
-Result<std::unique_ptr<Reader>> english_reader(ReadMode mode) {
-  run_openmp_on_one_thread();
-  auto reader = std::make_unique<Reader>();
-  // nullptr: the data path Tesseract was built with (TESSDATA_PREFIX overrides).
-  if (reader->api.Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) != 0) {
+// The English model, loaded once per process (80-170 ms, measured: most of
+// a check's cost) from the system's tessdata, read-only, and kept: the
+// reading children forked after it inherit it loaded, so the model is in
+// memory before the sandbox is entered and before any PDF byte is parsed.
+// Only Tesseract's own data is read here, never the hostile PDF.
+//
+// Ended at exit by a handler registered after Init, so before Tesseract's
+// own static caches go (a static reader outliving them makes Tesseract print
+// "WARNING! LEAK!" at exit, on the user's terminal).
+Reader* loaded_reader = nullptr;
+
+void end_reader() {
+  delete loaded_reader;
+  loaded_reader = nullptr;
+}
+
+Result<tesseract::TessBaseAPI*> english_reader() {
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    run_openmp_on_one_thread();
+    auto loaded = std::make_unique<Reader>();
+    // nullptr: the data path Tesseract was built with (TESSDATA_PREFIX overrides).
+    if (loaded->api.Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) == 0) {
+      loaded_reader = loaded.release();
+      std::atexit(end_reader);
+    }
+  }
+  Reader* reader = loaded_reader;
+  if (!reader) {
     return fail(ErrorKind::internal, "glyph check",
                 "Tesseract's English model could not be loaded (install tesseract-ocr-eng)");
   }
-  reader->api.SetPageSegMode(mode == ReadMode::line ? tesseract::PSM_SINGLE_LINE : tesseract::PSM_SINGLE_BLOCK);
-  return reader;
+  return &reader->api;
 }
 
 // `box` drawn as a viewer shows it, 8-bit grey on white, with a margin of a
@@ -110,15 +135,16 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
                                                          ReadMode mode) {
   if (lines.empty() || lines.size() > max_drawn_lines)
     return fail(ErrorKind::internal, "glyph check", "asked to read " + std::to_string(lines.size()) + " lines");
-  auto reader = english_reader(mode);  // before the PDF is parsed
+  auto reader = english_reader();  // before the PDF is parsed
   if (!reader) return std::unexpected(reader.error());
+  tesseract::TessBaseAPI& api = **reader;
+  api.SetPageSegMode(mode == ReadMode::line ? tesseract::PSM_SINGLE_LINE : tesseract::PSM_SINGLE_BLOCK);
   auto doc = open_for_text(pdf_bytes);
   if (!doc) return std::unexpected(doc.error());
   std::vector<std::string> read;
   for (const Box& line : lines) {
     auto crop = render_line(**doc, line);
     if (!crop) return std::unexpected(crop.error());
-    tesseract::TessBaseAPI& api = (*reader)->api;
     api.SetImage(crop->bitmap->getDataPtr(), crop->width, crop->height, 1, crop->row);
     api.SetSourceResolution(300);
     const std::unique_ptr<char[]> text(api.GetUTF8Text());
@@ -130,6 +156,7 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
 
 Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes, const std::vector<Box>& lines,
                                                     ReadMode mode) {
+  if (auto reader = english_reader(); !reader) return std::unexpected(reader.error());  // here, once: the children inherit it
   ChildLimits limits;
   limits.cpu_seconds = 10;  // a line takes 20-100 ms
   limits.wall_seconds = 20;

@@ -298,8 +298,9 @@ TEST_CASE("byte binding: a full rewrite is a warning, a changed prefix with the 
 TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible]") {
   check::FileCheck checked;
   checked.report.input = "paper.pdf";
-  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}};
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}, {}};
   checked.evidence->page = pdf::PageText::all_seen({"Layered gradient accumulation", "and more"});
+  checked.evidence->drawn = check::DrawnReading{0, 2, {"Layered gradient accumulation", "and more"}, {}};
   const auto back = check::file_check_from_wire(check::file_check_to_wire(checked));
   REQUIRE(back);
   REQUIRE(back->evidence);
@@ -307,11 +308,14 @@ TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible
   auto wire = check::file_check_to_wire(checked);
   wire["evidence"]["titles"] = nlohmann::json::array({"only one"});
   CHECK_FALSE(check::file_check_from_wire(wire));
+  wire = check::file_check_to_wire(checked);
+  wire["evidence"]["drawn"]["line"] = nlohmann::json::array({1});
+  CHECK_FALSE(check::file_check_from_wire(wire));
 }
 
 TEST_CASE("an unresolved number-only PDF stays unverifiable and says how to retry", "[visible]") {
   check::FileCheck checked;
-  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}};
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}, {}};
   check::apply_lookup(checked, std::unexpected(Error{ErrorKind::network, "registry", "unreachable"}));
   CHECK(checked.report.find("online.unavailable")->status == CheckStatus::warn);
   CHECK(checked.report.find("pdf.record.resolved")->detail.find("file://MIRROR") != std::string::npos);
