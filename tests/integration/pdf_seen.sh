@@ -145,6 +145,18 @@ kind smallcaps 'Necessary and Sufficient Conditions for Sparse Recovery' \
   '{\LARGE\sc Necessary and Sufficient Conditions for Sparse Recovery\par}'
 kind type3 'Efficient fine-tuning of affine flows for differential equations' '\usepackage[T1]{fontenc}' \
   '{\LARGE Efficient fine-tuning of affine flows for differential equations\par}'
+# The glyph check (issue 34) reads these titles' drawn letters as their text layer's.
+glyphs_read() { [[ $(query "[c['status'] for c in r['checks'] if c['code'] == 'pdf.title.glyphs_match']") == "['pass']" ]] || fail "$1: $(codes)"; }
+glyphs_read type3
+kind accent 'Étude des équations différentielles à coefficients périodiques' '\usepackage[T1]{fontenc}\usepackage{lmodern}' \
+  '{\LARGE Étude des équations différentielles à coefficients périodiques\par}'
+glyphs_read accent
+kind mathsym 'Sorting in O(n log n) time with k-wise independent hashing' '' \
+  '{\LARGE Sorting in $O(n \log n)$ time with $k$-wise independent hashing\par}'
+glyphs_read mathsym
+kind ligature 'The official affine shuffle: fluffy waffles and difficult offers' '\usepackage[T1]{fontenc}\usepackage{lmodern}' \
+  '{\LARGE The official affine shuffle: fluffy waffles and difficult offers\par}'
+glyphs_read ligature
 
 # ---- pith-stamp reads page 1 as pith-check does ----------------------------------
 rc=0

@@ -164,6 +164,10 @@ inline constexpr const char* pdf_record_resolved = "pdf.record.resolved";
 inline constexpr const char* pdf_record_source = "pdf.record.source";
 inline constexpr const char* pdf_resolver_unknown_host = "pdf.resolver.unknown_host";
 inline constexpr const char* pdf_title_changed_after_stamping = "pdf.title.changed_after_stamping";
+inline constexpr const char* pdf_title_glyphs_match = "pdf.title.glyphs_match";
+inline constexpr const char* pdf_title_glyphs_mismatch = "pdf.title.glyphs_mismatch";
+inline constexpr const char* pdf_title_glyphs_unchecked = "pdf.title.glyphs_unchecked";
+inline constexpr const char* pdf_title_glyphs_unread = "pdf.title.glyphs_unread";
 inline constexpr const char* pdf_title_match = "pdf.title.match";
 inline constexpr const char* pdf_title_mismatch = "pdf.title.mismatch";
 inline constexpr const char* pdf_title_undetermined = "pdf.title.undetermined";
@@ -338,6 +342,10 @@ inline constexpr std::array<const char*, 144> all{
     pdf_record_source,
     pdf_resolver_unknown_host,
     pdf_title_changed_after_stamping,
+    pdf_title_glyphs_match,
+    pdf_title_glyphs_mismatch,
+    pdf_title_glyphs_unchecked,
+    pdf_title_glyphs_unread,
     pdf_title_match,
     pdf_title_mismatch,
     pdf_title_undetermined,

@@ -58,12 +58,24 @@ using registry::applied_event_ids;
 // What a PDF that names a number but carries no record shows a reader, read
 // in the child process, so the parent can bind the record it resolves for
 // that number to this PDF (check/pdf.hpp: bind_resolved_record).
+// The glyph check's reading of page 1 lines made while the file's bytes are
+// at hand, before the record is resolved: the lines that show the PDF's
+// title metadata (the record's title, in a genuine paper).
+struct DrawnReading {
+  std::size_t first_line = 0;
+  std::size_t line_count = 0;
+  std::vector<std::string> line;   // per line, read in line mode
+  std::vector<std::string> block;  // the same lines read as a block (empty: not read)
+  friend bool operator==(const DrawnReading&, const DrawnReading&) = default;
+};
+
 struct PdfEvidence {
   std::string number;  // the number as the PDF names it (pith:YYYY:<26> or pith:<26>)
   std::vector<std::pair<std::string, std::string>> titles;  // (where, title): XMP dc:title, Info /Title
   pdf::PageText page;  // page 1's lines and links
+  std::optional<DrawnReading> drawn;  // the glyph check's reading, when one was made
 
-  [[nodiscard]] nlohmann::json to_json() const;  // {"number", "titles": [[where, title]…], "page"}
+  [[nodiscard]] nlohmann::json to_json() const;  // {"number", "titles": [[where, title]…], "page", "drawn"?}
   [[nodiscard]] static Result<PdfEvidence> from_json(const nlohmann::json& json);
   friend bool operator==(const PdfEvidence&, const PdfEvidence&) = default;
 };

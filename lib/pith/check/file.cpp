@@ -6,6 +6,7 @@
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/pdf/drawn_letters.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/pdf/xmp.hpp"
 #include "pith/registry/documents.hpp"
@@ -76,7 +77,12 @@ Result<CarriedCopy> CarriedCopy::from_json(const json& j) {
 json PdfEvidence::to_json() const {
   json pairs = json::array();
   for (const auto& [where, title] : titles) pairs.push_back({where, title});
-  return {{"number", number}, {"titles", std::move(pairs)}, {"page", page.to_json()}};
+  json out = {{"number", number}, {"titles", std::move(pairs)}, {"page", page.to_json()}};
+  if (drawn) {
+    out["drawn"] = {{"first_line", drawn->first_line}, {"line_count", drawn->line_count}, {"line", drawn->line},
+                    {"block", drawn->block}};
+  }
+  return out;
 }
 
 Result<PdfEvidence> PdfEvidence::from_json(const json& j) {
@@ -91,6 +97,17 @@ Result<PdfEvidence> PdfEvidence::from_json(const json& j) {
   auto page = pdf::PageText::from_json(member(j, "page"));
   if (!page) return malformed();
   out.page = std::move(*page);
+  if (const json& d = member(j, "drawn"); !d.is_null()) {
+    const auto strings = [](const json& a) {
+      return a.is_array() && std::all_of(a.begin(), a.end(), [](const json& v) { return v.is_string(); });
+    };
+    if (!d.is_object() || !member(d, "first_line").is_number_unsigned() || !member(d, "line_count").is_number_unsigned() ||
+        !strings(member(d, "line")) || !strings(member(d, "block")))
+      return malformed();
+    out.drawn = DrawnReading{member(d, "first_line").get<std::size_t>(), member(d, "line_count").get<std::size_t>(),
+                             member(d, "line").get<std::vector<std::string>>(),
+                             member(d, "block").get<std::vector<std::string>>()};
+  }
   return out;
 }
 
@@ -268,6 +285,9 @@ FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const reg
     return stamped(length) ? facts.page_one_changes : std::vector<std::string>{};
   };
   probes.page_fingerprints = [&facts] { return facts.page_fingerprints; };
+  probes.read_drawn = [bytes](const std::vector<pdf::Box>& lines, pdf::ReadMode mode) {
+    return pdf::read_drawn_letters(bytes, lines, mode);
+  };
   probes.page_text = [&facts] {
     if (facts.page) return *facts.page;
     pdf::PageText none;

@@ -4,6 +4,7 @@
 #include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/base/terminal_text.hpp"
+#include "pith/check/drawn_title.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/carrier/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -456,7 +457,53 @@ void check_content_bindings(const ByteBinding& bytes, const pdf::PdfExtraction& 
   const std::optional<pdf::PageText> page =
       probes.page_text ? std::optional<pdf::PageText>(probes.page_text()) : std::nullopt;
   check_page_and_title(page ? &*page : nullptr, title_candidates(extraction, metadata.info_title),
-                       record.canonical_record, stamped ? &*stamped : nullptr, report, bindings);
+                       record.canonical_record, stamped ? &*stamped : nullptr, report, bindings, probes.read_drawn);
+}
+
+}  // namespace
+
+namespace {
+
+// A PDF that carries no record: its record is resolved later, when the
+// file's bytes may be gone. The lines of page 1 that show its title
+// metadata (the record's title, in a genuine paper) are read now, as the
+// glyph check reads them; nothing when no such lines are seen.
+std::optional<DrawnReading> read_metadata_title(const pdf::PageText& page, const std::vector<TitleCandidate>& titles,
+                                                const DrawnReader& read) {
+  if (!read || page.problem) return std::nullopt;
+  for (const auto& t : titles) {
+    const auto span = find_visible_span(page.seen_lines(), registry::title_canon_sha256(t.title));
+    if (!span || span->line_count > pdf::max_drawn_lines || span->first_line + span->line_count > page.boxes.size()) continue;
+    const auto first = page.boxes.begin() + static_cast<std::ptrdiff_t>(span->first_line);
+    const std::vector<pdf::Box> boxes(first, first + static_cast<std::ptrdiff_t>(span->line_count));
+    auto line = read(boxes, pdf::ReadMode::line);
+    if (!line) return std::nullopt;
+    DrawnReading reading{span->first_line, span->line_count, std::move(*line), {}};
+    if (!drawn_matches(compare_drawn_title(span->text, reading.line))) {
+      if (auto block = read(boxes, pdf::ReadMode::block)) reading.block = std::move(*block);
+    }
+    return reading;
+  }
+  return std::nullopt;
+}
+
+// The glyph check's reader for a resolved record: the reading made while
+// the bytes were at hand, for those very lines only.
+DrawnReader reader_of(const pdf::PageText& page, const std::optional<DrawnReading>& drawn) {
+  return [&page, drawn](const std::vector<pdf::Box>& boxes, pdf::ReadMode mode) -> Result<std::vector<std::string>> {
+    const auto same_lines = [&] {
+      if (!drawn || boxes.size() != drawn->line_count || drawn->first_line + drawn->line_count > page.boxes.size()) return false;
+      for (std::size_t i = 0; i < boxes.size(); ++i) {
+        if (!(boxes[i] == page.boxes[drawn->first_line + i])) return false;
+      }
+      return true;
+    };
+    if (!same_lines())
+      return fail(ErrorKind::internal, "glyph check", "only the lines that show the PDF's title metadata were read");
+    const auto& read = mode == pdf::ReadMode::line ? drawn->line : drawn->block;
+    if (read.size() != boxes.size()) return fail(ErrorKind::internal, "glyph check", "these lines were not read as a block");
+    return read;
+  };
 }
 
 // Where the number is (pdf::where_is_the_number, as pith-stamp asks): with
@@ -523,6 +570,7 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     } else {
       evidence.page.problem = "page 1's text was not read";
     }
+    evidence.drawn = read_metadata_title(evidence.page, title_candidates(*extraction, metadata.info_title), probes.read_drawn);
     checked.evidence = std::move(evidence);
   }
   return checked;
@@ -556,7 +604,8 @@ void bind_resolved_record(FileCheck& checked, const Result<resolver::Resolution>
   bindings["stamped_bytes"] = binding_json(BindingState::absent, "the PDF carries no stamp: the record was resolved");
   std::vector<TitleCandidate> titles;
   for (const auto& [where, title] : evidence.titles) titles.push_back({where, title});
-  check_page_and_title(&evidence.page, titles, record.canonical_record, nullptr, report, bindings);
+  check_page_and_title(&evidence.page, titles, record.canonical_record, nullptr, report, bindings,
+                       reader_of(evidence.page, evidence.drawn));
 }
 
 namespace {

@@ -162,6 +162,10 @@ struct PdfProbes {
   // Every page's text fingerprint as the file reads now, for a file rewritten
   // as a whole or edited after stamping (check_page_text above); nullopt when not read.
   std::function<std::optional<pdf::PageFingerprints>()> page_fingerprints;
+  // The letters page 1 draws in some of its lines, read from their pixels
+  // (the glyph check, check/visible.hpp); empty: they cannot be read, and a
+  // title does not bind.
+  DrawnReader read_drawn;
 };
 [[nodiscard]] FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata& metadata,
                                         const registry::TrustStore& trust, std::string_view name,

@@ -3,6 +3,7 @@
 
 #include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
+#include "pith/check/drawn_title.hpp"
 #include "pith/pdf/evidence.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
@@ -146,7 +147,73 @@ std::uint8_t hidden_reasons(const pdf::PageText& page, std::size_t first, std::s
   return mask;
 }
 
-void check_visible_title(const pdf::PageText& page, const std::string& expected, Report& report, nlohmann::json& bindings) {
+// The lines of `span` read by `read`, or why they could not be.
+Result<std::vector<std::string>> read_span(const pdf::PageText& page, const VisibleSpan& span, const DrawnReader& read,
+                                           pdf::ReadMode mode) {
+  if (!read) return fail(ErrorKind::internal, "glyph check", "the file's bytes are not at hand to read its glyphs");
+  if (span.line_count > pdf::max_drawn_lines || span.first_line + span.line_count > page.boxes.size())
+    return fail(ErrorKind::internal, "glyph check", "the title's lines have no boxes to read");
+  const auto first = page.boxes.begin() + static_cast<std::ptrdiff_t>(span.first_line);
+  const std::vector<pdf::Box> boxes(first, first + static_cast<std::ptrdiff_t>(span.line_count));
+  return read(boxes, mode);
+}
+
+std::string quoted_read(const std::vector<std::string>& lines) {
+  std::string joined;
+  for (const auto& l : lines) joined += (joined.empty() ? "" : " ") + l;
+  return registry::quoted_title(joined);
+}
+
+// The glyph check (issue 34): a title the text layer shows binds only when
+// its drawn letters are the ones the text layer claims (check/drawn_title.hpp).
+void bind_drawn_title(const pdf::PageText& page, const VisibleSpan& span, const DrawnReader& read, Report& report,
+                      nlohmann::json& bindings) {
+  const std::string where = describe_span(span);
+  nlohmann::json region = region_of(page, span.first_line, span.line_count);
+  auto letters = read_span(page, span, read, pdf::ReadMode::line);
+  if (!letters) {
+    const std::string detail = where + " is the record's title in the text layer, but its glyphs could not be read (" +
+                               letters.error().message + "): the text layer's letters are the file's own claim, so "
+                               "the title does not bind";
+    report.warn(check_code::pdf_title_glyphs_unread, detail);
+    bindings["visible_title"] = binding_json(BindingState::undetermined, detail);
+    if (!region.is_null()) bindings["visible_title"]["region"] = std::move(region);
+    return;
+  }
+  DrawnComparison c = compare_drawn_title(span.text, *letters);
+  // Line mode misreads a text-layer line that joins two printed ones (at a
+  // hyphen): the same pixels read once more as a block, the closer reading kept.
+  if (c.applicable && !drawn_matches(c)) {
+    if (auto block = read_span(page, span, read, pdf::ReadMode::block)) {
+      if (const DrawnComparison b = compare_drawn_title(span.text, *block); b.distance < c.distance) {
+        c = b;
+        letters = std::move(block);
+      }
+    }
+  }
+  const std::string figures = std::to_string(c.distance) + " of " + std::to_string(c.compared) + " letters differ";
+  if (!c.applicable) {
+    report.skip(check_code::pdf_title_glyphs_unchecked,
+                "the record's title is mostly outside the English model's letters (or shorter than " +
+                    std::to_string(min_compared_letters) + "): its glyphs are not compared, the text layer is taken as it reads");
+  } else if (!drawn_matches(c)) {
+    const std::string detail = where + " is the record's title in the text layer, but its glyphs read " +
+                               quoted_read(*letters) + " (" + figures + "): the letters drawn are not the letters claimed";
+    report.fail(check_code::pdf_title_glyphs_mismatch, detail);
+    bindings["visible_title"] = binding_json(BindingState::mismatch, detail);
+    if (!region.is_null()) bindings["visible_title"]["region"] = std::move(region);
+    return;
+  } else {
+    report.pass(check_code::pdf_title_glyphs_match, "the title's glyphs read " + quoted_read(*letters) + " (" + figures +
+                                                        "): the letters drawn are the letters the text layer claims");
+  }
+  const std::string detail = where + " is the record's title, and a reader sees it";
+  report.content_binding(check_code::pdf_title_visible_match, detail);
+  bindings["visible_title"] = bound_json(detail, std::move(region));
+}
+
+void check_visible_title(const pdf::PageText& page, const std::string& expected, const DrawnReader& read, Report& report,
+                         nlohmann::json& bindings) {
   if (expected.empty()) {
     report.skip(check_code::pdf_title_visible_undetermined, "the record has no title_canon_sha256");
     bindings["visible_title"] = binding_json(BindingState::undetermined, "the record has no title hash");
@@ -158,9 +225,7 @@ void check_visible_title(const pdf::PageText& page, const std::string& expected,
     return;
   }
   if (const auto span = find_visible_span(page.seen_lines(), expected)) {
-    const std::string detail = describe_span(*span) + " is the record's title, and a reader sees it";
-    report.content_binding(check_code::pdf_title_visible_match, detail);
-    bindings["visible_title"] = bound_json(detail, region_of(page, span->first_line, span->line_count));
+    bind_drawn_title(page, *span, read, report, bindings);
     return;
   }
   // The text layer has it, the page does not show it: text hidden under
@@ -273,19 +338,19 @@ void check_arxiv_binding(const pdf::PageText& page, const nlohmann::json& canoni
 }  // namespace
 
 void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
-                            nlohmann::json& bindings) {
+                            nlohmann::json& bindings, const DrawnReader& read) {
   const registry::RecordMetadata metadata = registry::read_record_metadata(canonical_record);
-  check_visible_title(page, metadata.title_canon_sha256, report, bindings);
+  check_visible_title(page, metadata.title_canon_sha256, read, report, bindings);
   check_visible_abstract(page, metadata.abstract_canon_sha256, report, bindings);
   check_arxiv_binding(page, canonical_record, report, bindings);
 }
 
 void check_page_and_title(const pdf::PageText* page, const std::vector<TitleCandidate>& titles,
                           const nlohmann::json& canonical_record, const std::vector<TitleCandidate>* stamped,
-                          Report& report, nlohmann::json& bindings) {
+                          Report& report, nlohmann::json& bindings, const DrawnReader& read) {
   Report visible;
   if (page) {
-    check_visible_bindings(*page, canonical_record, visible, bindings);
+    check_visible_bindings(*page, canonical_record, visible, bindings, read);
   } else {
     for (const char* b : {"visible_title", "visible_abstract", "arxiv_id"})
       bindings[b] = binding_json(BindingState::undetermined, "page 1's text was not read");
@@ -325,7 +390,10 @@ std::optional<EvidenceRegion> evidence_region(const Report& report) {
   if (bindings == report.extra.end() || !bindings->is_object()) return std::nullopt;
   for (const char* name : {"visible_title", "visible_abstract", "arxiv_id"}) {
     const auto b = bindings->find(name);
-    if (b == bindings->end() || !b->is_object() || b->value("state", "") != "match") continue;
+    const bool shown = b != bindings->end() && b->is_object() &&
+                       (b->value("state", "") == "match" ||
+                        (std::string_view(name) == "visible_title" && b->value("state", "") == "mismatch"));
+    if (!shown) continue;
     const auto region = b->find("region");
     if (region == b->end() || !region->is_object()) continue;
     const auto box = region->find("box");

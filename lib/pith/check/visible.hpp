@@ -17,12 +17,14 @@
 // evidence crop excepted: it is rendered in a child, pdf/evidence.hpp).
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
+#include "pith/pdf/drawn_letters.hpp"
 #include "pith/pdf/glyph_visibility.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/registry/title.hpp"
 #include "pith/registry/visible_title.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -90,9 +92,20 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
                                  Report& report, const std::vector<TitleCandidate>* stamped = nullptr,
                                  bool title_seen = false);
 
+// The letters drawn in lines of page 1 (their boxes, PageText's space), read
+// from their pixels in a child (pdf/drawn_letters.hpp: read_drawn_letters
+// over the file's bytes). Empty where the bytes are not at hand.
+using DrawnReader = std::function<Result<std::vector<std::string>>(const std::vector<pdf::Box>&, pdf::ReadMode)>;
+
 // The visible bindings of a record to page 1 as a reader sees it now
 // (PageText::seen_lines; text a viewer hides never binds):
-//   pdf.title.visible_match (pass, binds content) / visible_hidden (warn: in
+//   pdf.title.visible_match (pass, binds content) once the glyph check
+//   (check/drawn_title.hpp, with `read`) passed: pdf.title.glyphs_match
+//   (pass) / glyphs_mismatch (fail: the glyphs drawn are not the letters
+//   the text layer claims) / glyphs_unread (warn: they could not be read,
+//   and the title does not bind) / glyphs_unchecked (skip: a title mostly
+//   outside the English model's letters binds as its text layer reads);
+//   visible_hidden (warn: in
 //   the text layer, not seen) / visible_not_found (warn) /
 //   visible_undetermined (warn: no text could be read; skip: no title hash)
 //   pdf.abstract.visible_match (pass, binds) / visible_hidden (warn) /
@@ -104,7 +117,7 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
 // and their states in `bindings` (visible_title, visible_abstract, arxiv_id;
 // a match carries `region`: where on page 1 it is seen).
 void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& canonical_record, Report& report,
-                            nlohmann::json& bindings);
+                            nlohmann::json& bindings, const DrawnReader& read);
 
 // The metadata title's binding and what page 1 shows (`page`; null: it was
 // not read), into `report` in that order and into details.bindings
@@ -112,7 +125,7 @@ void check_visible_bindings(const pdf::PageText& page, const nlohmann::json& can
 // is not the record's is a warning when page 1 shows the record's title.
 void check_page_and_title(const pdf::PageText* page, const std::vector<TitleCandidate>& titles,
                           const nlohmann::json& canonical_record, const std::vector<TitleCandidate>* stamped,
-                          Report& report, nlohmann::json& bindings);
+                          Report& report, nlohmann::json& bindings, const DrawnReader& read);
 
 // --- Evidence: where a reader sees the binding (issue 22) --------------------
 
@@ -122,7 +135,9 @@ struct EvidenceRegion {
 };
 
 // The first binding of the report that matched and says where it was seen
-// (visible title, then abstract, then arXiv watermark); nullopt otherwise.
+// (visible title, then abstract, then arXiv watermark), or else a visible
+// title whose glyphs are not its claimed letters (the crop shows what was
+// read); nullopt otherwise.
 [[nodiscard]] std::optional<EvidenceRegion> evidence_region(const Report& report);
 
 // pith-serve: the PNG of the report's evidence region (pdf/evidence.hpp)

@@ -68,11 +68,20 @@ struct Fixture {
   Stamped stamped() const { return stamp(bundle, record, fixture_title, props_from(record)); }
 };
 
+// The glyph check's reader, standing in for OCR: page 1's title lines are
+// drawn as `title` (the text layer's claim, unless a test says otherwise).
+check::DrawnReader drawn_as(std::string title) {
+  return [title](const std::vector<pdf::Box>&, pdf::ReadMode) -> Result<std::vector<std::string>> {
+    return std::vector<std::string>{title};
+  };
+}
+
 // Page 1 as a reader sees it: the paper's title (what binds the record:
 // its title metadata is only a hint).
 check::PdfProbes showing_title() {
   check::PdfProbes probes;
   probes.page_text = [] { return pdf::PageText::all_seen({fixture_title, "Joel Lamy-Poirier"}); };
+  probes.read_drawn = drawn_as(fixture_title);
   return probes;
 }
 
@@ -95,6 +104,7 @@ TEST_CASE("title metadata alone never binds: metadata-only is unbound, with the 
   const Fixture f;
   check::PdfProbes probes;
   probes.page_text = [] { return pdf::PageText::all_seen({"Cats and their discontents", "A. Forger"}); };
+  probes.read_drawn = drawn_as("Cats and their discontents");
   const auto s = f.stamped();
   const auto report = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf", probes).report;
   INFO(report.to_text());
@@ -181,6 +191,7 @@ TEST_CASE("tampering: metadata copied into another paper is a title mismatch", "
   const Fixture f;
   check::PdfProbes probes;
   probes.page_text = [] { return pdf::PageText::all_seen({other_title, "A. Forger"}); };
+  probes.read_drawn = drawn_as(other_title);
   const auto s = stamp(f.bundle, f.record, other_title, props_from(f.record));
   const auto report = check::check_pdf_metadata(s.file, s.metadata, f.trust, "paper.pdf", probes).report;
   INFO(report.to_text());
@@ -276,6 +287,7 @@ TEST_CASE("a bundle signed by a key outside the trust store is unverifiable", "[
 
   check::PdfProbes probes;
   probes.page_text = [&] { return pdf::PageText::all_seen({spec.title}); };
+  probes.read_drawn = drawn_as(spec.title);
   const auto good = check::check_pdf_metadata(s.file, s.metadata, trusted, "paper.pdf", probes).report;
   INFO(good.to_text());
   CHECK(good.verdict() == Verdict::verified);

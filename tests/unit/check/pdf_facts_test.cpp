@@ -140,6 +140,7 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
+    facts.page = pith::pdf::read_page_text(pdf.bytes, {});  // where page 1 draws the title: the glyph check reads it
     CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::verified);
   }
   SECTION("a bundle the bytes do not hold, with a title binding claimed") {
@@ -163,6 +164,7 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
+    facts.page = pith::pdf::read_page_text(pdf.bytes, {});  // where page 1 draws the title: the glyph check reads it
     facts.metadata.xref_section_offsets = std::vector<std::uint64_t>{pdf.bytes.size() + 100};
     CHECK(check::judge_pdf_facts(pdf.bytes, facts, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::verified);
   }
@@ -170,6 +172,7 @@ TEST_CASE("a lying child cannot make a file verify that does not carry the signe
     const Built pdf = build_pdf("(" + title + ")", number, bundle);
     pith::pdf::PdfFacts facts = lying_facts(bundle, number);
     facts.metadata.embedded_bundle_span = pith::pdf::StreamSpan{pdf.bundle_at, bundle.size()};
+    facts.page = pith::pdf::read_page_text(pdf.bytes, {});  // where page 1 draws the title: the glyph check reads it
     const std::string wire = facts.to_wire();
     REQUIRE(check::judge_pdf_message(pdf.bytes, wire, pith::test::test_trust(), "paper.pdf").report.verdict() == Verdict::verified);
     const auto judged = [&](const std::string& sent) {

@@ -4,6 +4,7 @@
 // PageText wire form, the unbound verdict, and a rewrite told from tampering.
 #include "pith/base/crypto.hpp"
 #include "pith/base/report.hpp"
+#include "pith/check/drawn_title.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
@@ -27,6 +28,12 @@ nlohmann::json record_with(const std::string& title, const std::string& abstract
                       {"metadata", {{"title_canon_sha256", registry::title_canon_sha256(title)}}}};
   if (!abstract.empty()) r["metadata"]["abstract_canon_sha256"] = registry::title_canon_sha256(abstract);
   return r;
+}
+
+// A glyph reader that reads `lines` whatever it is asked (the drawn letters
+// of a title, as OCR would give them).
+check::DrawnReader reading(std::vector<std::string> lines) {
+  return [lines](const std::vector<pdf::Box>&, pdf::ReadMode) -> Result<std::vector<std::string>> { return lines; };
 }
 
 }  // namespace
@@ -124,7 +131,10 @@ TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   page.link_uris = {"https://arxiv.org/abs/2106.02679v1"};
   Report report;
   nlohmann::json bindings;
-  check::check_visible_bindings(page, record, report, bindings);
+  check::check_visible_bindings(page, record, report, bindings,
+                                reading({"Layered gradient accumulation and modular pipeline parallelism: fast and efficient",
+                                         "training of large language models"}));
+  CHECK(report.find("pdf.title.glyphs_match") != nullptr);
   CHECK(report.find("pdf.title.visible_match") != nullptr);
   CHECK(report.find("pdf.title.visible_match")->binds_content);
   CHECK(report.find("pdf.abstract.visible_match") != nullptr);
@@ -136,7 +146,7 @@ TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   const pdf::PageText v2 = pdf::PageText::all_seen({"arXiv:2106.02679v2  [cs.LG]  9 Jun 2021", "Another title"});
   Report versioned;
   nlohmann::json bv;
-  check::check_visible_bindings(v2, record, versioned, bv);
+  check::check_visible_bindings(v2, record, versioned, bv, {});
   CHECK(versioned.find("pdf.title.visible_not_found")->status == CheckStatus::warn);
   REQUIRE(versioned.find("pdf.arxiv.match"));
   CHECK(versioned.find("pdf.arxiv.match")->binds_content);
@@ -151,7 +161,7 @@ TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   const pdf::PageText other = pdf::PageText::all_seen({"arXiv:2106.99999v1  [cs.LG]  9 Jun 2021", "Another paper"});
   Report mismatched;
   nlohmann::json b2;
-  check::check_visible_bindings(other, record, mismatched, b2);
+  check::check_visible_bindings(other, record, mismatched, b2, {});
   CHECK(mismatched.find("pdf.arxiv.mismatch")->status == CheckStatus::fail);
   CHECK(b2["arxiv_id"]["state"] == "mismatch");
 
@@ -159,7 +169,7 @@ TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   unreadable.problem = "the text extractor could not open the PDF";
   Report undetermined;
   nlohmann::json b3;
-  check::check_visible_bindings(unreadable, record, undetermined, b3);
+  check::check_visible_bindings(unreadable, record, undetermined, b3, {});
   CHECK(b3["visible_title"]["state"] == "undetermined");
 }
 
@@ -177,7 +187,7 @@ TEST_CASE("text a reader cannot see never binds; it is named", "[visible]") {
   report.trust_anchor("receipt.signature.valid");
   report.requires_content_binding = true;
   nlohmann::json bindings;
-  check::check_visible_bindings(page, record, report, bindings);
+  check::check_visible_bindings(page, record, report, bindings, {});
   CHECK_FALSE(report.find("pdf.title.visible_match"));
   REQUIRE(report.find("pdf.title.visible_hidden"));
   CHECK(report.find("pdf.title.visible_hidden")->status == CheckStatus::warn);
@@ -194,7 +204,7 @@ TEST_CASE("text a reader cannot see never binds; it is named", "[visible]") {
   partly.seen[0][3] = '0';
   Report r2;
   nlohmann::json b2;
-  check::check_visible_bindings(partly, record, r2, b2);
+  check::check_visible_bindings(partly, record, r2, b2, {});
   CHECK(r2.find("pdf.title.visible_hidden"));
 
   // A link alone is a hint.
@@ -202,7 +212,7 @@ TEST_CASE("text a reader cannot see never binds; it is named", "[visible]") {
   linked.link_uris = {"https://arxiv.org/abs/2106.02679v1"};
   Report r3;
   nlohmann::json b3;
-  check::check_visible_bindings(linked, record, r3, b3);
+  check::check_visible_bindings(linked, record, r3, b3, {});
   REQUIRE(r3.find("pdf.arxiv.link_only"));
   CHECK(r3.find("pdf.arxiv.link_only")->status == CheckStatus::skip);
   CHECK_FALSE(r3.find("pdf.arxiv.match"));
@@ -288,8 +298,9 @@ TEST_CASE("byte binding: a full rewrite is a warning, a changed prefix with the 
 TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible]") {
   check::FileCheck checked;
   checked.report.input = "paper.pdf";
-  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}};
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {{"Info /Title", title_jfll}}, {}, {}};
   checked.evidence->page = pdf::PageText::all_seen({"Layered gradient accumulation", "and more"});
+  checked.evidence->drawn = check::DrawnReading{0, 2, {"Layered gradient accumulation", "and more"}, {}};
   const auto back = check::file_check_from_wire(check::file_check_to_wire(checked));
   REQUIRE(back);
   REQUIRE(back->evidence);
@@ -297,13 +308,77 @@ TEST_CASE("a number-only PDF's evidence crosses the process boundary", "[visible
   auto wire = check::file_check_to_wire(checked);
   wire["evidence"]["titles"] = nlohmann::json::array({"only one"});
   CHECK_FALSE(check::file_check_from_wire(wire));
+  wire = check::file_check_to_wire(checked);
+  wire["evidence"]["drawn"]["line"] = nlohmann::json::array({1});
+  CHECK_FALSE(check::file_check_from_wire(wire));
 }
 
 TEST_CASE("an unresolved number-only PDF stays unverifiable and says how to retry", "[visible]") {
   check::FileCheck checked;
-  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}};
+  checked.evidence = check::PdfEvidence{"pith:JFLLIOJUI2M3KX3FLLGP4N2V65", {}, {}, {}};
   check::apply_lookup(checked, std::unexpected(Error{ErrorKind::network, "registry", "unreachable"}));
   CHECK(checked.report.find("online.unavailable")->status == CheckStatus::warn);
   CHECK(checked.report.find("pdf.record.resolved")->detail.find("file://MIRROR") != std::string::npos);
   CHECK(checked.report.verdict() == Verdict::unverifiable);
+}
+
+TEST_CASE("the glyph check: comparable letters and the distance", "[visible][glyphs]") {
+  CHECK(check::comparable_letters("\xEF\xAC\x81ne \xC3\x89t\xC3\xA9: x\xC2\xB2 + y") == "fineetex2y");  // ﬁ É é ²
+  const auto same = check::compare_drawn_title("Efficient training of large models", {"Efficient training", "of large models"});
+  CHECK(same.applicable);
+  CHECK(same.distance == 0);
+  // OCR's usual slips (a missed letter, l for I) stay within the tolerance.
+  const auto noisy = check::compare_drawn_title("Efficient training of large models", {"Eflicient traning of large models"});
+  CHECK(noisy.distance == 2);
+  CHECK(check::drawn_matches(noisy));
+  // Another paper's letters, mapped by ToUnicode to the record's title.
+  const auto other = check::compare_drawn_title("Efficient training of large models", {"Cats and their discontents"});
+  CHECK_FALSE(check::drawn_matches(other));
+  CHECK(other.ratio() > 0.5);
+  // A mix: one word of five lies.
+  const auto mixed = check::compare_drawn_title("Efficient training of large models", {"Efficient training of small models"});
+  CHECK_FALSE(check::drawn_matches(mixed));
+  // A Greek title is outside the English model: not applicable.
+  CHECK_FALSE(check::compare_drawn_title("\xCE\x9A\xCE\xB2\xCE\xB1\xCE\xBD\xCF\x84\xCE\xB9\xCE\xBA\xCE\xAE "
+                                         "\xCE\xB8\xCE\xB5\xCF\x89\xCF\x81\xCE\xAF\xCE\xB1 \xCF\x80\xCE\xB5\xCE\xB4\xCE\xAF\xCF\x89\xCE\xBD",
+                                         {"KBavtuKy Bewpia"})
+                    .applicable);
+}
+
+TEST_CASE("the glyph check: a title binds only when its glyphs are its letters", "[visible][glyphs]") {
+  const auto record = record_with(title_jfll);
+  const pdf::PageText page = pdf::PageText::all_seen({title_jfll});
+  const auto judged = [&](const check::DrawnReader& read) {
+    Report report;
+    report.trust_anchor("receipt.signature.valid");
+    report.requires_content_binding = true;
+    nlohmann::json bindings;
+    check::check_visible_bindings(page, record, report, bindings, read);
+    return std::pair{report, bindings};
+  };
+  {
+    const auto [report, bindings] = judged(reading({title_jfll}));
+    CHECK(report.find("pdf.title.glyphs_match")->status == CheckStatus::pass);
+    CHECK(report.verdict() == Verdict::verified);
+  }
+  {  // the text layer claims the record's title; the glyphs are another paper's
+    const auto [report, bindings] = judged(reading({"Cats and their discontents: a study of feline moods in cities"}));
+    REQUIRE(report.find("pdf.title.glyphs_mismatch"));
+    CHECK(report.find("pdf.title.glyphs_mismatch")->status == CheckStatus::fail);
+    CHECK(report.find("pdf.title.glyphs_mismatch")->detail.find("Cats and their discontents") != std::string::npos);
+    CHECK_FALSE(report.find("pdf.title.visible_match"));
+    CHECK(bindings["visible_title"]["state"] == "mismatch");
+    CHECK(report.verdict() == Verdict::failed);
+  }
+  {  // no reader, or a reader that failed: said, and the title does not bind
+    const auto [report, bindings] = judged({});
+    CHECK(report.find("pdf.title.glyphs_unread")->status == CheckStatus::warn);
+    CHECK(bindings["visible_title"]["state"] == "undetermined");
+    CHECK(report.verdict() == Verdict::unbound);
+    const auto [r2, b2] = judged([](const std::vector<pdf::Box>&, pdf::ReadMode) -> Result<std::vector<std::string>> {
+      return fail(ErrorKind::internal, "glyph check", "the child was killed");
+    });
+    CHECK(r2.find("pdf.title.glyphs_unread")->detail.find("the child was killed") != std::string::npos);
+    CHECK(r2.verdict() == Verdict::unbound);
+  }
 }

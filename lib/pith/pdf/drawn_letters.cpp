@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pith/pdf/drawn_letters.hpp"
+
+#include "pith/base/child_process.hpp"
+#include "pith/pdf/poppler_document.hpp"
+
+#include <PDFDoc.h>
+#include <SplashOutputDev.h>
+#include <splash/SplashBitmap.h>
+#include <tesseract/baseapi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cmath>
+#include <dlfcn.h>
+#include <memory>
+
+namespace pith::pdf {
+namespace {
+
+// A line is drawn about this tall: Tesseract's LSTM reads best with a
+// capital height of 20-40 pixels, and a line's box (ascender to descender)
+// is about twice that. Bounded resolution, bounded pixels.
+constexpr double line_pixels = 64;
+constexpr double min_dpi = 72, max_dpi = 600;
+constexpr int max_crop_width = 8000;
+
+// libgomp, when Tesseract was built with OpenMP (Debian's is), starts worker
+// threads at the first parallel loop: omp_set_max_active_levels(0) makes
+// every parallel region run on the calling thread. Looked up, not linked:
+// a Tesseract without OpenMP has no such symbol, and needs nothing.
+void run_openmp_on_one_thread() {
+  using SetLevels = void (*)(int);
+  if (auto* set = reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"))) set(0);
+}
+
+struct Reader {
+  tesseract::TessBaseAPI api;
+  ~Reader() { api.End(); }
+};
+
+// The English model, loaded once per process (80-170 ms, measured: most of
+// a check's cost) from the system's tessdata, read-only, and kept: the
+// reading children forked after it inherit it loaded, so the model is in
+// memory before the sandbox is entered and before any PDF byte is parsed.
+// Only Tesseract's own data is read here, never the hostile PDF.
+//
+// Ended at exit by a handler registered after Init, so before Tesseract's
+// own static caches go (a static reader outliving them makes Tesseract print
+// "WARNING! LEAK!" at exit, on the user's terminal).
+Reader* loaded_reader = nullptr;
+
+void end_reader() {
+  delete loaded_reader;
+  loaded_reader = nullptr;
+}
+
+Result<tesseract::TessBaseAPI*> english_reader() {
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    run_openmp_on_one_thread();
+    auto loaded = std::make_unique<Reader>();
+    // nullptr: the data path Tesseract was built with (TESSDATA_PREFIX overrides).
+    if (loaded->api.Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) == 0) {
+      loaded_reader = loaded.release();
+      std::atexit(end_reader);
+    }
+  }
+  Reader* reader = loaded_reader;
+  if (!reader) {
+    return fail(ErrorKind::internal, "glyph check",
+                "Tesseract's English model could not be loaded (install tesseract-ocr-eng)");
+  }
+  return &reader->api;
+}
+
+// `box` drawn as a viewer shows it, 8-bit grey on white, with a margin of a
+// quarter of its height around it (Tesseract wants white around a line).
+struct GreyCrop {
+  int width = 0, height = 0, row = 0;
+  std::unique_ptr<SplashBitmap> bitmap;
+};
+
+Result<GreyCrop> render_line(PDFDoc& doc, const Box& line) {
+  const double tall = line.y1 - line.y0;
+  if (!(tall > 0) || !(line.x1 > line.x0)) return fail(ErrorKind::malformed, "glyph check", "an empty line box");
+  const double dpi = std::clamp(72.0 * line_pixels / tall, min_dpi, max_dpi);
+  const double scale = dpi / 72.0, margin = tall / 4;
+  const auto [w, h] = shown_size(doc);
+  const Box shown = intersection(Box{line.x0 - margin, line.y0 - margin, line.x1 + margin, line.y1 + margin}, Box{0, 0, w, h});
+  if (shown.area() <= 0) return fail(ErrorKind::malformed, "glyph check", "the line is outside the page");
+  const int x = static_cast<int>(std::floor(shown.x0 * scale)), y = static_cast<int>(std::floor(shown.y0 * scale));
+  const int width = std::clamp(static_cast<int>(std::ceil(shown.x1 * scale)) - x, 1, max_crop_width);
+  const int height = std::max(1, static_cast<int>(std::ceil(shown.y1 * scale)) - y);
+  SplashColor white = {255, 255, 255, 0};
+  SplashOutputDev device(splashModeMono8, 4, false, white);
+  device.setFontAntialias(true);
+  device.setVectorAntialias(true);
+  device.setFreeTypeHinting(false, false);
+  device.startDoc(&doc);
+  doc.displayPageSlice(&device, 1, dpi, dpi, 0, false, true, false, x, y, width, height);
+  GreyCrop crop;
+  crop.bitmap.reset(device.takeBitmap());
+  if (!crop.bitmap || crop.bitmap->getWidth() <= 0 || crop.bitmap->getHeight() <= 0)
+    return fail(ErrorKind::internal, "glyph check", "the line's render is empty");
+  crop.width = crop.bitmap->getWidth();
+  crop.height = crop.bitmap->getHeight();
+  crop.row = crop.bitmap->getRowSize();
+  return crop;
+}
+
+// Tesseract's text of one line: its line breaks (and any control
+// character) made spaces, surrounding space trimmed.
+std::string one_line(const char* text) {
+  std::string out = text ? text : "";
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  const auto first = out.find_first_not_of(' ');
+  if (first == std::string::npos) return {};
+  return out.substr(first, out.find_last_not_of(' ') - first + 1);
+}
+
+// What the child sends: one line of text per line read.
+std::string to_wire(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_bytes, const std::vector<Box>& lines,
+                                                         ReadMode mode) {
+  if (lines.empty() || lines.size() > max_drawn_lines)
+    return fail(ErrorKind::internal, "glyph check", "asked to read " + std::to_string(lines.size()) + " lines");
+  auto reader = english_reader();  // before the PDF is parsed
+  if (!reader) return std::unexpected(reader.error());
+  tesseract::TessBaseAPI& api = **reader;
+  api.SetPageSegMode(mode == ReadMode::line ? tesseract::PSM_SINGLE_LINE : tesseract::PSM_SINGLE_BLOCK);
+  auto doc = open_for_text(pdf_bytes);
+  if (!doc) return std::unexpected(doc.error());
+  std::vector<std::string> read;
+  for (const Box& line : lines) {
+    auto crop = render_line(**doc, line);
+    if (!crop) return std::unexpected(crop.error());
+    api.SetImage(crop->bitmap->getDataPtr(), crop->width, crop->height, 1, crop->row);
+    api.SetSourceResolution(300);
+    const std::unique_ptr<char[]> text(api.GetUTF8Text());
+    read.push_back(one_line(text.get()));
+    api.Clear();
+  }
+  return read;
+}
+
+Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes, const std::vector<Box>& lines,
+                                                    ReadMode mode) {
+  if (auto reader = english_reader(); !reader) return std::unexpected(reader.error());  // here, once: the children inherit it
+  ChildLimits limits;
+  limits.cpu_seconds = 10;  // a line takes 20-100 ms
+  limits.wall_seconds = 20;
+  limits.memory_bytes = (std::uint64_t{1} << 30) + pdf_bytes.size();
+  limits.max_output_bytes = 64 * 1024;
+  auto sent = run_in_child(
+      "reading the title's glyphs",
+      [&]() -> std::string {
+        auto read = read_drawn_letters_here(pdf_bytes, lines, mode);
+        return read ? "ok\n" + to_wire(*read) : "error\n" + read.error().message;
+      },
+      limits);
+  if (!sent) return std::unexpected(sent.error());
+  const std::string_view wire = *sent;
+  if (wire.starts_with("error\n")) return fail(ErrorKind::internal, "glyph check", std::string(wire.substr(6, 300)));
+  if (!wire.starts_with("ok\n")) return fail(ErrorKind::internal, "glyph check", "the reading child sent a malformed answer");
+  std::vector<std::string> read;
+  std::string_view rest = wire.substr(3);
+  while (!rest.empty()) {
+    const auto newline = rest.find('\n');
+    if (newline == std::string_view::npos) break;
+    read.emplace_back(rest.substr(0, newline));
+    rest.remove_prefix(newline + 1);
+  }
+  if (read.size() != lines.size() || !rest.empty())
+    return fail(ErrorKind::internal, "glyph check", "the reading child sent a malformed answer");
+  return read;
+}
+
+}  // namespace pith::pdf

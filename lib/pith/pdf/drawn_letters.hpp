@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Which letters page 1 draws in a few of its lines, read from their pixels
+// (issue 34): the text layer's characters come from the file's own claim
+// (its /ToUnicode CMap, /Encoding /Differences, glyph names, /ActualText),
+// which a forger writes at will; the drawn glyphs are what a reader reads.
+// Each line is rendered as a viewer shows it (poppler's Splash, grey,
+// antialiased, at a resolution that makes it about 64 pixels tall) and read
+// by Tesseract's LSTM engine (libtesseract, the English model of
+// tesseract-ocr-eng), one line at a time (page segmentation mode 7), or as
+// a block (mode 6: a text-layer "line" that poppler joined from two printed
+// lines, as at a hyphen, which line mode misreads).
+//
+// Both run in a sandboxed child (base/child_process.hpp): poppler parses the
+// hostile PDF, and Tesseract reads the hostile pixels. The model is loaded
+// once per process, in the caller, from the system's tessdata (trusted data,
+// never the PDF), and the children inherit it loaded: before the sandbox is
+// entered, without a file to open in it, and 80-170 ms saved a title after
+// the first. OpenMP's worker threads are turned off (the sandbox refuses
+// clone: a thread would kill the child, and one line gains nothing).
+#include "pith/base/error.hpp"
+#include "pith/pdf/glyph_visibility.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::pdf {
+
+enum class ReadMode { line, block };
+
+// At most this many lines are read in one call (a title spans 1-4).
+inline constexpr std::size_t max_drawn_lines = 8;
+
+// The letters drawn in each of `lines` (boxes in PageText's space: points
+// from the top left of page 1 as shown), one string per line, in order,
+// valid UTF-8 without line breaks. An error when the child could not read
+// them (no model installed, poppler or Tesseract failed, a limit hit).
+[[nodiscard]] Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes,
+                                                                  const std::vector<Box>& lines,
+                                                                  ReadMode mode = ReadMode::line);
+
+// The same, in this process (tests; the child's own work).
+[[nodiscard]] Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_bytes,
+                                                                       const std::vector<Box>& lines,
+                                                                  ReadMode mode = ReadMode::line);
+
+}  // namespace pith::pdf
