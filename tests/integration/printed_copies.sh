@@ -28,11 +28,12 @@ pdftocairo -pdf "$work/s.pdf" "$work/cairo.pdf"
 q() { $py -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$work/last.json" "$1"; }
 found_detail() { q "[c['detail'] for c in r['checks'] if c['code'] == 'pdf.number.found'][0]"; }
 
-# copy NAME WHERE: pith-check says verified, the number found in WHERE; pith-stamp stamps it (same number).
+# copy NAME WHERE [VERDICT EXIT]: pith-check's verdict (verified, 0), the
+# number found in WHERE; pith-stamp stamps it (same number).
 copy() {
-  local name=$1 where=$2 rc=0
+  local name=$1 where=$2 want=${3:-verified} want_rc=${4:-0} rc=0
   "$check" --offline --resolver "$mirror" --json "$work/$name.pdf" >"$work/last.json" 2>"$work/stderr" || rc=$?
-  [[ $rc == 0 && $(q 'r["verdict"]') == verified ]] || fail "$name: pith-check exit $rc, $(q 'r["verdict"]'): $(cat "$work/stderr")"
+  [[ $rc == "$want_rc" && $(q 'r["verdict"]') == "$want" ]] || fail "$name: pith-check exit $rc, $(q 'r["verdict"]'): $(cat "$work/stderr")"
   [[ $(q 'r["pith_number"]') == "$number" ]] || fail "$name: pith-check names $(q 'r["pith_number"]')"
   [[ $(found_detail) == *"$where"* ]] || fail "$name: pdf.number.found says '$(found_detail)', not $where"
   rc=0
@@ -43,11 +44,18 @@ copy() {
 
 copy gs "page 1 link"
 [[ $(found_detail) != *"page 1 text"* ]] || fail "gs: the printed text counted beside the metadata"
-copy ps2pdf "page 1 text only"
+# A copy that carries no title metadata and whose record is resolved from
+# the printed number: the glyph check reads only lines the child knows to
+# read (a title in the metadata), so the title in the text layer is not
+# confirmed by its drawn letters and binds nothing: unbound, said on the
+# headline (pdf.title.glyphs_unread). Known limit (docs/pdf-checking.md).
+copy ps2pdf "page 1 text only" unbound 4
+[[ $(q "[c['status'] for c in r['checks'] if c['code'] == 'pdf.title.glyphs_unread']") == "['warn']" ]] ||
+  fail "ps2pdf: the unread glyphs are not said"
 [[ $(found_detail) == *"resolved and bound by title"* ]] || fail "ps2pdf: the hint is not named as one: $(found_detail)"
 [[ $(q "[s['source'] for s in r['details']['pith_sources']]") == "['page_text']" ]] || fail "ps2pdf: pith_sources"
 grep -q "page 1's printed text" "$work/out" || fail "ps2pdf: pith-stamp does not say where the number came from: $(cat "$work/out")"
-copy cairo "page 1 text only"
+copy cairo "page 1 text only" unbound 4
 
 # Offline with nothing to resolve: pith-check cannot verify from the text (unverifiable, not not_found).
 rc=0
