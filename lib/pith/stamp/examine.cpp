@@ -20,18 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// \pithnumber{...} in the .tex beside the PDF (same base name), ignoring comments.
-std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
-  fs::path tex = pdf;
-  tex.replace_extension(".tex");
-  std::error_code ec;
-  if (!fs::is_regular_file(tex, ec)) return std::nullopt;
-  auto found = tex::find_pith_number(tex);
-  if (!found) return std::nullopt;
-  return found->number.to_string();
-}
-
-// The number the user wants: --pith, else the PDF's own metadata, else the .tex beside it.
+// The number the user wants, as far as the PDF tells: --pith, else the PDF's
+// own metadata. (The .tex beside it is read by the parent: number_beside.)
 std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfMetadata& metadata,
                                          const pdf::PdfExtraction& extraction, std::string& from) {
   if (!opt.pith.empty()) return from = "--pith", opt.pith;
@@ -39,8 +29,33 @@ std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::
     return from = "the PDF's Info /PithNumber", *metadata.info_number;
   const auto& xmp = extraction.xmp;
   if (xmp && xmp->parsed && xmp->number && !xmp->number->empty()) return from = "the PDF's XMP pith:number", *xmp->number;
-  if (auto n = number_from_tex_beside(opt.input)) return from = "the .tex beside the PDF", *n;
   return std::nullopt;
+}
+
+// \pithnumber{...} in the .tex beside the PDF (same base name), ignoring
+// comments, read in this process: the examining child's sandbox opens only
+// the PDF (a relative path made it call getcwd, and it was killed). nullopt
+// when there is no such file or no \pithnumber in it; an error when it is
+// there and cannot be read (not a regular file, unreadable, larger than
+// tex::tex_max_file_bytes: read_bounded reads no more) or names a malformed
+// number or two.
+Result<std::optional<tex::TexNumber>> number_beside(const fs::path& pdf) {
+  fs::path tex = pdf;
+  tex.replace_extension(".tex");
+  const auto cannot = [&](ErrorKind kind, const std::string& why) -> Result<std::optional<tex::TexNumber>> {
+    return fail(kind, pdf.string(),
+                "no Pith Number in the PDF, and " + tex.string() + " beside it, where pith-stamp looks next, " + why +
+                    ". Give the number with --pith ID, or mend or move " + tex.string());
+  };
+  std::error_code ec;
+  const fs::file_status status = fs::status(tex, ec);
+  if (status.type() == fs::file_type::not_found) return std::nullopt;
+  if (ec) return cannot(ErrorKind::io, "cannot be read (" + ec.message() + ")");
+  if (status.type() != fs::file_type::regular) return cannot(ErrorKind::io, "is not a regular file");
+  auto found = tex::find_pith_number(tex);
+  if (!found && found.error().kind == ErrorKind::not_found) return std::nullopt;
+  if (!found) return cannot(found.error().kind, "cannot be read for one: " + found.error().describe());
+  return std::optional<tex::TexNumber>(std::move(*found));
 }
 
 // What a child sends in place of its answer when its work failed (examine_wire.hpp).
@@ -305,6 +320,14 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
   if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
   auto examined = examined_from_wire(*sent, opt.input);
   if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+  if (examined && !examined->number) {
+    auto beside = number_beside(opt.input);
+    if (!beside) return std::unexpected(beside.error());
+    if (*beside) {
+      examined->number = (*beside)->number.to_string();
+      examined->from = "the .tex beside the PDF (" + (*beside)->location() + ")";
+    }
+  }
   return examined;
 }
 
