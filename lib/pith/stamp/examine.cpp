@@ -61,24 +61,25 @@ Result<std::optional<tex::TexNumber>> number_beside(const fs::path& pdf) {
 // What a child sends in place of its answer when its work failed (examine_wire.hpp).
 std::string sent_error(const Error& e) { return encode_error_message(e); }
 
-// The child's limits: what it maps counts against the memory limit (this
-// process maps nothing of the PDF, so it is counted once, whatever its
-// size). `file`: the descriptor of the PDF, kept open in the child, which
-// maps it and hashes it with pread.
-ChildLimits child_limits(std::uint64_t mapped_bytes, const OpenFile* file = nullptr) {
-  ChildLimits limits;
-  limits.memory_bytes = (std::uint64_t{1} << 30) + mapped_bytes;
+// The child's limits, the budget of every child (runner/child_budget.hpp):
+// what it maps counts against the memory limit (this process maps nothing
+// of the PDF, so it is counted once, whatever its size). `file`: the
+// descriptor of the PDF, kept open in the child, which maps it and hashes
+// it with pread.
+ChildLimits child_limits(const runner::ChildBudget& budget, std::uint64_t mapped_bytes, const OpenFile* file = nullptr) {
+  ChildLimits limits = budget.limits(mapped_bytes);
   if (file) limits.keep_descriptor = file->fd();
   return limits;
 }
 
 // A checking child's verdict on what was written: passed, or why not (its
 // Error, or the crash or limit, named for `input`).
-Result<void> run_checking_child(const std::string& subject, const std::string& input, std::uint64_t mapped_bytes,
-                                const std::function<Result<void>()>& check, const OpenFile* file = nullptr) {
+Result<void> run_checking_child(const std::string& subject, const std::string& input, const runner::ChildBudget& budget,
+                                std::uint64_t mapped_bytes, const std::function<Result<void>()>& check,
+                                const OpenFile* file = nullptr) {
   auto sent = run_in_child(
       subject, [&check] { auto ok = check(); return ok ? encode_written_checked() : sent_error(ok.error()); },
-      child_limits(mapped_bytes, file));
+      child_limits(budget, mapped_bytes, file));
   if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
   return decode_written_checked(*sent, input);
 }
@@ -241,7 +242,8 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
 // Page 1 of the original drawn in a child of its own, started when the plan
 // is known to stamp: it runs beside the planning child's hashing and the
 // parent's copy instead of after them.
-ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRect>& badge_rect) {
+ChildProcess start_drawing(const runner::ChildBudget& budget, const OpenFile& file,
+                           const std::optional<pdf::PdfRect>& badge_rect) {
   return ChildProcess::start(
       "drawing page 1",
       [&file, badge_rect]() -> std::string {
@@ -249,7 +251,7 @@ ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRec
         if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
         return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
       },
-      child_limits(file.size(), &file));
+      child_limits(budget, file.size(), &file));
 }
 
 // A drawing that failed (poppler crashed or hit a limit) draws nothing: as
@@ -303,7 +305,7 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
       [&](const EarlySend& send_early) {
         return examine_in_child(opt, file, record, options, send_early, /*draw_page_one=*/!parent_draws);
       },
-      child_limits(file.size(), &file));
+      child_limits(opt.children, file.size(), &file));
   std::optional<ChildProcess> drawing;
   if (on_stamping) {
     read_until_or_deadline(child, [&] {
@@ -311,7 +313,7 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
       return take_framed(received).has_value();
     });
     if (const auto early = decode_early_read(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
-      drawing.emplace(start_drawing(file, early->badge_rect));
+      drawing.emplace(start_drawing(opt.children, file, early->badge_rect));
       if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
     }
   }
@@ -331,10 +333,10 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
   return examined;
 }
 
-WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined) {
-  return [target, &examined](const std::string& written_path) -> Result<void> {
+WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget, const ExaminedPdf& examined) {
+  return [target, budget, &examined](const std::string& written_path) -> Result<void> {
     const pdf::StampPlan& plan = *examined.plan;
-    return run_checking_child("checking the written file", target, plan.original_length, [&]() -> Result<void> {
+    return run_checking_child("checking the written file", target, budget, plan.original_length, [&]() -> Result<void> {
       auto written = MappedFile::open(written_path);
       if (!written) return std::unexpected(written.error());
       return check_written(written->bytes(), target, examined);
@@ -342,10 +344,11 @@ WrittenCheck written_check(const std::string& target, const ExaminedPdf& examine
   };
 }
 
-Result<void> check_in_memory(const std::string& input, const OpenFile& file, const ExaminedPdf& examined) {
+Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
+                             const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
   return run_checking_child(
-      "checking the stamped bytes", input, file.size() + plan.update.size(),
+      "checking the stamped bytes", input, budget, file.size() + plan.update.size(),
       [&]() -> Result<void> {
         auto whole = MappedFile::map(file, plan.update);
         if (!whole) return std::unexpected(whole.error());
