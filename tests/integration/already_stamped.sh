@@ -90,6 +90,17 @@ cp "$work/untitled/paper.pdf" "$work/untitled/before.pdf"
 run 4 "pith-stamp the untitled paper again" "${stamp[@]}" "$work/untitled/paper.pdf"
 grep -q "but pith-check says unbound" "$work/err" || fail "the unbound refusal: $(cat "$work/err")"
 cmp -s "$work/untitled/paper.pdf" "$work/untitled/before.pdf" || fail "the unbound refusal changed the file"
+# The run's trust store is loaded once (stamp/run_steps.hpp RunTrust): the
+# record's verification and pith-check's judgement of the file share it, so
+# a --trust-key file is opened once (twice before).
+if command -v strace >/dev/null; then
+  "$signer" --output key >"$work/extra-key.json"
+  strace -f -qq -e trace=openat -o "$work/strace" "${stamp[@]}" --trust-key "$work/extra-key.json" "$work/untitled/paper.pdf" >/dev/null 2>&1 || true
+  opened=$(grep -c 'extra-key.json"' "$work/strace" || true)
+  ((opened == 1)) || fail "--trust-key file opened $opened times by one run, not once"
+else
+  echo "note: no strace: the trust store's one load is not counted"
+fi
 
 ((failures == 0)) || { echo "$failures failure(s)" >&2; exit 1; }
 echo "ok: already stamped only when pith-check says verified; otherwise what is wrong, how to fix it, nothing written"

@@ -53,6 +53,19 @@ PY
   "$bin/pith-check" --offline --cache-dir "$work/cache" --json "$work/stamped-$count.pdf" >"$work/stamped.json" || true
   grep -q '"pdf.record.source"' "$work/stamped.json" || fail "pith-stamp on $count annotations wrote no record: $(cat "$work/stderr")"
   echo "ok: pith-stamp, $count annotations: stamped, peak RSS $((rss / 1024)) MiB"
+  # A child past its budget (runner/child_budget.hpp) is stopped with one
+  # line naming the budget and the option; nothing is written. (250,000
+  # links take PoDoFo past 16 MiB; 100,000 fit.)
+  if ((count == 250000)); then
+    cp "$pdf" "$work/budget-$count.pdf"
+    rc=0
+    "$bin/pith-stamp" "${registry[@]}" --pith "$number" --child-memory 16 "$work/budget-$count.pdf" >"$work/budget.out" 2>&1 || rc=$?
+    ((rc == 2)) || fail "pith-stamp --child-memory 16 on $count annotations: exit $rc: $(cat "$work/budget.out")"
+    grep -q "exceeded the memory limit of 16 MiB and was stopped; raise it with --child-memory MiB" "$work/budget.out" ||
+      fail "pith-stamp --child-memory 16 on $count annotations: $(cat "$work/budget.out")"
+    cmp -s "$pdf" "$work/budget-$count.pdf" || fail "pith-stamp --child-memory 16 on $count annotations: the file changed"
+    rm -f "$work/budget-$count.pdf"
+  fi
   rm -f "$work/stamped-$count.pdf"  # 250,000 links weigh tens of MB; the service below needs only the originals
 done
 

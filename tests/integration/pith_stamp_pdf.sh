@@ -122,6 +122,36 @@ printf '%% \\pithnumber{AAAAAAAAAAAAAAAAAAAAAAAAAA}\n\\pithnumber{JFLLIOJUI2M3KX
 cp "$base" "$r/plain.pdf"
 "$stamp" --bundle "$bundle" "$r/plain.pdf" || fail "number from the .tex beside the PDF"
 [[ $(exiftool -s3 -PDF:PithNumber "$r/plain.pdf") == "$number" ]] || fail ".tex number not stamped"
+# The .tex beside is read by pith-stamp itself, never in the sandboxed
+# child: named by a relative path (the child was killed by its sandbox for
+# the getcwd that needed: issue 31), unreadable, too large, or beside a PDF
+# that names its own number (the PDF's wins: the .tex is not read).
+t="$r/beside"
+mkdir -p "$t"
+printf '\\pithnumber{JFLLIOJUI2M3KX3FLLGP4N2V65}\n' >"$t/rel.tex"
+cp "$base" "$t/rel.pdf"
+(cd "$t" && "$stamp" --bundle "$bundle" -o rel-out.pdf rel.pdf >"$r/out" 2>&1) || fail "relative .tex beside: $(cat "$r/out")"
+[[ $(exiftool -s3 -PDF:PithNumber "$t/rel-out.pdf" 2>/dev/null) == "$number" ]] || fail "relative .tex beside: number not stamped"
+# Unreadable: root reads past chmod 000, so for root the .tex is a symbolic
+# link to itself (ELOOP for every user); a fifo must be refused unopened
+# (opening it would wait for a writer).
+cp "$base" "$t/locked.pdf"
+if (($(id -u) == 0)); then ln -s locked.tex "$t/locked.tex"; else cp "$t/rel.tex" "$t/locked.tex" && chmod 000 "$t/locked.tex"; fi
+expect 2 "unreadable .tex beside" "$t/locked.pdf" -- "$stamp" --bundle "$bundle" "$t/locked.pdf"
+grep -q "locked.tex.*cannot be read.*--pith" "$r/out" || fail "unreadable .tex beside: message: $(cat "$r/out")"
+cp "$base" "$t/fifo.pdf"
+mkfifo "$t/fifo.tex"
+expect 2 "fifo .tex beside" "$t/fifo.pdf" -- timeout 20 "$stamp" --bundle "$bundle" "$t/fifo.pdf"
+grep -q "fifo.tex.*not a regular file" "$r/out" || fail "fifo .tex beside: message: $(cat "$r/out")"
+cp "$base" "$t/huge.pdf"
+truncate -s 17M "$t/huge.tex"
+expect 2 "huge .tex beside" "$t/huge.pdf" -- "$stamp" --bundle "$bundle" "$t/huge.pdf"
+grep -q "huge.tex.*larger than 16777216 bytes" "$r/out" || fail "huge .tex beside: message: $(cat "$r/out")"
+printf '\\pithnumber{WXNI57C2SJ24QK62DB7DTUREA3}\n' >"$t/own.tex"
+"$stamp" --bundle "$bundle" --pith "$number" -o "$t/own.pdf" "$base" >"$r/out" 2>&1 || fail "stamp for own.pdf: $(cat "$r/out")"
+cp "$t/own.pdf" "$t/own.before"
+"$stamp" --bundle "$bundle" "$t/own.pdf" >"$r/out" 2>&1 || fail "PDF with its number beside another .tex: $(cat "$r/out")"
+cmp -s "$t/own.pdf" "$t/own.before" || fail "PDF with its number beside another .tex: changed"
 
 cp "$base" "$r/wrong.pdf"
 expect 1 "wrong record" "$r/wrong.pdf" -- "$stamp" --bundle "$bundle" --pith pith:2020:WXNI57C2SJ24QK62DB7DTUREA3 "$r/wrong.pdf"

@@ -38,6 +38,18 @@ struct ChildLimits {
   // One more descriptor the child keeps open (every other is closed): the
   // file it reads, which it maps itself (pith-stamp: base/mapped_file.hpp).
   int keep_descriptor = -1;
+  // The options that raise the memory and the time limits, named when a
+  // child is stopped by one ("--child-memory MiB"; empty: none named).
+  std::string memory_option;
+  std::string time_option;
+  // memory_bytes counted above the address space the child has when it is
+  // confined (what fork copied: the libraries, the parent's heap), so that
+  // it is what the parser may take, the same in every tool: the budget of
+  // runner/child_budget.hpp. Otherwise (false) it is the whole address space.
+  bool memory_above_start = false;
+  // What the child maps of its input, allowed beside memory_bytes (which
+  // messages name as the limit).
+  std::uint64_t mapped_bytes = 0;
 };
 
 // One child at work, for callers that watch several at once (pith-check -j N
@@ -121,6 +133,7 @@ struct ChildEnd {
 };
 [[nodiscard]] ChildEnd reap_child(pid_t pid, std::chrono::steady_clock::time_point until);
 [[nodiscard]] std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits);
+[[nodiscard]] std::string describe_memory_stop(const std::string& subject, const ChildLimits& limits);
 [[nodiscard]] std::string describe_too_large(const std::string& subject, const ChildLimits& limits);
 // What a child sent (a tag byte, then the result or the reason there is none):
 // the result, or an Error (kind malformed) with the reason.

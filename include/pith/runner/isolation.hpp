@@ -27,8 +27,19 @@ struct IsolationLimits {
   std::uint64_t memory_bytes = std::uint64_t{3} << 30;  // RLIMIT_AS: the mapped file counts too
   std::uint32_t wall_seconds = 60;                       // then SIGKILL
   std::size_t max_report_bytes = std::size_t{64} << 20;  // what the child may send back
+  std::string memory_option;  // the options that raise the limits, named when a child is stopped (child_budget.hpp)
+  std::string time_option;
 
-  [[nodiscard]] ChildLimits child_limits() const { return {cpu_seconds, memory_bytes, wall_seconds, max_report_bytes}; }
+  [[nodiscard]] ChildLimits child_limits() const {
+    ChildLimits l;
+    l.cpu_seconds = cpu_seconds;
+    l.memory_bytes = memory_bytes;
+    l.wall_seconds = wall_seconds;
+    l.max_output_bytes = max_report_bytes;
+    l.memory_option = memory_option;
+    l.time_option = time_option;
+    return l;
+  }
 };
 
 // What the child's work is called in messages ("the check crashed (signal 11 …)").

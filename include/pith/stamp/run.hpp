@@ -12,6 +12,7 @@
 #include "pith/base/error.hpp"
 #include "pith/base/job.hpp"
 #include "pith/base/report.hpp"
+#include "pith/runner/child_budget.hpp"
 #include "pith/resolver/options.hpp"
 
 #include <cstdint>
@@ -34,6 +35,7 @@ struct StampRunOptions {
   bool force = false;   // replace a stamp for a different number; stamp although the paper's title is not the record's
   bool badge = false;   // a linked badge on page 1
   std::optional<std::int64_t> source_date_epoch;  // the embedded file's /ModDate (SOURCE_DATE_EPOCH)
+  runner::ChildBudget children;  // each child's limits (--child-memory, --child-time): runner/child_budget.hpp
 };
 
 enum class StampRunStatus {

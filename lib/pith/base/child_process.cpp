@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cinttypes>
 #include <csignal>
 #include <stdexcept>
 #include <cstdio>
@@ -27,6 +28,20 @@ namespace {
 // why there is none (an exception in the child).
 constexpr char result_tag = child_result_tag;
 constexpr char error_tag = child_error_tag;
+
+// "; raise it with --child-memory MiB", after a limit's message.
+std::string raise_with(const std::string& option) { return option.empty() ? "" : "; raise it with " + option; }
+
+// The child's address space now (/proc/self/statm's first field), 0 when
+// it cannot be read.
+std::uint64_t address_space_now() {
+  std::uint64_t pages = 0;
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "re")) {
+    if (std::fscanf(statm, "%" SCNu64, &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  return pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
 
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
   const rlimit limit{soft, hard};
@@ -103,13 +118,17 @@ ChildEvents poll_children(const std::vector<ChildWatch>& watches, int also) {
   return events;
 }
 
+std::string describe_memory_stop(const std::string& subject, const ChildLimits& limits) {
+  return subject + " exceeded the memory limit of " + std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped" +
+         raise_with(limits.memory_option);
+}
+
 std::string child_work_payload(const std::string& subject, const std::function<std::string()>& work,
                                const ChildLimits& limits) {
   try {
     return std::string(1, result_tag) + work();
   } catch (const std::bad_alloc&) {
-    return std::string(1, error_tag) + subject + " exceeded the memory limit of " +
-           std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped";
+    return std::string(1, error_tag) + describe_memory_stop(subject, limits);
   } catch (const std::exception& e) {
     return std::string(1, error_tag) + subject + " failed: internal error: " + e.what();
   } catch (...) {
@@ -129,13 +148,15 @@ Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limi
   // A worker moves its soft limit on before each request: the hard one stays open.
   set_limit(RLIMIT_CPU, limits.cpu_seconds, cpu_limit_per_request ? RLIM_INFINITY : limits.cpu_seconds + 1);
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped
+  const std::uint64_t start = limits.memory_above_start ? address_space_now() : 0;  // before the sandbox: it opens a file
   // Confined before the input is touched: read, compute, report (base/sandbox.hpp).
   if (auto sandboxed = enter_sandbox({keep_fd, limits.keep_descriptor}); !sandboxed) return sandboxed;
   // The memory limit is the parser's, set once the sandbox stands: building
   // the seccomp filter allocates, and under a small limit it failed in a
   // heap the parent had left full, as an internal error instead of the
   // limit it is.
-  set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes);
+  const std::uint64_t address_space = start + limits.mapped_bytes + limits.memory_bytes;
+  set_limit(RLIMIT_AS, address_space, address_space);
   return {};
 }
 
@@ -149,7 +170,8 @@ std::optional<std::string> describe_child_end(const std::string& subject, int st
              describe_signal(sig) + "); please report it to pith's authors with the file";
     }
     if (sig == SIGXCPU) {
-      return subject + " exceeded the CPU-time limit of " + std::to_string(limits.cpu_seconds) + " s and was stopped";
+      return subject + " exceeded the CPU-time limit of " + std::to_string(limits.cpu_seconds) + " s and was stopped" +
+             raise_with(limits.time_option);
     }
     return subject + " crashed (" + describe_signal(sig) + ")";
   }
@@ -175,7 +197,8 @@ ChildEnd reap_child(pid_t pid, std::chrono::steady_clock::time_point until) {
 }
 
 std::string describe_wall_clock_stop(const std::string& subject, const ChildLimits& limits) {
-  return subject + " took longer than " + std::to_string(limits.wall_seconds) + " s and was stopped (wall-clock limit)";
+  return subject + " took longer than " + std::to_string(limits.wall_seconds) + " s and was stopped (wall-clock limit" +
+         (limits.time_option.empty() ? ")" : "; raise it with " + limits.time_option + ")");
 }
 
 std::string describe_too_large(const std::string& subject, const ChildLimits& limits) {

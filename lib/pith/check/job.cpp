@@ -507,7 +507,8 @@ void CheckJob::declare(CLI::App& app) {
   app.add_option("--file-timeout", run.limits.wall_seconds, "per-file wall-clock limit in seconds (CPU: the same, at most 30; default 60)")
       ->check(CLI::Range(1u, 86400u))
       ->type_name("SECONDS");
-  app.add_option("--file-memory", o.file_memory_mb, "per-file address-space limit in MiB (default 3072)")
+  app.add_option("--child-memory,--file-memory", o.file_memory_mb,
+                 "per-file address-space limit in MiB, the mapped file included (default 3072)")
       ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20))
       ->type_name("MIB");
   app.add_option("--workers", o.workers, "pool: long-lived worker processes, each replaced after 500 inputs or a crash (default); fork: a process forked per input")
@@ -541,6 +542,8 @@ Result<int> CheckJob::run() {
   run.fork_per_file = o.workers == "fork";
   if (o.file_memory_mb != 0) run.limits.memory_bytes = o.file_memory_mb << 20;
   run.limits.cpu_seconds = std::min(run.limits.cpu_seconds, run.limits.wall_seconds);
+  run.limits.memory_option = "--child-memory MiB";  // named when a child is stopped by its limit
+  run.limits.time_option = "--file-timeout SECONDS";
   if (!o.shard.empty()) {
     const auto parsed = runner::Shard::parse(o.shard);
     if (!parsed) return usage(parsed.error().describe());

@@ -7,6 +7,7 @@
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/command_line.hpp"
 #include "pith/resolver/options.hpp"
+#include "pith/runner/child_budget.hpp"
 #include "pith/serve/broker.hpp"
 #include "pith/serve/http_server.hpp"
 #include "pith/serve/listener.hpp"
@@ -110,7 +111,9 @@ ServeJob::ServeJob() : Job("pith-serve"), options_(std::make_unique<Options>()) 
   options_->service.jobs = default_jobs();
   // Well below pith-check's 3 GiB: a page with 400,000 links (60 MB) checks
   // in 512 MiB beside two others, and the budget reserves this per job.
-  options_->broker_options.limits.memory_bytes = std::uint64_t{512} << 20;
+  options_->broker_options.limits.memory_bytes = runner::default_child_memory_mib << 20;
+  options_->broker_options.limits.memory_option = "pith-serve --check-memory SIZE";
+  options_->broker_options.limits.time_option = "pith-serve --check-wall SECONDS";
 }
 
 ServeJob::~ServeJob() = default;

@@ -20,53 +20,69 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// \pithnumber{...} in the .tex beside the PDF (same base name), ignoring comments.
-std::optional<std::string> number_from_tex_beside(const fs::path& pdf) {
-  fs::path tex = pdf;
-  tex.replace_extension(".tex");
-  std::error_code ec;
-  if (!fs::is_regular_file(tex, ec)) return std::nullopt;
-  auto found = tex::find_pith_number(tex);
-  if (!found) return std::nullopt;
-  return found->number.to_string();
-}
-
-// The number the user wants: --pith, else where the PDF names it (its
-// metadata or badge link: pdf::where_is_the_number, the reader pith-check
-// uses), else the .tex beside it, else the number page 1 only prints (a
-// hint: run.cpp stamps it only when the record's title binds the paper).
+// The number the user wants, as far as the PDF tells: --pith, else where
+// the PDF names it (its metadata or badge link: pdf::where_is_the_number,
+// the reader pith-check uses), else the number page 1 only prints (a hint:
+// run.cpp stamps it only when the record's title binds the paper). The .tex
+// beside the PDF comes between the two, read by the parent: number_beside.
 std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfExtraction& extraction,
                                          const std::function<std::vector<std::string>()>& page_one_lines,
                                          std::string& from) {
   if (!opt.pith.empty()) return from = "--pith", opt.pith;
   if (auto place = pdf::where_is_the_number(extraction, {})) return from = "the PDF's " + place->where, place->number.to_string();
-  if (auto n = number_from_tex_beside(opt.input)) return from = "the .tex beside the PDF", *n;
   if (auto place = pdf::where_is_the_number(extraction, pdf::printed_numbers(page_one_lines())))
     return from = std::string(printed_number_from), place->number.to_string();
   return std::nullopt;
 }
 
+// \pithnumber{...} in the .tex beside the PDF (same base name), ignoring
+// comments, read in this process: the examining child's sandbox opens only
+// the PDF (a relative path made it call getcwd, and it was killed). nullopt
+// when there is no such file or no \pithnumber in it; an error when it is
+// there and cannot be read (not a regular file, unreadable, larger than
+// tex::tex_max_file_bytes: read_bounded reads no more) or names a malformed
+// number or two.
+Result<std::optional<tex::TexNumber>> number_beside(const fs::path& pdf) {
+  fs::path tex = pdf;
+  tex.replace_extension(".tex");
+  const auto cannot = [&](ErrorKind kind, const std::string& why) -> Result<std::optional<tex::TexNumber>> {
+    return fail(kind, pdf.string(),
+                "no Pith Number in the PDF, and " + tex.string() + " beside it, where pith-stamp looks next, " + why +
+                    ". Give the number with --pith ID, or mend or move " + tex.string());
+  };
+  std::error_code ec;
+  const fs::file_status status = fs::status(tex, ec);
+  if (status.type() == fs::file_type::not_found) return std::nullopt;
+  if (ec) return cannot(ErrorKind::io, "cannot be read (" + ec.message() + ")");
+  if (status.type() != fs::file_type::regular) return cannot(ErrorKind::io, "is not a regular file");
+  auto found = tex::find_pith_number(tex);
+  if (!found && found.error().kind == ErrorKind::not_found) return std::nullopt;
+  if (!found) return cannot(found.error().kind, "cannot be read for one: " + found.error().describe());
+  return std::optional<tex::TexNumber>(std::move(*found));
+}
+
 // What a child sends in place of its answer when its work failed (examine_wire.hpp).
 std::string sent_error(const Error& e) { return encode_error_message(e); }
 
-// The child's limits: what it maps counts against the memory limit (this
-// process maps nothing of the PDF, so it is counted once, whatever its
-// size). `file`: the descriptor of the PDF, kept open in the child, which
-// maps it and hashes it with pread.
-ChildLimits child_limits(std::uint64_t mapped_bytes, const OpenFile* file = nullptr) {
-  ChildLimits limits;
-  limits.memory_bytes = (std::uint64_t{1} << 30) + mapped_bytes;
+// The child's limits, the budget of every child (runner/child_budget.hpp):
+// what it maps counts against the memory limit (this process maps nothing
+// of the PDF, so it is counted once, whatever its size). `file`: the
+// descriptor of the PDF, kept open in the child, which maps it and hashes
+// it with pread.
+ChildLimits child_limits(const runner::ChildBudget& budget, std::uint64_t mapped_bytes, const OpenFile* file = nullptr) {
+  ChildLimits limits = budget.limits(mapped_bytes);
   if (file) limits.keep_descriptor = file->fd();
   return limits;
 }
 
 // A checking child's verdict on what was written: passed, or why not (its
 // Error, or the crash or limit, named for `input`).
-Result<void> run_checking_child(const std::string& subject, const std::string& input, std::uint64_t mapped_bytes,
-                                const std::function<Result<void>()>& check, const OpenFile* file = nullptr) {
+Result<void> run_checking_child(const std::string& subject, const std::string& input, const runner::ChildBudget& budget,
+                                std::uint64_t mapped_bytes, const std::function<Result<void>()>& check,
+                                const OpenFile* file = nullptr) {
   auto sent = run_in_child(
       subject, [&check] { auto ok = check(); return ok ? encode_written_checked() : sent_error(ok.error()); },
-      child_limits(mapped_bytes, file));
+      child_limits(budget, mapped_bytes, file));
   if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
   return decode_written_checked(*sent, input);
 }
@@ -230,7 +246,8 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
 // Page 1 of the original drawn in a child of its own, started when the plan
 // is known to stamp: it runs beside the planning child's hashing and the
 // parent's copy instead of after them.
-ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRect>& badge_rect) {
+ChildProcess start_drawing(const runner::ChildBudget& budget, const OpenFile& file,
+                           const std::optional<pdf::PdfRect>& badge_rect) {
   return ChildProcess::start(
       "drawing page 1",
       [&file, badge_rect]() -> std::string {
@@ -238,7 +255,7 @@ ChildProcess start_drawing(const OpenFile& file, const std::optional<pdf::PdfRec
         if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
         return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
       },
-      child_limits(file.size(), &file));
+      child_limits(budget, file.size(), &file));
 }
 
 // A drawing that failed (poppler crashed or hit a limit) draws nothing: as
@@ -292,7 +309,7 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
       [&](const EarlySend& send_early) {
         return examine_in_child(opt, file, record, options, send_early, /*draw_page_one=*/!parent_draws);
       },
-      child_limits(file.size(), &file));
+      child_limits(opt.children, file.size(), &file));
   std::optional<ChildProcess> drawing;
   if (on_stamping) {
     read_until_or_deadline(child, [&] {
@@ -300,7 +317,7 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
       return take_framed(received).has_value();
     });
     if (const auto early = decode_early_read(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
-      drawing.emplace(start_drawing(file, early->badge_rect));
+      drawing.emplace(start_drawing(opt.children, file, early->badge_rect));
       if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
     }
   }
@@ -309,13 +326,23 @@ Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file
   if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
   auto examined = examined_from_wire(*sent, opt.input);
   if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+  // The .tex beside outranks a number page 1 only prints (a hint), not one the PDF's metadata names.
+  const bool only_printed = examined && examined->number && examined->from == printed_number_from;
+  if (examined && (!examined->number || only_printed)) {
+    auto beside = number_beside(opt.input);
+    if (!beside && !only_printed) return std::unexpected(beside.error());
+    if (beside && *beside) {
+      examined->number = (*beside)->number.to_string();
+      examined->from = "the .tex beside the PDF (" + (*beside)->location() + ")";
+    }
+  }
   return examined;
 }
 
-WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined) {
-  return [target, &examined](const std::string& written_path) -> Result<void> {
+WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget, const ExaminedPdf& examined) {
+  return [target, budget, &examined](const std::string& written_path) -> Result<void> {
     const pdf::StampPlan& plan = *examined.plan;
-    return run_checking_child("checking the written file", target, plan.original_length, [&]() -> Result<void> {
+    return run_checking_child("checking the written file", target, budget, plan.original_length, [&]() -> Result<void> {
       auto written = MappedFile::open(written_path);
       if (!written) return std::unexpected(written.error());
       return check_written(written->bytes(), target, examined);
@@ -323,10 +350,11 @@ WrittenCheck written_check(const std::string& target, const ExaminedPdf& examine
   };
 }
 
-Result<void> check_in_memory(const std::string& input, const OpenFile& file, const ExaminedPdf& examined) {
+Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
+                             const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
   return run_checking_child(
-      "checking the stamped bytes", input, file.size() + plan.update.size(),
+      "checking the stamped bytes", input, budget, file.size() + plan.update.size(),
       [&]() -> Result<void> {
         auto whole = MappedFile::map(file, plan.update);
         if (!whole) return std::unexpected(whole.error());

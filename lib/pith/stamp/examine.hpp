@@ -68,10 +68,12 @@ using OnStamping = std::function<Result<void>()>;
 // in a child, has the update as its newest section, resolves /Root and has
 // the original's page count (pdf::check_written_update), and its page 1 is
 // the same picture as the original's, apart from the badge (page_one).
-[[nodiscard]] WrittenCheck written_check(const std::string& target, const ExaminedPdf& examined);
+[[nodiscard]] WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget,
+                                         const ExaminedPdf& examined);
 
 // `-o -`: the same check on the original followed by the update, one mapped
 // view of both in a child (the original is not copied).
-[[nodiscard]] Result<void> check_in_memory(const std::string& input, const OpenFile& file, const ExaminedPdf& examined);
+[[nodiscard]] Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
+                                           const ExaminedPdf& examined);
 
 }  // namespace pith::stamp

@@ -7,6 +7,7 @@
 #include "pith/stamp/run.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -76,6 +77,14 @@ void StampJob::declare(CLI::App& app) {
                  "with --arxiv: pdflatex, latex or xelatex, the engines arXiv runs (default: the paper's last build; "
                  "after lualatex, xelatex); lualatex is refused")
       ->check(CLI::IsMember({"pdflatex", "latex", "xelatex", "lualatex"}));
+  app.add_option("--child-memory", opt.children.memory_mib,
+                 "address space each child that reads the PDF may use beside the file it maps, in MiB (default 512)")
+      ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20))
+      ->type_name("MIB");
+  app.add_option("--child-time", opt.children.wall_seconds,
+                 "seconds each child that reads the PDF may take (CPU: the same, at most 30; default 60)")
+      ->check(CLI::Range(1u, 86400u))
+      ->type_name("SECONDS");
   cli::add_trust_key_option(app, opt.trust_keys);
   cli::add_resolver_options(app, opt.registry);
   app.add_flag("-v,--verbose", options_->print.verbose, "say what was done");
@@ -87,6 +96,7 @@ Result<int> StampJob::run() {
   const StampPrintOptions& print = options_->print;
   if (opt.input.empty()) return usage_with_help("nothing to stamp (give a PDF or a .tex file)");
   opt.source_date_epoch = source_date_epoch();
+  opt.children.cpu_seconds = std::min(opt.children.cpu_seconds, opt.children.wall_seconds);
   if (options_->arxiv) {
     // The upload archive and the verdict on what arXiv will build.
     ArxivOptions arxiv;

@@ -54,11 +54,11 @@ Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, const
                          std::optional<AtomicRewrite>& copy) {
   const pdf::StampPlan& plan = *examined.plan;
   if (writes_to_stdout(opt)) {
-    if (auto ok = check_in_memory(opt.input, file, examined); !ok) return ok;
+    if (auto ok = check_in_memory(opt.input, opt.children, file, examined); !ok) return ok;
     std::cout.flush();
     return write_to_descriptor(STDOUT_FILENO, opt.input, plan.original_length, plan.update);
   }
-  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, examined));
+  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, opt.children, examined));
   if (!copy) return fail(ErrorKind::internal, opt.input, "internal: the copy of the original was not made");
   FileAttributes attrs{file.mode()};
   if (in_place(opt)) {
@@ -66,7 +66,7 @@ Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, const
     attrs.group = file.group();
     attrs.extended_attributes_from = opt.input;
   }
-  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, examined));
+  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, opt.children, examined));
 }
 
 // In place (not --append) replaces the file: a read-only one is refused as

@@ -59,10 +59,14 @@ std::unexpected<Error> refuse_state(const StampRunOptions& opt, const std::strin
 // resolver (which hands out only verified records). Verification uses only
 // the tool's trust store: the pinned key, the user's key directory and
 // --trust-key files; never a key shipped in the data.
-Result<registry::TrustStore> trust_store(const StampRunOptions& opt) { return registry::TrustStore::load(opt.trust_keys); }
+const Result<registry::TrustStore>& RunTrust::get() {
+  if (!loaded_) loaded_ = registry::TrustStore::load(opt_.trust_keys);
+  return *loaded_;
+}
 
-Result<ObtainedRecord> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome) {
-  auto trusted = trust_store(opt);
+Result<ObtainedRecord> obtain_record(const StampRunOptions& opt, RunTrust& run_trust, const std::string& number,
+                                     Outcome& outcome) {
+  const auto& trusted = run_trust.get();
   if (!trusted) return std::unexpected(trusted.error());
   const registry::TrustStore& trust = *trusted;
   if (!opt.bundle.empty()) {

@@ -31,8 +31,8 @@ namespace fs = std::filesystem;
 
 // The number of the record the PDF carries when it verifies offline (as
 // pith-check --offline would say, in a child process) and is `number`'s.
-std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, const std::string& number) {
-  auto trust = trust_store(opt);
+std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, RunTrust& run_trust, const std::string& number) {
+  const auto& trust = run_trust.get();
   if (!trust) return std::nullopt;
   const check::FileCheck checked = check::check_file(opt.input, *trust);
   const Report& report = checked.report;
@@ -68,8 +68,9 @@ std::optional<Outcome> refuse_unbound_hint(const StampRunOptions& opt, const Exa
 // (check::check_file, as `pith-check --offline FILE`, in a child) is
 // verified. Returns that report when it is not (the record itself was just
 // verified, and is the registry's current one: only the file can be wrong).
-std::optional<Report> stamp_not_verified(const StampRunOptions& opt, const registry::PithNumber& number) {
-  auto trust = trust_store(opt);
+std::optional<Report> stamp_not_verified(const StampRunOptions& opt, RunTrust& run_trust,
+                                         const registry::PithNumber& number) {
+  const auto& trust = run_trust.get();
   if (!trust) {
     Report report;
     report.error = Error{trust.error().kind, {}, trust.error().describe()};
@@ -169,8 +170,9 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   // --pith names the number without reading the PDF: the record is obtained
   // first, and one child reads the PDF and plans. What goes wrong is still
   // reported in the order of the steps (the PDF, its number, the record).
+  RunTrust trust(opt);
   std::optional<Result<ObtainedRecord>> obtained;
-  if (pith) obtained = obtain_record(opt, opt.pith, outcome);
+  if (pith) obtained = obtain_record(opt, trust, opt.pith, outcome);
   auto examined = examine_pdf(opt, *file, record_for_pith(pith, obtained), so, start_copy);
   if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
   if (!examined) return refused(examined.error());
@@ -183,9 +185,9 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   const std::string number = *examined->number;
   const std::string from = examined->from;
 
-  if (!obtained) obtained = obtain_record(opt, number, outcome);
+  if (!obtained) obtained = obtain_record(opt, trust, number, outcome);
   if (!*obtained && registry_unreachable(opt, obtained->error())) {
-    if (auto kept = pdf_verifies_offline(opt, number)) return kept_offline(opt, obtained->error(), *kept, opt.input, "its record");
+    if (auto kept = pdf_verifies_offline(opt, trust, number)) return kept_offline(opt, obtained->error(), *kept, opt.input, "its record");
   }
   if (!*obtained) return not_obtained(obtained->error());
   if (const auto* refused = std::get_if<registry::DocumentVerification>(&**obtained))
@@ -204,7 +206,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   // Already stamped: so only when pith-check says verified; --force stamps again.
   std::optional<std::string> forced_over;
   if (examined->plan->outcome == pdf::StampOutcome::already_stamped) {
-    if (auto report = stamp_not_verified(opt, record.number())) {
+    if (auto report = stamp_not_verified(opt, trust, record.number())) {
       if (!opt.force) return not_verified(opt, outcome, record_number, std::move(*report));
       forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
       pdf::StampOptions again = so;

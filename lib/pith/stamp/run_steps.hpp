@@ -11,6 +11,7 @@
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
 #include "pith/registry/title.hpp"
+#include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
 #include "pith/stamp/examine.hpp"
 #include "pith/stamp/run.hpp"
@@ -23,10 +24,6 @@
 
 namespace pith {
 class OpenFile;
-}
-
-namespace pith::registry {
-class TrustStore;
 }
 
 namespace pith::stamp::detail {
@@ -45,7 +42,18 @@ using Outcome = StampRunOutcome;
 // The base written into the PDF or pith.sty (/PithURL, XMP resolverUrl, the
 // badge link): --resolver when it is a web address, else the public default.
 [[nodiscard]] std::string link_base(const StampRunOptions& opt);
-[[nodiscard]] Result<registry::TrustStore> trust_store(const StampRunOptions& opt);
+// The run's trust store (the pinned key, the user's key directory and
+// --trust-key files), loaded once, by the first step that needs it; each
+// step reports a failure to load it where it did.
+class RunTrust {
+ public:
+  explicit RunTrust(const StampRunOptions& opt) : opt_(opt) {}
+  [[nodiscard]] const Result<registry::TrustStore>& get();
+
+ private:
+  const StampRunOptions& opt_;
+  std::optional<Result<registry::TrustStore>> loaded_;
+};
 // The record of a run, once obtained: verified, or the verification of a
 // --bundle that did not verify (it holds no record; its report says why).
 // Both come from the registry's verification as they are: never re-wrapped.
@@ -53,7 +61,8 @@ using ObtainedRecord = std::variant<registry::VerifiedRecord, registry::Document
 // The record for `number`: from --bundle, else from the resolver (which
 // hands out only verified records), with the tool's trust store only. Sets
 // outcome.verification (and record_source).
-[[nodiscard]] Result<ObtainedRecord> obtain_record(const StampRunOptions& opt, const std::string& number, Outcome& outcome);
+[[nodiscard]] Result<ObtainedRecord> obtain_record(const StampRunOptions& opt, RunTrust& trust, const std::string& number,
+                                                   Outcome& outcome);
 // A record that could not be obtained: unverified when the resolver refused
 // it, else an error.
 [[nodiscard]] Outcome not_obtained(const Error& e);

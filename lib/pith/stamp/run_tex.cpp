@@ -18,9 +18,10 @@ namespace {
 
 // pith-stamp paper.tex with the registry out of reach: keep a pith.sty
 // whose record still verifies for the paper's number, else say what to do.
-Outcome stamp_tex_offline(const StampRunOptions& opt, const tex::TexNumber& number, const Error& unreachable) {
+Outcome stamp_tex_offline(const StampRunOptions& opt, RunTrust& run_trust, const tex::TexNumber& number,
+                          const Error& unreachable) {
   const std::string sty = tex::sty_path_for(opt.input).string();
-  auto trust = trust_store(opt);
+  const auto& trust = run_trust.get();
   if (!trust) return refused(trust.error());
   auto kept = tex::verify_existing_sty(opt.input, number, *trust);
   if (kept) return kept_offline(opt, unreachable, kept->number().to_string(), sty, "its record");
@@ -60,8 +61,10 @@ Outcome stamp_tex_file(const StampRunOptions& opt, const std::optional<registry:
   const std::string number = found->number.to_string();
 
   Outcome outcome;
-  auto obtained = obtain_record(opt, number, outcome);
-  if (!obtained && registry_unreachable(opt, obtained.error())) return stamp_tex_offline(opt, *found, obtained.error());
+  RunTrust trust(opt);
+  auto obtained = obtain_record(opt, trust, number, outcome);
+  if (!obtained && registry_unreachable(opt, obtained.error()))
+    return stamp_tex_offline(opt, trust, *found, obtained.error());
   if (!obtained) return not_obtained(obtained.error());
   if (const auto* refused = std::get_if<registry::DocumentVerification>(&*obtained))
     return unverified(opt, outcome, *refused, number);

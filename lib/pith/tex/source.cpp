@@ -6,7 +6,6 @@
 #include <cctype>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace pith::tex {
@@ -53,14 +52,22 @@ Result<std::string> read_bounded(const fs::path& path) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (ec) return fail(ErrorKind::io, path.string(), "cannot read: " + ec.message());
-  if (size > tex_max_file_bytes) {
+  const auto too_large = [&]() -> Result<std::string> {
     return fail(ErrorKind::malformed, path.string(), "larger than " + std::to_string(tex_max_file_bytes) + " bytes; not a LaTeX source");
-  }
+  };
+  if (size > tex_max_file_bytes) return too_large();
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(ErrorKind::io, path.string(), "cannot open for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  // No more than the limit and one byte is read: a file that grew after its
+  // size was asked (or whose size a file system does not tell) is refused as
+  // one that was too large.
+  std::string text;
+  char chunk[65536];
+  while (text.size() <= tex_max_file_bytes && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) return fail(ErrorKind::io, path.string(), "cannot read");
+  if (text.size() > tex_max_file_bytes) return too_large();
+  return text;
 }
 
 // A braced argument starting at text[pos] (after optional spaces); returns

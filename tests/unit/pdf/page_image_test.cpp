@@ -149,7 +149,7 @@ TEST_CASE("page image: pith-stamp's written check keeps nothing whose page 1 loo
   REQUIRE(examined.page_one);
   const fs::path written = pith::test::fresh_temp_dir("page-image") / "written.pdf";
   pith::test::write_file(written, repainted);
-  auto got = pith::stamp::written_check("paper.pdf", examined)(written.string());
+  auto got = pith::stamp::written_check("paper.pdf", {}, examined)(written.string());
   REQUIRE_FALSE(got);
   CHECK(got.error().message.find("page 1 would look different") != std::string::npos);
   CHECK(got.error().kind == pith::ErrorKind::internal);
@@ -159,12 +159,12 @@ TEST_CASE("page image: pith-stamp's written check keeps nothing whose page 1 loo
   examined.plan = plan_ok;
   examined.page_one = page_one_fingerprint(original, page_check_dpi, plan_ok.badge_rect);
   pith::test::write_file(written, original + plan_ok.update);
-  CHECK(pith::stamp::written_check("paper.pdf", examined)(written.string()));
+  CHECK(pith::stamp::written_check("paper.pdf", {}, examined)(written.string()));
 
   // A picture of the original that its drawing child got otherwise (near its
   // memory limit) is not a change: the original is drawn again beside the
   // stamped file, and they agree.
   examined.page_one = page_one_fingerprint(repainted, page_check_dpi, plan_ok.badge_rect);
   REQUIRE(examined.page_one != page_one_fingerprint(original, page_check_dpi, plan_ok.badge_rect));
-  CHECK(pith::stamp::written_check("paper.pdf", examined)(written.string()));
+  CHECK(pith::stamp::written_check("paper.pdf", {}, examined)(written.string()));
 }
