@@ -19,6 +19,10 @@ inline constexpr int verification_failed = 1;  // a check failed: never 0 then
 inline constexpr int usage_or_io = 2;          // bad usage, unreadable input, write failure
 inline constexpr int not_found = 3;            // no Pith Number in the input
 inline constexpr int unverifiable = 4;         // nothing trusted to verify with
+// pith-check stopped by SIGINT, SIGTERM or SIGHUP after writing its partial
+// report (docs/corpus.md): 128 + the signal, as a shell reports a process
+// the signal ended (130, 143, 129). It overrides the verdicts' codes.
+[[nodiscard]] constexpr int interrupted_by(int signal) { return 128 + signal; }
 
 // With many inputs the worst wins: 1 > 2 > 4 > 3 > 0.
 [[nodiscard]] constexpr int severity(int code) {

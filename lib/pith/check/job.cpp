@@ -137,20 +137,19 @@ class SignalsHeld {
 
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
-  std::array<std::size_t, 6> by_verdict{};
+  std::map<Verdict, std::size_t> by_verdict;
   std::size_t done = 0;
 
   void add(Verdict v) {
-    ++by_verdict[static_cast<std::size_t>(v)];
+    ++by_verdict[v];
     ++done;
   }
   [[nodiscard]] std::string describe() const {
     std::string out;
-    for (const Verdict v : {Verdict::verified, Verdict::failed, Verdict::error, Verdict::unbound, Verdict::unverifiable,
-                            Verdict::not_found}) {
-      const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
-      if (n == 0) continue;
-      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+    for (const Verdict v : runner::every_verdict()) {
+      const auto n = by_verdict.find(v);
+      if (n == by_verdict.end()) continue;
+      out += (out.empty() ? "" : ", ") + std::to_string(n->second) + " " + to_string(v);
     }
     return out;
   }
@@ -160,7 +159,9 @@ class Writer {
  public:
   Writer(const CheckRunOptions& options, std::optional<std::size_t> total, JobLog* joblog, std::ostream& out,
          std::ostream& err)
-      : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {}
+      : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {
+    if (joblog_) count_earlier_run(*joblog_);
+  }
 
   void write(const CorpusInput& input, const FileCheck& given) {
     FileCheck with_evidence;
@@ -170,12 +171,16 @@ class Writer {
     }
     const FileCheck& checked = options_.evidence_dir.empty() || !evidence_region(given.report) ? given : with_evidence;
     const Report& report = checked.report;
-    tally_.add(report.verdict());
-    worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
+    count(report.verdict());
     const SignalsHeld held(joblog_ != nullptr);
-    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty();
+    // The joblog keeps the report of an input that is not verified, so a
+    // resumed run's --html lists it too.
+    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty() ||
+                           (joblog_ != nullptr && report.verdict() != Verdict::verified);
     const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
-    summary_.add(input.name, checked.report, json, input.seconds);
+    auto entry = runner::SummaryEntry::of(input.name, checked.report, json, input.seconds);
+    const nlohmann::json logged = joblog_ ? entry.to_joblog() : nlohmann::json();
+    summary_.add(std::move(entry));
     if (!options_.quiet) {
       clear_progress();
       if (options_.json) {
@@ -189,7 +194,7 @@ class Writer {
       out_.flush();
     }
     // Only once the report is out: a resumed run never loses one.
-    if (joblog_) note_failure(joblog_->record(input, report.verdict()));
+    if (joblog_) note_failure(joblog_->record(input, logged));
     if (!options_.quiet) show_progress();
   }
 
@@ -201,20 +206,39 @@ class Writer {
     worst_ = exit_code::worst(worst_, exit_code_for(ErrorKind::io));
   }
 
-  void finish() {
-    if (joblog_) note_failure(joblog_->sync());
+  // A line for a person that changes no exit code (a tar member not checked).
+  void note(const std::string& message) {
+    if (options_.quiet) return;
+    clear_progress();
+    err_ << "pith-check: " << terminal_safe(message) << "\n" << std::flush;
+  }
+
+  // `end`: what the run skipped, and whether it was interrupted or its shard empty.
+  void finish(runner::RunEnd end) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (joblog_) {
+      note_failure(joblog_->record_run_end(elapsed, end.interrupted_by));
+      note_failure(joblog_->sync());
+    }
     clear_progress();
     if (!options_.quiet && !options_.json && tally_.done > 1) {
       out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
     }
     out_.flush();
-    summary_.set_elapsed(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
-    if (!options_.quiet && !options_.json && tally_.done > 1) err_ << summary_.to_text() << std::flush;
+    end.earlier_inputs = earlier_inputs_;
+    summary_.set_end(std::move(end));
+    summary_.set_elapsed(elapsed + earlier_seconds_);
+    if (!options_.quiet && !options_.json && tally_.done > 1) {
+      err_ << summary_.to_text() << std::flush;
+    } else if (!options_.quiet) {
+      err_ << summary_.end_lines() << std::flush;
+    }
     if (!options_.summary_file.empty()) save("--summary", options_.summary_file,
                                                      summary_.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     if (!options_.html_file.empty()) save("--html", options_.html_file, summary_.to_html());
   }
   [[nodiscard]] int exit_code() const { return worst_; }
+  [[nodiscard]] std::size_t done() const { return tally_.done; }
   void set_total(std::optional<std::size_t> total) { total_ = total; }
 
  private:
@@ -259,6 +283,23 @@ class Writer {
     return "  evidence: " + terminal_safe(it->value("file", "")) + " (" + describe_binding(it->value("binding", "")) + ")\n";
   }
 
+  void count(Verdict verdict) {
+    tally_.add(verdict);
+    worst_ = exit_code::worst(worst_, exit_code_for(verdict));
+  }
+  // --resume: the inputs the earlier run checked count in this run's tally,
+  // summary, page and exit code, so they cover the whole run.
+  void count_earlier_run(const JobLog& joblog) {
+    for (const auto& earlier : joblog.earlier()) {
+      auto entry = runner::SummaryEntry::from_joblog(earlier.name, earlier.line);
+      if (!entry) continue;
+      count(entry->verdict);
+      summary_.add(std::move(*entry));
+      ++earlier_inputs_;
+    }
+    earlier_seconds_ = joblog.earlier_seconds();
+  }
+
   void note_failure(const Result<void>& written) {
     if (!written && !joblog_failed_) {
       joblog_failed_ = true;
@@ -288,6 +329,8 @@ class Writer {
   runner::CorpusSummary summary_{!options_.html_file.empty()};
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   int worst_ = exit_code::ok;
+  std::size_t earlier_inputs_ = 0;
+  double earlier_seconds_ = 0;
   bool progress_shown_ = false;
   std::set<std::string> evidence_names_;
 };
@@ -374,6 +417,23 @@ class InputJudge final : public runner::Judge {
   OnlineBatch& online_;
 };
 
+// What the summary says of how the run ended, beside its counts.
+runner::RunEnd run_end(const runner::InputSource& inputs, const CheckRunOptions& options) {
+  runner::RunEnd end;
+  end.skipped = inputs.skipped();
+  if (options.shard_count > 1 && inputs.read() == inputs.outside_shard())
+    end.empty_shard = "--shard " + std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count) + " (of " +
+                      std::to_string(inputs.read()) + " inputs)";
+  return end;
+}
+
+std::string resume_hint(const CheckRunOptions& options) {
+  if (options.joblog.empty())
+    return "the reports so far are written; without --joblog a new run checks every input again (give --joblog FILE to make a run resumable)";
+  return "the reports so far are written and in the joblog; run the same command with --joblog " + options.joblog +
+         " --resume to check the rest (appending to the same output)";
+}
+
 // `resolver`: nullptr when offline (the online checks are then skipped and
 // the report says so in extra.online, without a check line). A PDF that
 // carries only a number (FileCheck::evidence) has its record resolved — by
@@ -394,18 +454,26 @@ class InputJudge final : public runner::Judge {
   runner::InputSource inputs_in_order(inputs, runner::Shard{options.shard_index, options.shard_count},
                                       joblog ? &*joblog : nullptr, options.max_member_bytes,
                                       [&writer](const std::string& problem) { writer.run_error(problem); });
+  inputs_in_order.on_skipped([&writer](const std::string& line) { writer.note(line); });
   writer.set_total(inputs_in_order.total());
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   InputJudge judge(trust, options, online);
 
+  const runner::Interruption interruption;
   runner::CorpusOptions corpus;
   corpus.jobs = options.jobs;
   corpus.limits = options.limits;
   corpus.inputs_per_worker = options.fork_per_file ? 0 : options.inputs_per_worker;
-  runner::run_corpus(inputs_in_order, judge, corpus);
-  online.flush();
-  writer.finish();
-  return writer.exit_code();
+  corpus.interruption = &interruption;
+  const bool ran_through = runner::run_corpus(inputs_in_order, judge, corpus);
+  online.flush();  // judged before the interrupt: written, and in the joblog
+  runner::RunEnd end = run_end(inputs_in_order, options);
+  if (!ran_through) {
+    end.interrupted_by = runner::Interruption::name_of(interruption.signal());
+    end.resume_hint = resume_hint(options);
+  }
+  writer.finish(std::move(end));
+  return ran_through ? writer.exit_code() : exit_code::interrupted_by(interruption.signal());
 }
 
 // One line per path read from `in` (`--files-from`): trailing CR stripped,

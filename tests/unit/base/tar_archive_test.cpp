@@ -152,7 +152,8 @@ TEST_CASE("tar: each entry's type; the corpus reads files only, the upload holds
   const auto read = all_entries(archive, bounded(1024));
   REQUIRE(read.size() == 3);
   CHECK(read[0].type == TarEntryType::directory);
-  CHECK(read[1].type == TarEntryType::link);
+  CHECK(read[1].type == TarEntryType::symlink);
+  CHECK(read[1].link_target == "/etc/passwd");
   CHECK(read[1].bytes.empty());
   CHECK(read[2].type == TarEntryType::file);
 
