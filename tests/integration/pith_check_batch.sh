@@ -29,14 +29,15 @@ b[at] = ord("Z") if b[at] != ord("Z") else ord("Y")
 open(sys.argv[2], "wb").write(bytes(b))
 PY
 
-# 10,000 PDFs: 80 failed, 1,000 not_found, the rest verified; each a hard link to one of the three.
+# 10,000 PDFs: 80 failed, 200 verified, the rest not_found (the cheap ones:
+# the test stays well under a minute); each a hard link to one of the three.
 c="$work/corpus"
 mkdir -p "$c/d"
 /usr/bin/python3 - "$once" "$c/d" <<'PY'
 import os, sys
 once, d = sys.argv[1], sys.argv[2]
 for i in range(10000):
-    k = "t" if i % 125 == 7 else "u" if i % 10 == 3 else "s"
+    k = "t" if i % 125 == 7 else "s" if i % 50 == 1 else "u"
     os.link(f"{once}/{k}.pdf", f"{d}/p-{i:05d}.pdf")
 PY
 [[ $(find "$c/d" -name '*.pdf' | wc -l) == 10000 ]] || fail "the corpus is not 10,000 PDFs"
@@ -56,7 +57,7 @@ start=$SECONDS
 read -r inputs verified failed not_found <<<"$(/usr/bin/python3 -c '
 import json, sys; s = json.load(open(sys.argv[1])); v = s["verdicts"]
 print(s["inputs"], v["verified"], v["failed"], v["not_found"])' "$work/whole.json")"
-[[ "$inputs $verified $failed $not_found" == "10000 8920 80 1000" ]] ||
+[[ "$inputs $verified $failed $not_found" == "10000 200 80 9720" ]] ||
   fail "whole run: inputs, verified, failed, not_found: $inputs $verified $failed $not_found"
 /usr/bin/python3 -c '
 import json, sys; s = json.load(open(sys.argv[1]))["skipped_members"]
@@ -78,11 +79,10 @@ import re, sys
 h = open(sys.argv[1], encoding="utf-8").read()
 assert "<th>inputs failing it</th>" in h, "checks table header"
 rows = re.findall(r"<tr><td><a href=\"#r\d+\">[^<]*</a></td><td>([a-z_]+)</td><td>([^<]*)</td>", h)
-assert len(rows) == 1080, len(rows)
+assert len(rows) == 9800, len(rows)
 assert all(reason.strip() for _, reason in rows), "a row without a reason"
 failed = [r for v, r in rows if v == "failed"]
 assert len(failed) == 80 and all(":" in r for r in failed), failed[:3]
-assert {r for v, r in rows if v == "not_found"} == {"no Pith Number found"} or all(r for v, r in rows if v == "not_found")
 PY
 
 # --- interrupted, then resumed: the whole run's summary and exit code --------
@@ -118,7 +118,7 @@ import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[
 assert a["verdicts"] == b["verdicts"] and a["failing_checks"] == b["failing_checks"], (a["verdicts"], b["verdicts"])
 assert b["inputs"] == 10000 and b["resumed"]["earlier_inputs"] == int(sys.argv[3]) and "interrupted" not in b, b' \
   "$work/whole.json" "$work/resumed.json" "$done_first" || fail "resumed run: its summary is not the whole run's"
-grep -c '<tr><td><a href="#r' "$work/resumed.html" | grep -qx 1080 || fail "resumed run: the page does not list every input not verified"
+grep -c '<tr><td><a href="#r' "$work/resumed.html" | grep -qx 9800 || fail "resumed run: the page does not list every input not verified"
 
 # --- an empty shard says so ------------------------------------------------
 printf '%s\n' "$once/s.pdf" >"$work/one"
