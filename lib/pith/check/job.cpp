@@ -519,6 +519,8 @@ constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several 
                    data signed only by keys not in the trust store)
   4  unbound       a PDF whose genuine record nothing on the page ties to it
                    (no matching title, abstract or arXiv id)
+  130  interrupted  stopped by SIGINT (143: SIGTERM, 129: SIGHUP) after writing
+                   the partial report; continue with --joblog FILE --resume
 
 Trust store: the registry key pith-v1-2026-05 (pinned), key files in
 $XDG_CONFIG_HOME/pith/keys/*.json (default ~/.config/pith/keys), and every
@@ -565,7 +567,7 @@ void CheckJob::declare(CLI::App& app) {
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
   // Corpus runs (docs/corpus.md).
   app.add_flag("-0,--null", o.null_separated, "--files-from names are separated by NUL, not newlines (find -print0)");
-  app.add_option("--tar", o.archives, "check the regular members of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked (repeatable)")
+  app.add_option("--tar", o.archives, "check the regular members (and hard links, as the files they link to) of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked; other members are counted and named (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
