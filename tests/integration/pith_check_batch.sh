@@ -87,20 +87,24 @@ PY
 
 # --- interrupted, then resumed: the whole run's summary and exit code --------
 log="$work/run.joblog"
-"$check" --offline --json -j 2 --workers fork --tar "$work/corpus.tar" --joblog "$log" \
+# In a process group of its own, interrupted as Ctrl-C does: the whole group
+# gets SIGINT, its children too (their deaths must not read as crashes).
+setsid "$check" --offline --json -j 2 --workers fork --tar "$work/corpus.tar" --joblog "$log" \
   --summary "$work/part.json" --html "$work/part.html" >"$work/part.jsonl" 2>"$work/part.err" &
 run_pid=$!
 for _ in $(seq 1 200); do
   (($(wc -l <"$log" 2>/dev/null || echo 0) >= 300)) && break
   sleep 0.05
 done
-kill -INT "$run_pid"
+kill -INT -- "-$run_pid"
 wait "$run_pid" && rc=0 || rc=$?
 run_pid=
 [[ $rc == 130 ]] || fail "interrupted run: exit $rc, not 130"
 grep -q "interrupted by SIGINT: the reports so far are written and in the joblog; run the same command with --joblog $log --resume" \
   "$work/part.err" || fail "interrupted run: no line saying how to resume: $(tail -n 3 "$work/part.err")"
 done_first=$(wc -l <"$work/part.jsonl")
+if grep -q '"verdict":"error"' "$work/part.jsonl"; then fail "interrupted run: an input reported as an error"; fi
+echo "interrupted after $done_first reports" >&2
 ((done_first > 0 && done_first < 10000)) || fail "interrupted run: $done_first reports"
 /usr/bin/python3 -c '
 import json, sys; s = json.load(open(sys.argv[1])); n = int(sys.argv[2])
