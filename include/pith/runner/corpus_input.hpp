@@ -83,7 +83,11 @@ class JobLog {
   // Opens (creates) `path` for appending; with `resume`, first reads the
   // inputs it holds. Without `resume` an existing non-empty log is refused:
   // appending to an unrelated run's log would skip inputs on a later resume.
-  [[nodiscard]] static Result<JobLog> open(const std::string& path, bool resume);
+  // `earlier` (when given) sees each line of the earlier runs that names an
+  // input, in the log's order, as it is read (nothing of it is held here):
+  // the input's name as reports give it ("ARCHIVE:MEMBER" for a member), and its line.
+  using Earlier = std::function<void(const std::string& name, const nlohmann::json& line)>;
+  [[nodiscard]] static Result<JobLog> open(const std::string& path, bool resume, const Earlier& earlier = nullptr);
   JobLog(JobLog&& other) noexcept;
   JobLog& operator=(JobLog&&) = delete;
   JobLog(const JobLog&) = delete;
@@ -101,14 +105,7 @@ class JobLog {
   [[nodiscard]] Result<void> record_run_end(double elapsed_seconds, const std::string& interrupted_by);
   [[nodiscard]] Result<void> sync();
 
-  // What the earlier runs recorded (read on --resume), in the log's order:
-  // each input's name as reports give it ("ARCHIVE:MEMBER" for a member),
-  // and its line; and how long those runs took in all.
-  struct Earlier {
-    std::string name;
-    nlohmann::json line;
-  };
-  [[nodiscard]] const std::vector<Earlier>& earlier() const { return earlier_; }
+  // How long the earlier runs took, in all (their {"run"} lines).
   [[nodiscard]] double earlier_seconds() const { return earlier_seconds_; }
 
  private:
@@ -117,7 +114,6 @@ class JobLog {
   int fd_ = -1;
   [[nodiscard]] Result<void> append(const nlohmann::json& line);
   std::unordered_set<std::string> done_;
-  std::vector<Earlier> earlier_;
   double earlier_seconds_ = 0;
   std::size_t unsynced_ = 0;
 };

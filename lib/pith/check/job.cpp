@@ -160,7 +160,6 @@ class Writer {
   Writer(const CheckRunOptions& options, std::optional<std::size_t> total, JobLog* joblog, std::ostream& out,
          std::ostream& err)
       : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {
-    if (joblog_) count_earlier_run(*joblog_);
   }
 
   void write(const CorpusInput& input, const FileCheck& given) {
@@ -173,10 +172,10 @@ class Writer {
     const Report& report = checked.report;
     count(report.verdict());
     const SignalsHeld held(joblog_ != nullptr);
-    // The joblog keeps the report of an input that is not verified, so a
-    // resumed run's --html lists it too.
+    // The joblog keeps the report of an input that needs attention, so a
+    // resumed run's --html shows it too.
     const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty() ||
-                           (joblog_ != nullptr && report.verdict() != Verdict::verified);
+                           (joblog_ != nullptr && runner::needs_attention(report.verdict()));
     const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
     auto entry = runner::SummaryEntry::of(input.name, checked.report, json, input.seconds);
     const nlohmann::json logged = joblog_ ? entry.to_joblog() : nlohmann::json();
@@ -237,6 +236,20 @@ class Writer {
                                                      summary_.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     if (!options_.html_file.empty()) save("--html", options_.html_file, summary_.to_html());
   }
+  // --resume: an input the earlier run checked (a joblog line) counts in
+  // this run's tally, summary, page and exit code, so they cover the whole run.
+  void count_earlier(const std::string& name, const nlohmann::json& line) {
+    auto entry = runner::SummaryEntry::from_joblog(name, line);
+    if (!entry) return;
+    count(entry->verdict);
+    summary_.add(std::move(*entry));
+    ++earlier_inputs_;
+  }
+  // The joblog this run appends to, once it is open (and the earlier runs counted).
+  void set_joblog(JobLog* joblog) {
+    joblog_ = joblog;
+    earlier_seconds_ = joblog ? joblog->earlier_seconds() : 0;
+  }
   [[nodiscard]] int exit_code() const { return worst_; }
   [[nodiscard]] std::size_t done() const { return tally_.done; }
   void set_total(std::optional<std::size_t> total) { total_ = total; }
@@ -287,19 +300,6 @@ class Writer {
     tally_.add(verdict);
     worst_ = exit_code::worst(worst_, exit_code_for(verdict));
   }
-  // --resume: the inputs the earlier run checked count in this run's tally,
-  // summary, page and exit code, so they cover the whole run.
-  void count_earlier_run(const JobLog& joblog) {
-    for (const auto& earlier : joblog.earlier()) {
-      auto entry = runner::SummaryEntry::from_joblog(earlier.name, earlier.line);
-      if (!entry) continue;
-      count(entry->verdict);
-      summary_.add(std::move(*entry));
-      ++earlier_inputs_;
-    }
-    earlier_seconds_ = joblog.earlier_seconds();
-  }
-
   void note_failure(const Result<void>& written) {
     if (!written && !joblog_failed_) {
       joblog_failed_ = true;
@@ -441,16 +441,19 @@ std::string resume_hint(const CheckRunOptions& options) {
 // (bind_resolved_record), in the same run.
 [[nodiscard]] int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
                              const CheckRunOptions& options, std::ostream& out, std::ostream& err) {
+  Writer writer(options, std::nullopt, nullptr, out, err);
   std::optional<JobLog> joblog;
   if (!options.joblog.empty()) {
-    auto opened = JobLog::open(options.joblog, options.resume);
+    auto opened = JobLog::open(options.joblog, options.resume, [&writer](const std::string& name, const nlohmann::json& line) {
+      writer.count_earlier(name, line);
+    });
     if (!opened) {
       err << "pith-check: --joblog " << terminal_safe(opened.error().describe()) << "\n";
       return exit_code_for(opened.error());
     }
     joblog.emplace(std::move(*opened));
+    writer.set_joblog(&*joblog);
   }
-  Writer writer(options, std::nullopt, joblog ? &*joblog : nullptr, out, err);
   runner::InputSource inputs_in_order(inputs, runner::Shard{options.shard_index, options.shard_count},
                                       joblog ? &*joblog : nullptr, options.max_member_bytes,
                                       [&writer](const std::string& problem) { writer.run_error(problem); });

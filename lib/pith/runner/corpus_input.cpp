@@ -127,9 +127,8 @@ bool Shard::holds(const CorpusInput& input) const {
   return shard_hash(input.is_member() ? input.member : input.name) % count == index - 1;
 }
 
-Result<JobLog> JobLog::open(const std::string& path, bool resume) {
+Result<JobLog> JobLog::open(const std::string& path, bool resume, const Earlier& earlier) {
   std::unordered_set<std::string> done;
-  std::vector<Earlier> earlier;
   double earlier_seconds = 0;
   {
     std::ifstream in(path, std::ios::binary);
@@ -148,7 +147,7 @@ Result<JobLog> JobLog::open(const std::string& path, bool resume) {
       auto key = key_of_line(j);
       if (!key) continue;
       done.insert(std::move(*key));
-      earlier.push_back(JobLog::Earlier{display_name_of_line(j), std::move(j)});
+      if (earlier && resume) earlier(display_name_of_line(j), j);
     }
     if (any && !resume) {
       return fail(ErrorKind::usage, path,
@@ -166,14 +165,13 @@ Result<JobLog> JobLog::open(const std::string& path, bool resume) {
   }
   JobLog log(path, fd);
   log.done_ = std::move(done);
-  log.earlier_ = std::move(earlier);
   log.earlier_seconds_ = earlier_seconds;
   return log;
 }
 
 JobLog::JobLog(JobLog&& other) noexcept
     : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), done_(std::move(other.done_)),
-      earlier_(std::move(other.earlier_)), earlier_seconds_(other.earlier_seconds_), unsynced_(other.unsynced_) {}
+      earlier_seconds_(other.earlier_seconds_), unsynced_(other.unsynced_) {}
 
 JobLog::~JobLog() {
   if (fd_ < 0) return;

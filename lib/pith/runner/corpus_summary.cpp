@@ -63,6 +63,8 @@ const std::vector<Verdict>& every_verdict() {
   return all;
 }
 
+bool needs_attention(Verdict verdict) { return verdict != Verdict::verified && !look_of(verdict).quiet; }
+
 std::optional<Verdict> verdict_named(std::string_view name) {
   for (const Verdict v : every_verdict()) {
     if (name == to_string(v)) return v;
@@ -100,7 +102,9 @@ nlohmann::json SummaryEntry::to_joblog() const {
   nlohmann::json j = {{"verdict", to_string(verdict)}, {"seconds", seconds}};
   if (!failing_checks.empty()) j["failing_checks"] = failing_checks;
   if (!reason.empty()) j["reason"] = reason;
-  if (!report.is_null()) j["report"] = report;
+  // The report of one that needs attention, for a resumed run's page; not
+  // of the quiet ones, which can be most of a corpus (their reason is kept).
+  if (!report.is_null() && needs_attention(verdict)) j["report"] = report;
   return j;
 }
 
@@ -125,6 +129,13 @@ std::optional<SummaryEntry> SummaryEntry::from_joblog(const std::string& name, c
   return e;
 }
 
+namespace {
+std::string report_text(const nlohmann::json& report) {
+  if (report.is_null()) return "(checked by an earlier run: its report is in that run's JSON Lines output)";
+  return dump(report, 2);
+}
+}  // namespace
+
 void CorpusSummary::add(SummaryEntry entry) {
   ++inputs_;
   const std::string verdict = to_string(entry.verdict);
@@ -137,15 +148,15 @@ void CorpusSummary::add(SummaryEntry entry) {
     if (slowest_.size() > slowest_kept) slowest_.pop_back();
   }
   if (!keep_reports_ || entry.verdict == Verdict::verified) return;
-  if (!look_of(entry.verdict).quiet) {
-    needing_attention_.push_back(Kept{std::move(entry.name), verdict, std::move(entry.reason), seconds, dump(entry.report, 2)});
+  if (needs_attention(entry.verdict)) {
+    needing_attention_.push_back(Kept{std::move(entry.name), verdict, std::move(entry.reason), seconds, report_text(entry.report)});
     return;
   }
   if (quiet_.size() >= quiet_reports_kept) {
     ++quiet_not_kept_;
     return;
   }
-  quiet_.push_back(Kept{std::move(entry.name), verdict, std::move(entry.reason), seconds, dump(entry.report, 2)});
+  quiet_.push_back(Kept{std::move(entry.name), verdict, std::move(entry.reason), seconds, report_text(entry.report)});
 }
 
 nlohmann::json CorpusSummary::to_json() const {
@@ -212,7 +223,7 @@ namespace {
 std::string attention_verdicts() {
   std::string out;
   for (const Verdict v : every_verdict()) {
-    if (v != Verdict::verified && !look_of(v).quiet) out += (out.empty() ? "" : ", ") + std::string(to_string(v));
+    if (needs_attention(v)) out += (out.empty() ? "" : ", ") + std::string(to_string(v));
   }
   return out;
 }

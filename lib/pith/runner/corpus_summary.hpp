@@ -26,6 +26,9 @@ namespace pith::runner {
 // the enum: a verdict added to base/verdict.hpp is here without a change).
 [[nodiscard]] const std::vector<Verdict>& every_verdict();
 [[nodiscard]] std::optional<Verdict> verdict_named(std::string_view name);
+// Listed first on the page, every one, and its report kept in a joblog
+// line: every verdict but verified and the quiet not_found.
+[[nodiscard]] bool needs_attention(Verdict verdict);
 
 // What the summary holds of one input: made from its report in this run, or
 // read back from a joblog line an earlier run wrote (to_joblog), so a
