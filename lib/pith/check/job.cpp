@@ -26,6 +26,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -310,8 +311,22 @@ class Writer {
     if (!options_.progress) return;
     err_ << "\rpith-check: " << tally_.done;
     if (total_) err_ << "/" << *total_;
-    err_ << " (" << tally_.describe() << ")" << std::flush;
+    err_ << " (" << tally_.describe() << ")" << eta_text() << std::flush;
     progress_shown_ = true;
+  }
+  // ", about 2m05s left": by this run's rate so far, once the total is known
+  // and a second has passed.
+  [[nodiscard]] std::string eta_text() const {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (!total_ || tally_.done == 0 || tally_.done >= *total_ || elapsed < 1) return {};
+    const auto left = static_cast<long long>(elapsed / static_cast<double>(tally_.done) * static_cast<double>(*total_ - tally_.done));
+    char text[48];
+    if (left >= 3600) {
+      std::snprintf(text, sizeof text, ", about %lldh%02lldm left", left / 3600, left % 3600 / 60);
+    } else {
+      std::snprintf(text, sizeof text, ", about %lldm%02llds left", left / 60, left % 60);
+    }
+    return text;
   }
   void clear_progress() {
     if (!progress_shown_) return;
