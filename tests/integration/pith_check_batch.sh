@@ -124,6 +124,14 @@ assert b["inputs"] == 10000 and b["resumed"]["earlier_inputs"] == int(sys.argv[3
   "$work/whole.json" "$work/resumed.json" "$done_first" || fail "resumed run: its summary is not the whole run's"
 grep -c '<tr><td><a href="#r' "$work/resumed.html" | grep -qx 9800 || fail "resumed run: the page does not list every input not verified"
 
+# The joblog alone rebuilds the whole run's summary and exit code.
+"$check" --offline --joblog "$log" --resume --summary "$work/rebuilt.json" >"$work/rebuilt.out" 2>&1 && rc=0 || rc=$?
+[[ $rc == 1 ]] || fail "rebuilt from the joblog: exit $rc, not 1: $(head -c 300 "$work/rebuilt.out")"
+/usr/bin/python3 -c '
+import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert a["verdicts"] == b["verdicts"] and b["inputs"] == 10000 and b["resumed"]["earlier_inputs"] == 10000, b' \
+  "$work/whole.json" "$work/rebuilt.json" || fail "rebuilt from the joblog: not the whole run's summary"
+
 # --- an empty shard says so ------------------------------------------------
 printf '%s\n' "$once/s.pdf" >"$work/one"
 for k in 1 2 3 4 5 6 7 8; do

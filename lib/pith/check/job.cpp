@@ -637,7 +637,8 @@ Result<int> CheckJob::run() {
   if (run.resume && run.joblog.empty()) return usage("--resume needs --joblog FILE (the log of the run to continue)");
   if (std::count(o.archives.begin(), o.archives.end(), "-") + (o.files_from == "-" ? 1 : 0) > 1)
     return usage("stdin ('-') can be read only once: one of --tar - and --files-from -");
-  if (o.files.empty() && o.archives.empty())
+  // --joblog FILE --resume alone rebuilds the summary, page and exit code of the run it holds.
+  if (o.files.empty() && o.archives.empty() && !run.resume)
     return usage_with_help("nothing to check (give files, numbers, --files-from or --tar)");
 
   std::vector<std::string> warnings;
