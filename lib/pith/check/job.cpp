@@ -26,7 +26,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -136,6 +135,10 @@ class SignalsHeld {
   sigset_t previous_{};
 };
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
   std::map<Verdict, std::size_t> by_verdict;
@@ -160,8 +163,7 @@ class Writer {
  public:
   Writer(const CheckRunOptions& options, std::optional<std::size_t> total, JobLog* joblog, std::ostream& out,
          std::ostream& err)
-      : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {
-  }
+      : options_(options), total_(total), joblog_(joblog), out_(out), err_(err) {}
 
   void write(const CorpusInput& input, const FileCheck& given) {
     FileCheck with_evidence;
@@ -215,7 +217,7 @@ class Writer {
 
   // `end`: what the run skipped, and whether it was interrupted or its shard empty.
   void finish(runner::RunEnd end) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const double elapsed = seconds_since(started_);
     if (joblog_) {
       note_failure(joblog_->record_run_end(elapsed, end.interrupted_by));
       note_failure(joblog_->sync());
@@ -252,7 +254,6 @@ class Writer {
     earlier_seconds_ = joblog ? joblog->earlier_seconds() : 0;
   }
   [[nodiscard]] int exit_code() const { return worst_; }
-  [[nodiscard]] std::size_t done() const { return tally_.done; }
   void set_total(std::optional<std::size_t> total) { total_ = total; }
 
  private:
@@ -311,22 +312,8 @@ class Writer {
     if (!options_.progress) return;
     err_ << "\rpith-check: " << tally_.done;
     if (total_) err_ << "/" << *total_;
-    err_ << " (" << tally_.describe() << ")" << eta_text() << std::flush;
+    err_ << " (" << tally_.describe() << ")" << runner::time_left_text(seconds_since(started_), tally_.done, total_) << std::flush;
     progress_shown_ = true;
-  }
-  // ", about 2m05s left": by this run's rate so far, once the total is known
-  // and a second has passed.
-  [[nodiscard]] std::string eta_text() const {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    if (!total_ || tally_.done == 0 || tally_.done >= *total_ || elapsed < 1) return {};
-    const auto left = static_cast<long long>(elapsed / static_cast<double>(tally_.done) * static_cast<double>(*total_ - tally_.done));
-    char text[48];
-    if (left >= 3600) {
-      std::snprintf(text, sizeof text, ", about %lldh%02lldm left", left / 3600, left % 3600 / 60);
-    } else {
-      std::snprintf(text, sizeof text, ", about %lldm%02llds left", left / 60, left % 60);
-    }
-    return text;
   }
   void clear_progress() {
     if (!progress_shown_) return;
@@ -432,23 +419,6 @@ class InputJudge final : public runner::Judge {
   OnlineBatch& online_;
 };
 
-// What the summary says of how the run ended, beside its counts.
-runner::RunEnd run_end(const runner::InputSource& inputs, const CheckRunOptions& options) {
-  runner::RunEnd end;
-  end.skipped = inputs.skipped();
-  if (options.shard_count > 1 && inputs.read() == inputs.outside_shard())
-    end.empty_shard = "--shard " + std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count) + " (of " +
-                      std::to_string(inputs.read()) + " inputs)";
-  return end;
-}
-
-std::string resume_hint(const CheckRunOptions& options) {
-  if (options.joblog.empty())
-    return "the reports so far are written; without --joblog a new run checks every input again (give --joblog FILE to make a run resumable)";
-  return "the reports so far are written and in the joblog; run the same command with --joblog " + options.joblog +
-         " --resume to check the rest (appending to the same output)";
-}
-
 // `resolver`: nullptr when offline (the online checks are then skipped and
 // the report says so in extra.online, without a check line). A PDF that
 // carries only a number (FileCheck::evidence) has its record resolved — by
@@ -485,11 +455,8 @@ std::string resume_hint(const CheckRunOptions& options) {
   corpus.interruption = &interruption;
   const bool ran_through = runner::run_corpus(inputs_in_order, judge, corpus);
   online.flush();  // judged before the interrupt: written, and in the joblog
-  runner::RunEnd end = run_end(inputs_in_order, options);
-  if (!ran_through) {
-    end.interrupted_by = runner::Interruption::name_of(interruption.signal());
-    end.resume_hint = resume_hint(options);
-  }
+  runner::RunEnd end = runner::RunEnd::of(inputs_in_order, runner::Shard{options.shard_index, options.shard_count});
+  if (!ran_through) end.interrupted(runner::Interruption::name_of(interruption.signal()), options.joblog);
   writer.finish(std::move(end));
   return ran_through ? writer.exit_code() : exit_code::interrupted_by(interruption.signal());
 }

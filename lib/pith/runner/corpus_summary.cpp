@@ -2,6 +2,7 @@
 #include "pith/runner/corpus_summary.hpp"
 
 #include "pith/base/markup.hpp"
+#include "pith/runner/corpus_input.hpp"
 
 #include "pith/base/terminal_text.hpp"
 
@@ -135,6 +136,36 @@ std::string report_text(const nlohmann::json& report) {
   return dump(report, 2);
 }
 }  // namespace
+
+RunEnd RunEnd::of(const InputSource& inputs, const Shard& shard) {
+  RunEnd end;
+  end.skipped = inputs.skipped();
+  if (shard.count > 1 && inputs.read() == inputs.outside_shard())
+    end.empty_shard = "--shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) + " (of " +
+                      std::to_string(inputs.read()) + " inputs)";
+  return end;
+}
+
+void RunEnd::interrupted(const std::string& signal, const std::string& joblog) {
+  interrupted_by = signal;
+  resume_hint = joblog.empty()
+                    ? "the reports so far are written; without --joblog a new run checks every input again (give "
+                      "--joblog FILE to make a run resumable)"
+                    : "the reports so far are written and in the joblog; run the same command with --joblog " + joblog +
+                          " --resume to check the rest (appending to the same output)";
+}
+
+std::string time_left_text(double elapsed_seconds, std::size_t done, std::optional<std::size_t> total) {
+  if (!total || done == 0 || done >= *total || elapsed_seconds < 1) return {};
+  const auto left = static_cast<long long>(elapsed_seconds / static_cast<double>(done) * static_cast<double>(*total - done));
+  char text[48];
+  if (left >= 3600) {
+    std::snprintf(text, sizeof text, ", about %lldh%02lldm left", left / 3600, left % 3600 / 60);
+  } else {
+    std::snprintf(text, sizeof text, ", about %lldm%02llds left", left / 60, left % 60);
+  }
+  return text;
+}
 
 void CorpusSummary::add(SummaryEntry entry) {
   ++inputs_;

@@ -22,6 +22,9 @@
 
 namespace pith::runner {
 
+class InputSource;
+struct Shard;
+
 // Every verdict, in the order the summary shows them (to_string's order of
 // the enum: a verdict added to base/verdict.hpp is here without a change).
 [[nodiscard]] const std::vector<Verdict>& every_verdict();
@@ -60,8 +63,17 @@ struct RunEnd {
   std::size_t earlier_inputs = 0;              // of `inputs`, how many an earlier run checked (--resume)
   std::string interrupted_by;                  // "SIGINT", ...: the run was stopped there; empty: it ran to the end
   std::string resume_hint;                     // how to continue an interrupted run
-  std::string empty_shard;                     // "--shard 3/8": it held none of the inputs
+  std::string empty_shard;                     // "--shard 3/8 (of 2 inputs)": it held none of them
+
+  // What `inputs` skipped, and whether `shard` held none of them, once the run is over.
+  [[nodiscard]] static RunEnd of(const InputSource& inputs, const Shard& shard);
+  // Stopped by `signal` ("SIGINT"); `joblog`: the run's --joblog, or empty.
+  void interrupted(const std::string& signal, const std::string& joblog);
 };
+
+// The progress line's ", about 2m05s left", by the rate so far: once the
+// total is known and a second has passed; else empty.
+[[nodiscard]] std::string time_left_text(double elapsed_seconds, std::size_t done, std::optional<std::size_t> total);
 
 class CorpusSummary {
  public:

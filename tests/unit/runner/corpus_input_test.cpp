@@ -231,3 +231,11 @@ TEST_CASE("every verdict has a place in the summary, and a reason when it is not
   nothing.input_kind = "pdf";
   CHECK_FALSE(reason_not_verified(nothing).empty());
 }
+
+TEST_CASE("the progress line's time left: by the rate so far, only once it can be known") {
+  CHECK(time_left_text(10, 100, 1100) == ", about 1m40s left");
+  CHECK(time_left_text(10, 100, std::size_t{100} * 400) == ", about 1h06m left");
+  CHECK(time_left_text(10, 100, std::nullopt).empty());  // an archive's total is not known
+  CHECK(time_left_text(0.5, 100, 1100).empty());          // too soon to say
+  CHECK(time_left_text(10, 1100, 1100).empty());          // done
+}
