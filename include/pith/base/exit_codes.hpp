@@ -20,6 +20,10 @@ inline constexpr int usage_or_io = 2;          // bad usage, unreadable input, w
 inline constexpr int not_found = 3;            // no Pith Number in the input
 inline constexpr int unverifiable = 4;         // nothing trusted to verify with
 inline constexpr int altered = 5;              // genuine record, page 1 binds, content changed since stamping
+// pith-check stopped by SIGINT, SIGTERM or SIGHUP after writing its partial
+// report (docs/corpus.md): 128 + the signal, as a shell reports a process
+// the signal ended (130, 143, 129). It overrides the verdicts' codes.
+[[nodiscard]] constexpr int interrupted_by(int signal) { return 128 + signal; }
 
 // With many inputs the worst wins: 1 > 5 > 2 > 4 > 3 > 0. An altered paper
 // is a finding about the file, like a failure, so it outranks an input that

@@ -13,6 +13,7 @@
 // which says what a child reads and what the parent makes of it.
 #include "pith/base/error.hpp"
 #include "pith/runner/corpus_input.hpp"
+#include "pith/runner/interruption.hpp"
 #include "pith/runner/isolation.hpp"
 
 #include <cstddef>
@@ -30,6 +31,9 @@ struct CorpusOptions {
   // many inputs or a crash, instead of a fork per input. 0: a fork per input
   // (pith-check --workers=fork).
   std::size_t inputs_per_worker = 500;
+  // When given and a signal comes (interruption.hpp), no more inputs are
+  // given out, and what the children had not answered is not judged.
+  const Interruption* interruption = nullptr;
 };
 
 // What a run does with each input: the child's half and the parent's.
@@ -46,6 +50,7 @@ class Judge {
   virtual void judge(CorpusInput input, std::optional<Result<std::string>> sent) = 0;
 };
 
-void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options);
+// False when it stopped at an interruption, before the last input.
+[[nodiscard]] bool run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options);
 
 }  // namespace pith::runner

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -27,6 +28,7 @@
 
 namespace pith {
 class TarReader;
+struct TarMember;
 }
 
 namespace pith::runner {
@@ -81,7 +83,11 @@ class JobLog {
   // Opens (creates) `path` for appending; with `resume`, first reads the
   // inputs it holds. Without `resume` an existing non-empty log is refused:
   // appending to an unrelated run's log would skip inputs on a later resume.
-  [[nodiscard]] static Result<JobLog> open(const std::string& path, bool resume);
+  // `earlier` (when given) sees each line of the earlier runs that names an
+  // input, in the log's order, as it is read (nothing of it is held here):
+  // the input's name as reports give it ("ARCHIVE:MEMBER" for a member), and its line.
+  using Earlier = std::function<void(const std::string& name, const nlohmann::json& line)>;
+  [[nodiscard]] static Result<JobLog> open(const std::string& path, bool resume, const Earlier& earlier = nullptr);
   JobLog(JobLog&& other) noexcept;
   JobLog& operator=(JobLog&&) = delete;
   JobLog(const JobLog&) = delete;
@@ -89,15 +95,26 @@ class JobLog {
 
   [[nodiscard]] bool holds(const CorpusInput& input) const { return done_.contains(input.joblog_key()); }
   [[nodiscard]] std::size_t size() const { return done_.size(); }
-  // Call only once the input's report is written and flushed.
+  // Call only once the input's report is written and flushed. `fields`
+  // (an object: "verdict" and what else the run's summary needs of the
+  // input, runner/corpus_summary.hpp) go on the line beside its name.
+  [[nodiscard]] Result<void> record(const CorpusInput& input, const nlohmann::json& fields);
   [[nodiscard]] Result<void> record(const CorpusInput& input, Verdict verdict);
+  // A run's last line: how long it ran, and whether it was interrupted
+  // (names no input: a resume skips nothing for it).
+  [[nodiscard]] Result<void> record_run_end(double elapsed_seconds, const std::string& interrupted_by);
   [[nodiscard]] Result<void> sync();
+
+  // How long the earlier runs took, in all (their {"run"} lines).
+  [[nodiscard]] double earlier_seconds() const { return earlier_seconds_; }
 
  private:
   JobLog(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   std::string path_;
   int fd_ = -1;
+  [[nodiscard]] Result<void> append(const nlohmann::json& line);
   std::unordered_set<std::string> done_;
+  double earlier_seconds_ = 0;
   std::size_t unsynced_ = 0;
 };
 
@@ -123,6 +140,19 @@ class InputSource {
   InputSource& operator=(const InputSource&) = delete;
   ~InputSource();
 
+  // A member of an archive that is not checked (a directory, a symbolic
+  // link, a device, a FIFO): counted by kind (tar_reader.hpp's describe),
+  // and each but a directory named to `note` as one line, the first
+  // named_skips_kept of them (then one line saying how many more there are).
+  void on_skipped(Problem note) { note_ = std::move(note); }
+  [[nodiscard]] const std::map<std::string, std::size_t>& skipped() const { return skipped_; }
+  static constexpr std::size_t named_skips_kept = 100;
+  // How many inputs were read (names, then archive members), how many of
+  // them lie outside the shard, and how many the joblog already held.
+  [[nodiscard]] std::size_t read() const { return read_; }
+  [[nodiscard]] std::size_t outside_shard() const { return outside_shard_; }
+  [[nodiscard]] std::size_t in_joblog() const { return in_joblog_; }
+
   // Known only when nothing is passed over and there are no archives (for a progress line).
   [[nodiscard]] std::optional<std::size_t> total() const;
   // Is there an input `i`? Reads on until there is, or nothing is left.
@@ -134,6 +164,7 @@ class InputSource {
  private:
   std::optional<CorpusInput> pull();
   std::optional<CorpusInput> next_unfiltered();
+  void skip(const std::string& archive, const TarMember& member);
 
   const InputList& given_;
   Shard shard_;
@@ -145,6 +176,12 @@ class InputSource {
   std::unique_ptr<TarReader> reader_;
   std::deque<CorpusInput> held_;
   std::size_t first_ = 0;  // the index of held_.front()
+  Problem note_;
+  std::map<std::string, std::size_t> skipped_;
+  std::size_t named_skips_ = 0;
+  std::size_t read_ = 0;
+  std::size_t outside_shard_ = 0;
+  std::size_t in_joblog_ = 0;
 };
 
 }  // namespace pith::runner

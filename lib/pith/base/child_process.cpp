@@ -145,6 +145,8 @@ Result<void> confine_child(int keep_fd, const ChildLimits& limits, bool cpu_limi
   // A crash must end the child and be seen by the parent as that signal, not
   // go to handlers inherited from the caller.
   for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU, SIGPIPE}) std::signal(sig, SIG_DFL);
+  // An interrupt ends the child, never runs the parent's handler (runner/interruption.hpp).
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
   // A worker moves its soft limit on before each request: the hard one stays open.
   set_limit(RLIMIT_CPU, limits.cpu_seconds, cpu_limit_per_request ? RLIM_INFINITY : limits.cpu_seconds + 1);
   set_limit(RLIMIT_CORE, 0, 0);  // a crash of the parser is reported, not dumped

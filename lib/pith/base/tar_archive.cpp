@@ -112,7 +112,12 @@ Result<void> unpack(const TarMember& member, const fs::path& dir, const fs::path
       if (fs::symlink_status(target, ec).type() != fs::file_type::not_found)
         return unpacked_badly(archive_path, member.name, "stands twice in the upload");
       return write_new_file(target, member);
-    case TarEntryType::link:
+    case TarEntryType::symlink:
+    case TarEntryType::hard_link:
+    case TarEntryType::character_device:
+    case TarEntryType::block_device:
+    case TarEntryType::fifo:
+    case TarEntryType::socket:
     case TarEntryType::other:
       break;
   }

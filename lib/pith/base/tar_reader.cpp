@@ -17,13 +17,23 @@ std::unexpected<Error> archive_error(archive* a, const std::string& path) {
 }
 
 TarEntryType type_of(archive_entry* entry) {
-  if (archive_entry_hardlink(entry) != nullptr) return TarEntryType::link;  // its content is another entry's
+  if (archive_entry_hardlink(entry) != nullptr) return TarEntryType::hard_link;  // its content is another entry's
   switch (archive_entry_filetype(entry)) {
     case AE_IFREG: return TarEntryType::file;
     case AE_IFDIR: return TarEntryType::directory;
-    case AE_IFLNK: return TarEntryType::link;
+    case AE_IFLNK: return TarEntryType::symlink;
+    case AE_IFCHR: return TarEntryType::character_device;
+    case AE_IFBLK: return TarEntryType::block_device;
+    case AE_IFIFO: return TarEntryType::fifo;
+    case AE_IFSOCK: return TarEntryType::socket;
     default: return TarEntryType::other;
   }
+}
+
+std::string link_target_of(archive_entry* entry) {
+  const char* target = archive_entry_hardlink(entry);
+  if (target == nullptr) target = archive_entry_symlink(entry);
+  return target ? target : "";
 }
 
 std::string too_large(const TarLimits& limits, std::optional<std::int64_t> stored_size) {
@@ -33,6 +43,21 @@ std::string too_large(const TarLimits& limits, std::optional<std::int64_t> store
 }
 
 }  // namespace
+
+const char* describe(TarEntryType type) {
+  switch (type) {
+    case TarEntryType::file: return "file";
+    case TarEntryType::directory: return "directory";
+    case TarEntryType::symlink: return "symbolic link";
+    case TarEntryType::hard_link: return "hard link";
+    case TarEntryType::character_device: return "character device";
+    case TarEntryType::block_device: return "block device";
+    case TarEntryType::fifo: return "fifo";
+    case TarEntryType::socket: return "socket";
+    case TarEntryType::other: return "member of another type";
+  }
+  return "member of another type";
+}
 
 void TarReader::Closer::operator()(archive* a) const { archive_read_free(a); }
 
@@ -67,6 +92,7 @@ Result<std::optional<TarMember>> TarReader::next() {
   const char* name = archive_entry_pathname(entry);
   member.name = name ? name : "";
   member.type = type_of(entry);
+  if (member.type == TarEntryType::symlink || member.type == TarEntryType::hard_link) member.link_target = link_target_of(entry);
   member.mtime = archive_entry_mtime(entry);
   if (member.name.size() > limits_.max_name_bytes) {
     member.name.resize(limits_.max_name_bytes);
@@ -79,11 +105,54 @@ Result<std::optional<TarMember>> TarReader::next() {
   return std::optional<TarMember>(std::move(member));
 }
 
-Result<std::optional<TarMember>> TarReader::next_file() {
+Result<std::optional<TarMember>> TarReader::next_file(const std::function<void(const TarMember&)>& passed_over) {
   for (;;) {
     auto member = next();
-    if (!member || !*member || (*member)->type == TarEntryType::file) return member;
+    if (!member || !*member) return member;
+    TarMember& m = **member;
+    if (m.type == TarEntryType::file) {
+      if (!m.error) hold_for_links(m);
+      return member;
+    }
+    if (m.type == TarEntryType::hard_link && !m.error) {
+      if (const std::string* content = held_for_link(m.link_target)) {
+        m.bytes = *content;
+      } else {
+        m.error = "a hard link to '" + m.link_target + "', which is not a file read before it" +
+                  (held_bytes_ > 0 ? " (or not among the last " + std::to_string(limits_.max_linked_bytes) +
+                                         " bytes of files held for links)"
+                                   : std::string()) +
+                  ": not read; check the archive unpacked";
+      }
+      return member;
+    }
+    if (m.type == TarEntryType::hard_link) return member;
+    if (passed_over) passed_over(m);
   }
+}
+
+void TarReader::hold_for_links(const TarMember& file) {
+  if (file.bytes.size() > limits_.max_linked_bytes) return;
+  if (const auto it = held_by_name_.find(file.name); it != held_by_name_.end()) {
+    held_bytes_ -= it->second->second.size();
+    held_.erase(it->second);
+    held_by_name_.erase(it);
+  }
+  while (!held_.empty() && held_bytes_ + file.bytes.size() > limits_.max_linked_bytes) {
+    held_bytes_ -= held_.front().second.size();
+    held_by_name_.erase(held_.front().first);
+    held_.pop_front();
+  }
+  held_.emplace_back(file.name, file.bytes);
+  held_by_name_[file.name] = std::prev(held_.end());
+  held_bytes_ += file.bytes.size();
+}
+
+const std::string* TarReader::held_for_link(const std::string& name) {
+  const auto it = held_by_name_.find(name);
+  if (it == held_by_name_.end()) return nullptr;
+  held_.splice(held_.end(), held_, it->second);  // the most recently linked to goes last
+  return &it->second->second;
 }
 
 // Reads the current entry's content into `member.bytes`, or sets its error

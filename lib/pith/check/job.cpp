@@ -135,21 +135,25 @@ class SignalsHeld {
   sigset_t previous_{};
 };
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Per-verdict tallies for the progress line and the closing summary.
 struct Tally {
-  std::array<std::size_t, verdict_count> by_verdict{};
+  std::map<Verdict, std::size_t> by_verdict;
   std::size_t done = 0;
 
   void add(Verdict v) {
-    ++by_verdict[static_cast<std::size_t>(v)];
+    ++by_verdict[v];
     ++done;
   }
   [[nodiscard]] std::string describe() const {
     std::string out;
-    for (const Verdict v : all_verdicts) {
-      const std::size_t n = by_verdict[static_cast<std::size_t>(v)];
-      if (n == 0) continue;
-      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(v);
+    for (const Verdict v : runner::every_verdict()) {
+      const auto n = by_verdict.find(v);
+      if (n == by_verdict.end()) continue;
+      out += (out.empty() ? "" : ", ") + std::to_string(n->second) + " " + to_string(v);
     }
     return out;
   }
@@ -169,12 +173,16 @@ class Writer {
     }
     const FileCheck& checked = options_.evidence_dir.empty() || !evidence_region(given.report) ? given : with_evidence;
     const Report& report = checked.report;
-    tally_.add(report.verdict());
-    worst_ = exit_code::worst(worst_, exit_code_for(report.verdict()));
+    count(report.verdict());
     const SignalsHeld held(joblog_ != nullptr);
-    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty();
+    // The joblog keeps the report of an input that needs attention, so a
+    // resumed run's --html shows it too.
+    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty() ||
+                           (joblog_ != nullptr && runner::needs_attention(report.verdict()));
     const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
-    summary_.add(input.name, checked.report, json, input.seconds);
+    auto entry = runner::SummaryEntry::of(input.name, checked.report, json, input.seconds);
+    const nlohmann::json logged = joblog_ ? entry.to_joblog() : nlohmann::json();
+    summary_.add(std::move(entry));
     if (!options_.quiet) {
       clear_progress();
       if (options_.json) {
@@ -188,7 +196,7 @@ class Writer {
       out_.flush();
     }
     // Only once the report is out: a resumed run never loses one.
-    if (joblog_) note_failure(joblog_->record(input, report.verdict()));
+    if (joblog_) note_failure(joblog_->record(input, logged));
     if (!options_.quiet) show_progress();
   }
 
@@ -200,18 +208,50 @@ class Writer {
     worst_ = exit_code::worst(worst_, exit_code_for(ErrorKind::io));
   }
 
-  void finish() {
-    if (joblog_) note_failure(joblog_->sync());
+  // A line for a person that changes no exit code (a tar member not checked).
+  void note(const std::string& message) {
+    if (options_.quiet) return;
+    clear_progress();
+    err_ << "pith-check: " << terminal_safe(message) << "\n" << std::flush;
+  }
+
+  // `end`: what the run skipped, and whether it was interrupted or its shard empty.
+  void finish(runner::RunEnd end) {
+    const double elapsed = seconds_since(started_);
+    if (joblog_) {
+      note_failure(joblog_->record_run_end(elapsed, end.interrupted_by));
+      note_failure(joblog_->sync());
+    }
     clear_progress();
     if (!options_.quiet && !options_.json && tally_.done > 1) {
       out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
     }
     out_.flush();
-    summary_.set_elapsed(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
-    if (!options_.quiet && !options_.json && tally_.done > 1) err_ << summary_.to_text() << std::flush;
+    end.earlier_inputs = earlier_inputs_;
+    summary_.set_end(std::move(end));
+    summary_.set_elapsed(elapsed + earlier_seconds_);
+    if (!options_.quiet && !options_.json && tally_.done > 1) {
+      err_ << summary_.to_text() << std::flush;
+    } else if (!options_.quiet) {
+      err_ << summary_.end_lines() << std::flush;
+    }
     if (!options_.summary_file.empty()) save("--summary", options_.summary_file,
                                                      summary_.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     if (!options_.html_file.empty()) save("--html", options_.html_file, summary_.to_html());
+  }
+  // --resume: an input the earlier run checked (a joblog line) counts in
+  // this run's tally, summary, page and exit code, so they cover the whole run.
+  void count_earlier(const std::string& name, const nlohmann::json& line) {
+    auto entry = runner::SummaryEntry::from_joblog(name, line);
+    if (!entry) return;
+    count(entry->verdict);
+    summary_.add(std::move(*entry));
+    ++earlier_inputs_;
+  }
+  // The joblog this run appends to, once it is open (and the earlier runs counted).
+  void set_joblog(JobLog* joblog) {
+    joblog_ = joblog;
+    earlier_seconds_ = joblog ? joblog->earlier_seconds() : 0;
   }
   [[nodiscard]] int exit_code() const { return worst_; }
   void set_total(std::optional<std::size_t> total) { total_ = total; }
@@ -258,6 +298,10 @@ class Writer {
     return "  evidence: " + terminal_safe(it->value("file", "")) + " (" + describe_binding(it->value("binding", "")) + ")\n";
   }
 
+  void count(Verdict verdict) {
+    tally_.add(verdict);
+    worst_ = exit_code::worst(worst_, exit_code_for(verdict));
+  }
   void note_failure(const Result<void>& written) {
     if (!written && !joblog_failed_) {
       joblog_failed_ = true;
@@ -268,7 +312,7 @@ class Writer {
     if (!options_.progress) return;
     err_ << "\rpith-check: " << tally_.done;
     if (total_) err_ << "/" << *total_;
-    err_ << " (" << tally_.describe() << ")" << std::flush;
+    err_ << " (" << tally_.describe() << ")" << runner::time_left_text(seconds_since(started_), tally_.done, total_) << std::flush;
     progress_shown_ = true;
   }
   void clear_progress() {
@@ -287,6 +331,8 @@ class Writer {
   runner::CorpusSummary summary_{!options_.html_file.empty()};
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   int worst_ = exit_code::ok;
+  std::size_t earlier_inputs_ = 0;
+  double earlier_seconds_ = 0;
   bool progress_shown_ = false;
   std::set<std::string> evidence_names_;
 };
@@ -380,31 +426,39 @@ class InputJudge final : public runner::Judge {
 // (bind_resolved_record), in the same run.
 [[nodiscard]] int run_checks(const CheckRunInputs& inputs, const registry::TrustStore& trust, resolver::Resolver* resolver,
                              const CheckRunOptions& options, std::ostream& out, std::ostream& err) {
+  Writer writer(options, std::nullopt, nullptr, out, err);
   std::optional<JobLog> joblog;
   if (!options.joblog.empty()) {
-    auto opened = JobLog::open(options.joblog, options.resume);
+    auto opened = JobLog::open(options.joblog, options.resume, [&writer](const std::string& name, const nlohmann::json& line) {
+      writer.count_earlier(name, line);
+    });
     if (!opened) {
       err << "pith-check: --joblog " << terminal_safe(opened.error().describe()) << "\n";
       return exit_code_for(opened.error());
     }
     joblog.emplace(std::move(*opened));
+    writer.set_joblog(&*joblog);
   }
-  Writer writer(options, std::nullopt, joblog ? &*joblog : nullptr, out, err);
   runner::InputSource inputs_in_order(inputs, runner::Shard{options.shard_index, options.shard_count},
                                       joblog ? &*joblog : nullptr, options.max_member_bytes,
                                       [&writer](const std::string& problem) { writer.run_error(problem); });
+  inputs_in_order.on_skipped([&writer](const std::string& line) { writer.note(line); });
   writer.set_total(inputs_in_order.total());
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   InputJudge judge(trust, options, online);
 
+  const runner::Interruption interruption;
   runner::CorpusOptions corpus;
   corpus.jobs = options.jobs;
   corpus.limits = options.limits;
   corpus.inputs_per_worker = options.fork_per_file ? 0 : options.inputs_per_worker;
-  runner::run_corpus(inputs_in_order, judge, corpus);
-  online.flush();
-  writer.finish();
-  return writer.exit_code();
+  corpus.interruption = &interruption;
+  const bool ran_through = runner::run_corpus(inputs_in_order, judge, corpus);
+  online.flush();  // judged before the interrupt: written, and in the joblog
+  runner::RunEnd end = runner::RunEnd::of(inputs_in_order, runner::Shard{options.shard_index, options.shard_count});
+  if (!ran_through) end.interrupted(runner::Interruption::name_of(interruption.signal()), options.joblog);
+  writer.finish(std::move(end));
+  return ran_through ? writer.exit_code() : exit_code::interrupted_by(interruption.signal());
 }
 
 // One line per path read from `in` (`--files-from`): trailing CR stripped,
@@ -452,6 +506,8 @@ constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several 
                    data signed only by keys not in the trust store)
   4 unbound        a PDF whose genuine record nothing on the page ties to it
                    (no matching title, abstract or arXiv id)
+  130  interrupted  stopped by SIGINT (143: SIGTERM, 129: SIGHUP) after writing
+                   the partial report; continue with --joblog FILE --resume
 
 Trust store: the registry key pith-v1-2026-05 (pinned), key files in
 $XDG_CONFIG_HOME/pith/keys/*.json (default ~/.config/pith/keys), and every
@@ -497,8 +553,8 @@ void CheckJob::declare(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
   // Corpus runs (docs/corpus.md).
-  app.add_flag("-0,--null", o.null_separated, "the --files-from names are separated by NUL, not newlines (find -print0)");
-  app.add_option("--tar", o.archives, "check the regular members of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked (repeatable)")
+  app.add_flag("-0,--null", o.null_separated, "--files-from names are separated by NUL, not newlines (find -print0)");
+  app.add_option("--tar", o.archives, "check the regular members (and hard links, as the files they link to) of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked; other members are counted and named (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -553,7 +609,8 @@ Result<int> CheckJob::run() {
   if (run.resume && run.joblog.empty()) return usage("--resume needs --joblog FILE (the log of the run to continue)");
   if (std::count(o.archives.begin(), o.archives.end(), "-") + (o.files_from == "-" ? 1 : 0) > 1)
     return usage("stdin ('-') can be read only once: one of --tar - and --files-from -");
-  if (o.files.empty() && o.archives.empty())
+  // --joblog FILE --resume alone rebuilds the summary, page and exit code of the run it holds.
+  if (o.files.empty() && o.archives.empty() && !run.resume)
     return usage_with_help("nothing to check (give files, numbers, --files-from or --tar)");
 
   std::vector<std::string> warnings;

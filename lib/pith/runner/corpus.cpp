@@ -45,7 +45,8 @@ class InOrder {
 // The one loop, whichever way work reaches the children (a fork per input,
 // or workers): give every free child an input, wait, hand on what is done.
 template <class Give>
-void run_on(ChildScheduler& children, InputSource& inputs, InOrder& out, const Give& give) {
+bool run_on(ChildScheduler& children, InputSource& inputs, InOrder& out, const Interruption* interruption, const Give& give) {
+  const auto interrupted = [interruption] { return interruption != nullptr && interruption->requested(); };
   std::size_t next = 0;
   const auto give_idle_children_work = [&] {
     while (children.has_idle() && inputs.has(next)) {
@@ -58,9 +59,13 @@ void run_on(ChildScheduler& children, InputSource& inputs, InOrder& out, const G
     }
   };
   while (inputs.has(next) || children.busy()) {
+    if (interrupted()) return false;
     give_idle_children_work();
     if (!children.busy()) continue;
-    auto done = children.wait().done;
+    auto done = children.wait(interruption ? interruption->fd() : -1).done;
+    // Answers that come with an interrupt are not judged: a child the same
+    // Ctrl-C ended would read as a crash. Those inputs are checked on --resume.
+    if (interrupted()) return false;
     // The children that just answered get their next input before this
     // process judges their answers, so they read while it judges: judging
     // first left each worker idle for its own answer's judgement, and the
@@ -68,11 +73,12 @@ void run_on(ChildScheduler& children, InputSource& inputs, InOrder& out, const G
     give_idle_children_work();
     for (auto& d : done) out.done(static_cast<std::size_t>(d.ticket), std::move(d.answer), d.seconds);
   }
+  return true;
 }
 
 }  // namespace
 
-void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options) {
+bool run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options) {
   InOrder out(inputs, judge);
   SchedulerOptions scheduling;
   scheduling.children = std::clamp<unsigned>(options.jobs, 1, max_corpus_jobs);
@@ -80,10 +86,9 @@ void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options)
   scheduling.requests_per_worker = options.inputs_per_worker;
   if (options.inputs_per_worker == 0) {
     ChildScheduler children(scheduling);
-    run_on(children, inputs, out, [&](std::size_t i, const CorpusInput& input) {
+    return run_on(children, inputs, out, options.interruption, [&](std::size_t i, const CorpusInput& input) {
       children.start(i, [&] { return judge.read(request_for(input)); });
     });
-    return;
   }
   // Many inputs: OpenSSL's start-up is paid once and every hash after it is faster.
   sha256_warm_up();
@@ -92,7 +97,7 @@ void run_corpus(InputSource& inputs, Judge& judge, const CorpusOptions& options)
     if (!request) throw std::runtime_error(request.error().describe());
     return judge.read(*request);
   });
-  run_on(workers, inputs, out, [&](std::size_t i, const CorpusInput& input) {
+  return run_on(workers, inputs, out, options.interruption, [&](std::size_t i, const CorpusInput& input) {
     workers.submit(i, encode_input_request(request_for(input)));
   });
 }

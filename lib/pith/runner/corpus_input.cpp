@@ -50,6 +50,12 @@ std::optional<std::string> key_of_line(const nlohmann::json& line) {
   return file_key(*file);
 }
 
+// What reports call the input a joblog line names (CorpusInput::name).
+std::string display_name_of_line(const nlohmann::json& line) {
+  if (line.contains("archive")) return get_exact_name(line, "archive").value_or("") + ":" + get_exact_name(line, "member").value_or("");
+  return get_exact_name(line, "file").value_or("");
+}
+
 bool is_utf8(std::string_view text) {
   while (!text.empty()) {
     const Utf8Step step = next_utf8(text);
@@ -121,8 +127,9 @@ bool Shard::holds(const CorpusInput& input) const {
   return shard_hash(input.is_member() ? input.member : input.name) % count == index - 1;
 }
 
-Result<JobLog> JobLog::open(const std::string& path, bool resume) {
+Result<JobLog> JobLog::open(const std::string& path, bool resume, const Earlier& earlier) {
   std::unordered_set<std::string> done;
+  double earlier_seconds = 0;
   {
     std::ifstream in(path, std::ios::binary);
     std::string line;
@@ -131,9 +138,16 @@ Result<JobLog> JobLog::open(const std::string& path, bool resume) {
       if (line.empty()) continue;
       any = true;
       // A line cut short by a kill does not parse: that input is checked again.
-      const auto j = nlohmann::json::parse(line, nullptr, false);
+      auto j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded() || !j.is_object()) continue;
-      if (auto key = key_of_line(j)) done.insert(std::move(*key));
+      if (const auto run = j.find("run"); run != j.end() && run->is_object()) {
+        if (const auto s = run->find("elapsed_seconds"); s != run->end() && s->is_number()) earlier_seconds += s->get<double>();
+        continue;
+      }
+      auto key = key_of_line(j);
+      if (!key) continue;
+      done.insert(std::move(*key));
+      if (earlier && resume) earlier(display_name_of_line(j), j);
     }
     if (any && !resume) {
       return fail(ErrorKind::usage, path,
@@ -151,12 +165,13 @@ Result<JobLog> JobLog::open(const std::string& path, bool resume) {
   }
   JobLog log(path, fd);
   log.done_ = std::move(done);
+  log.earlier_seconds_ = earlier_seconds;
   return log;
 }
 
 JobLog::JobLog(JobLog&& other) noexcept
     : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), done_(std::move(other.done_)),
-      unsynced_(other.unsynced_) {}
+      earlier_seconds_(other.earlier_seconds_), unsynced_(other.unsynced_) {}
 
 JobLog::~JobLog() {
   if (fd_ < 0) return;
@@ -165,8 +180,25 @@ JobLog::~JobLog() {
 }
 
 Result<void> JobLog::record(const CorpusInput& input, Verdict verdict) {
+  return record(input, nlohmann::json{{"verdict", to_string(verdict)}});
+}
+
+Result<void> JobLog::record(const CorpusInput& input, const nlohmann::json& fields) {
   nlohmann::json line = key_object(input);
-  line["verdict"] = to_string(verdict);
+  for (const auto& [field, value] : fields.items()) {
+    if (!line.contains(field)) line[field] = value;
+  }
+  return append(line);
+}
+
+Result<void> JobLog::record_run_end(double elapsed_seconds, const std::string& interrupted_by) {
+  nlohmann::json run = {{"elapsed_seconds", elapsed_seconds}};
+  if (!interrupted_by.empty()) run["interrupted_by"] = interrupted_by;
+  if (auto ok = append(nlohmann::json{{"run", run}}); !ok) return ok;
+  return sync();
+}
+
+Result<void> JobLog::append(const nlohmann::json& line) {
   const std::string text = dump(line) + "\n";
   // One write(2) per line, O_APPEND: a kill leaves whole lines and at most one cut short.
   std::size_t off = 0;
@@ -220,8 +252,15 @@ std::optional<CorpusInput> InputSource::pull() {
   for (;;) {
     auto input = next_unfiltered();
     if (!input) return std::nullopt;
-    if (shard_.count > 1 && !shard_.holds(*input)) continue;
-    if (joblog_ && joblog_->holds(*input)) continue;
+    ++read_;
+    if (shard_.count > 1 && !shard_.holds(*input)) {
+      ++outside_shard_;
+      continue;
+    }
+    if (joblog_ && joblog_->holds(*input)) {
+      ++in_joblog_;
+      continue;
+    }
     return input;
   }
 }
@@ -248,7 +287,7 @@ std::optional<CorpusInput> InputSource::next_unfiltered() {
       }
       reader_ = std::make_unique<TarReader>(std::move(*opened));
     }
-    auto member = reader_->next_file();
+    auto member = reader_->next_file([&](const TarMember& passed_over) { skip(path, passed_over); });
     if (!member || !*member) {
       // A damaged archive: what was read stays reported; the rest cannot be found.
       if (!member) problem_("--tar " + member.error().describe() + " (the rest of this archive is not checked)");
@@ -271,6 +310,19 @@ std::optional<CorpusInput> InputSource::next_unfiltered() {
     return input;
   }
   return std::nullopt;
+}
+
+void InputSource::skip(const std::string& archive, const TarMember& member) {
+  ++skipped_[describe(member.type)];
+  if (member.type == TarEntryType::directory || !note_) return;
+  if (++named_skips_ > named_skips_kept) {
+    if (named_skips_ == named_skips_kept + 1)
+      note_("--tar: more members are not checked; the summary counts them by kind");
+    return;
+  }
+  std::string line = "--tar " + archive + ":" + member.name + ": a " + describe(member.type);
+  if (!member.link_target.empty()) line += " to '" + member.link_target + "'";
+  note_(line + ", not a file: not checked");
 }
 
 }  // namespace pith::runner

@@ -48,9 +48,11 @@ std::vector<TarMember> all_entries(const fs::path& archive, const TarLimits& lim
 
 // A plain tar with what the upload never holds: a directory, a symbolic
 // link, a name with `..`, written by libarchive as another tool would.
+constexpr unsigned hard_link = 1;
+
 struct RawEntry {
   std::string name;
-  unsigned type;  // AE_IFREG, AE_IFDIR, AE_IFLNK
+  unsigned type;  // AE_IFREG, AE_IFDIR, AE_IFLNK, AE_IFIFO, or hard_link (content_or_target: the earlier name)
   std::string content_or_target;
 };
 
@@ -65,6 +67,10 @@ fs::path raw_tar(const fs::path& dir, const std::vector<RawEntry>& entries) {
     archive_entry_set_filetype(entry, e.type);
     archive_entry_set_perm(entry, e.type == AE_IFDIR ? 0755 : 0644);
     if (e.type == AE_IFLNK) archive_entry_set_symlink(entry, e.content_or_target.c_str());
+    if (e.type == hard_link) {  // a second name of an earlier file, as `tar cf` writes it
+      archive_entry_set_filetype(entry, AE_IFREG);
+      archive_entry_set_hardlink(entry, e.content_or_target.c_str());
+    }
     archive_entry_set_size(entry, e.type == AE_IFREG ? static_cast<la_int64_t>(e.content_or_target.size()) : 0);
     REQUIRE(archive_write_header(a, entry) == ARCHIVE_OK);
     if (e.type == AE_IFREG) archive_write_data(a, e.content_or_target.data(), e.content_or_target.size());
@@ -152,7 +158,8 @@ TEST_CASE("tar: each entry's type; the corpus reads files only, the upload holds
   const auto read = all_entries(archive, bounded(1024));
   REQUIRE(read.size() == 3);
   CHECK(read[0].type == TarEntryType::directory);
-  CHECK(read[1].type == TarEntryType::link);
+  CHECK(read[1].type == TarEntryType::symlink);
+  CHECK(read[1].link_target == "/etc/passwd");
   CHECK(read[1].bytes.empty());
   CHECK(read[2].type == TarEntryType::file);
 
@@ -202,5 +209,53 @@ TEST_CASE("tar: names that leave the directory, and names beyond the bound") {
     REQUIRE(read[0].error);
     CHECK(*read[0].error == "a name longer than 256 bytes: not read");
     CHECK(read[1].bytes == "%PDF");
+  }
+}
+
+TEST_CASE("tar: next_file reads a hard link as the file it links to, and hands on every other entry") {
+  const fs::path dir = fresh_temp_dir("tar-links");
+  const fs::path archive = raw_tar(dir, {{"d", AE_IFDIR, ""},
+                                         {"d/a.pdf", AE_IFREG, "%PDF-a"},
+                                         {"d/b.pdf", AE_IFREG, "%PDF-bb"},
+                                         {"d/a2.pdf", hard_link, "d/a.pdf"},
+                                         {"d/s.pdf", AE_IFLNK, "a.pdf"},
+                                         {"d/fifo", AE_IFIFO, ""},
+                                         {"d/lost.pdf", hard_link, "d/missing.pdf"},
+                                         {"d/b2.pdf", hard_link, "d/b.pdf"}});
+  const auto read_files = [&](TarLimits limits) {
+    auto reader = TarReader::open(archive.string(), limits);
+    REQUIRE(reader);
+    std::vector<TarMember> files;
+    std::vector<std::string> passed_over;
+    for (;;) {
+      auto file = reader->next_file([&](const TarMember& m) { passed_over.push_back(m.name + " " + pith::describe(m.type)); });
+      REQUIRE(file);
+      if (!*file) break;
+      files.push_back(std::move(**file));
+    }
+    CHECK(passed_over == std::vector<std::string>{"d/ directory", "d/s.pdf symbolic link", "d/fifo fifo"});
+    return files;
+  };
+  SECTION("every file and hard link is a file read, in the archive's order") {
+    const auto files = read_files(bounded(1024));
+    REQUIRE(files.size() == 5);
+    CHECK(files[2].name == "d/a2.pdf");
+    CHECK(files[2].type == TarEntryType::hard_link);
+    CHECK(files[2].bytes == "%PDF-a");
+    CHECK_FALSE(files[2].error);
+    CHECK(files[3].name == "d/lost.pdf");
+    REQUIRE(files[3].error);
+    CHECK(files[3].error->starts_with("a hard link to 'd/missing.pdf', which is not a file read before it"));
+    CHECK(files[4].bytes == "%PDF-bb");
+  }
+  SECTION("a file pushed out of what is held for links: the link is named with an error, never read empty") {
+    TarLimits limits = bounded(1024);
+    limits.max_linked_bytes = 8;  // holds b.pdf (7 bytes) only once it is read
+    const auto files = read_files(limits);
+    REQUIRE(files.size() == 5);
+    REQUIRE(files[2].error);
+    CHECK(files[2].error->find("not among the last 8 bytes of files held for links") != std::string::npos);
+    CHECK(files[2].bytes.empty());
+    CHECK(files[4].bytes == "%PDF-bb");
   }
 }

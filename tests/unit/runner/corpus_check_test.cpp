@@ -89,7 +89,7 @@ Emitted run(std::size_t count, unsigned jobs, const std::function<std::string(st
   options.jobs = jobs;
   options.limits = limits;
   options.inputs_per_worker = inputs_per_worker;  // 0: a child forked per input
-  runner::run_corpus(inputs, judge, options);
+  CHECK(runner::run_corpus(inputs, judge, options));
   return out;
 }
 

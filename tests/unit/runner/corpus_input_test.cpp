@@ -160,3 +160,82 @@ TEST_CASE("the HTML report names every input that needs attention first, whateve
                   std::to_string(CorpusSummary::quiet_reports_kept) + " listed after them, 50 left out") !=
         std::string::npos);
 }
+
+TEST_CASE("a joblog line carries what the summary needs of an input, and a resumed run reads it back") {
+  Report forged;
+  forged.input = "forged.pdf";
+  forged.pass("pdf.present");
+  forged.fail("pdf.bytes.prefix_broken", "the bytes before the stamp changed");
+  forged.fail("pdf.bytes.prefix_broken", "twice");
+  const auto entry = SummaryEntry::of("forged.pdf", forged, forged.to_json(), 0.25);
+  CHECK(entry.verdict == Verdict::failed);
+  CHECK(entry.failing_checks == std::vector<std::string>{"pdf.bytes.prefix_broken"});
+  CHECK(entry.reason == "pdf.bytes.prefix_broken: the bytes before the stamp changed");
+
+  const std::string file = temp_path("joblog-entries");
+  std::filesystem::remove(file);
+  {
+    auto log = JobLog::open(file, false);
+    REQUIRE(log);
+    REQUIRE(log->record(path("forged.pdf"), entry.to_joblog()));
+    REQUIRE(log->record(member("x.tar", "old.pdf", ""), Verdict::not_found));  // an older joblog's line: verdict only
+    REQUIRE(log->record_run_end(12.5, "SIGINT"));
+  }
+  std::vector<std::pair<std::string, nlohmann::json>> earlier;
+  auto log = JobLog::open(file, true, [&](const std::string& name, const nlohmann::json& line) { earlier.emplace_back(name, line); });
+  REQUIRE(log);
+  CHECK(log->size() == 2);
+  CHECK(log->earlier_seconds() == 12.5);
+  REQUIRE(earlier.size() == 2);
+  CHECK(earlier[1].first == "x.tar:old.pdf");
+  const auto back = SummaryEntry::from_joblog(earlier[0].first, earlier[0].second);
+  REQUIRE(back);
+  CHECK(back->name == "forged.pdf");
+  CHECK(back->verdict == Verdict::failed);
+  CHECK(back->failing_checks == entry.failing_checks);
+  CHECK(back->reason == entry.reason);
+  CHECK(back->seconds == 0.25);
+  CHECK(back->report == entry.report);  // it needs attention: its report is kept
+  const auto old = SummaryEntry::from_joblog(earlier[1].first, earlier[1].second);
+  REQUIRE(old);
+  CHECK(old->verdict == Verdict::not_found);
+  CHECK(old->reason.starts_with("no Pith Number found"));
+  CHECK_FALSE(SummaryEntry::from_joblog("x", nlohmann::json{{"verdict", "no such verdict"}}));
+  // A quiet one's report is not kept in the joblog (most of a corpus can be not_found); its reason is.
+  Report plain;
+  plain.input = "plain.pdf";
+  plain.number_found = false;
+  plain.skip("pdf.number.found", "no Pith Number");
+  const auto quiet = SummaryEntry::of("plain.pdf", plain, plain.to_json(), 0.01).to_joblog();
+  CHECK(quiet["verdict"] == "not_found");
+  CHECK_FALSE(quiet.contains("report"));
+  CHECK(quiet.contains("reason"));
+
+  CorpusSummary summary(true);
+  summary.add(*back);
+  summary.add(*old);
+  CHECK(summary.to_json()["failing_checks"]["pdf.bytes.prefix_broken"] == 1);
+  const std::string html = summary.to_html();
+  CHECK(html.find("<th>inputs failing it</th>") != std::string::npos);
+  CHECK(html.find("<td>pdf.bytes.prefix_broken: the bytes before the stamp changed</td>") != std::string::npos);
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("every verdict has a place in the summary, and a reason when it is not verified") {
+  CHECK(every_verdict().size() == 6);
+  CHECK(every_verdict().front() == Verdict::verified);
+  CHECK(every_verdict().back() == Verdict::not_found);
+  for (const Verdict v : every_verdict()) CHECK(verdict_named(to_string(v)) == v);
+  Report nothing;
+  nothing.input = "plain.pdf";
+  nothing.input_kind = "pdf";
+  CHECK_FALSE(reason_not_verified(nothing).empty());
+}
+
+TEST_CASE("the progress line's time left: by the rate so far, only once it can be known") {
+  CHECK(time_left_text(10, 100, 1100) == ", about 1m40s left");
+  CHECK(time_left_text(10, 100, std::size_t{100} * 400) == ", about 1h06m left");
+  CHECK(time_left_text(10, 100, std::nullopt).empty());  // an archive's total is not known
+  CHECK(time_left_text(0.5, 100, 1100).empty());          // too soon to say
+  CHECK(time_left_text(10, 1100, 1100).empty());          // done
+}
