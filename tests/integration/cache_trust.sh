@@ -54,14 +54,18 @@ run 0 "pith-check via file://" "$bin/pith-check" --resolver "file://$work/mirror
 before=$(snapshot)
 
 # ---- pith-check ------------------------------------------------------------------
+# A wrong year is a number the registry does not serve (exit 2, issue 31
+# item 7), and the answer names the record whose body it is; a mistyped body
+# or another paper's body answered is a failed check (exit 1).
+want_for() { [[ $1 == "$wrong_year" ]] && echo 2 || echo 1; }
 for input in "$wrong_year" "$typo" "$other"; do
-  run 1 "pith-check --offline $input" "$bin/pith-check" --offline --cache-dir "$cache" --mirror "file://$work/hostile" "$input"
+  run "$(want_for "$input")" "pith-check --offline $input" "$bin/pith-check" --offline --cache-dir "$cache" --mirror "file://$work/hostile" "$input"
   unchanged "pith-check --offline $input"
-  run 1 "pith-check $input (hostile mirror)" "$bin/pith-check" --resolver "file://$work/hostile" --refresh --cache-dir "$cache" "$input"
+  run "$(want_for "$input")" "pith-check $input (hostile mirror)" "$bin/pith-check" --resolver "file://$work/hostile" --refresh --cache-dir "$cache" "$input"
   unchanged "pith-check $input"
 done
-run 1 "pith-check --offline $wrong_year" "$bin/pith-check" --offline --cache-dir "$cache" "$wrong_year"
-grep -q "holds $number, not $wrong_year (the year differs" "$work/out" ||
+run 2 "pith-check --offline $wrong_year" "$bin/pith-check" --offline --cache-dir "$cache" "$wrong_year"
+grep -q "no record is $wrong_year: the record with this body is $number; check the year" "$work/err" ||
   fail "the wrong year does not name the record the cache holds: $(cat "$work/out" "$work/err")"
 unchanged "pith-check --offline $wrong_year (no mirror)"
 
@@ -70,7 +74,7 @@ use_zoo >/dev/null
 paper="$zoo/paper.pdf"  # the fixture record's paper (its title)
 for input in "$wrong_year" "$typo" "$other"; do
   cp "$paper" "$work/s.pdf"
-  run 1 "pith-stamp --offline --pith $input" "$bin/pith-stamp" --offline --cache-dir "$cache" --mirror "file://$work/hostile" \
+  run "$(want_for "$input")" "pith-stamp --offline --pith $input" "$bin/pith-stamp" --offline --cache-dir "$cache" --mirror "file://$work/hostile" \
     --pith "$input" "$work/s.pdf"
   cmp -s "$paper" "$work/s.pdf" || fail "pith-stamp --pith $input changed the PDF"
   unchanged "pith-stamp --offline --pith $input"

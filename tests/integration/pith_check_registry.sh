@@ -70,7 +70,7 @@ expect_exit 2
 expect_exit 2 --frobnicate "$bundle"
 expect_exit 0 --help
 expect_out "Exit codes"
-for verdict in verified failed error not_found unverifiable unbound; do expect_out "^  [0-4]  $verdict "; done
+for verdict in verified failed altered error not_found unverifiable unbound; do expect_out "^  [0-5] $verdict "; done
 
 # 9. Test-signed bundles: unverifiable without the test key, verified with --trust-key.
 "$signer" --title "Integration Test Paper" --arxiv 2402.00002 >"$work/test.bundle.json"

@@ -55,6 +55,7 @@ struct CheckRunOptions {
   unsigned jobs = 1;
   bool json = false;      // JSON Lines: one object per input
   bool quiet = false;     // nothing on stdout, no per-file messages: exit code only
+  bool problems_only = false;  // --problems-only: no report of a verified input on stdout (summary, joblog: all)
   bool colour = false;    // ANSI colours in the human text
   bool progress = false;  // a progress line on stderr (only when it is a TTY)
   std::size_t online_batch = 64;  // numbers looked up together
@@ -183,7 +184,7 @@ class Writer {
     auto entry = runner::SummaryEntry::of(input.name, checked.report, json, input.seconds);
     const nlohmann::json logged = joblog_ ? entry.to_joblog() : nlohmann::json();
     summary_.add(std::move(entry));
-    if (!options_.quiet) {
+    if (!options_.quiet && !(options_.problems_only && report.verdict() == Verdict::verified)) {
       clear_progress();
       if (options_.json) {
         out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -506,7 +507,7 @@ constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several 
                    data signed only by keys not in the trust store)
   4 unbound        a PDF whose genuine record nothing on the page ties to it
                    (no matching title, abstract or arXiv id)
-  130  interrupted  stopped by SIGINT (143: SIGTERM, 129: SIGHUP) after writing
+  130 interrupted  stopped by SIGINT (143: SIGTERM, 129: SIGHUP) after writing
                    the partial report; continue with --joblog FILE --resume
 
 Trust store: the registry key pith-v1-2026-05 (pinned), key files in
@@ -552,8 +553,10 @@ void CheckJob::declare(CLI::App& app) {
   app.add_option("--files-from", o.files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
+  app.add_flag("--problems-only", run.problems_only,
+               "print the reports of the inputs that are not verified only (the summary, --html and --joblog still count every input)");
   // Corpus runs (docs/corpus.md).
-  app.add_flag("-0,--null", o.null_separated, "--files-from names are separated by NUL, not newlines (find -print0)");
+  app.add_flag("-0,--null", o.null_separated, "the --files-from names are separated by NUL, not newlines (find -print0)");
   app.add_option("--tar", o.archives, "check the regular members (and hard links, as the files they link to) of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked; other members are counted and named (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false)

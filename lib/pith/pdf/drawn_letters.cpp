@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <dlfcn.h>
+#include <limits>
 #include <memory>
 
 namespace pith::pdf {
@@ -75,14 +76,55 @@ Result<tesseract::TessBaseAPI*> english_reader() {
   return &reader->api;
 }
 
+// The band of the page (top and bottom, in points) that belongs to one line.
+// poppler's line box spans its font's ascent to descent, and a Type 3 font
+// (pdfTeX's bitmap fonts: \usepackage[T1]{fontenc} without lmodern) claims
+// a box far taller than its glyphs: a title's line boxes then overlap (35 pt
+// tall at 22 pt leading, measured), and a crop of one line holds the lower
+// half of the line above and the upper half of the line below, which
+// Tesseract reads as garbage. Where two lines' boxes overlap, each keeps its
+// side of the overlap's middle. A line no other overlaps keeps its whole
+// crop, margin included (an accent or a descender may leave its box).
+struct Band {
+  double top = -std::numeric_limits<double>::infinity();
+  double bottom = std::numeric_limits<double>::infinity();
+};
+
+bool overlap_across(const Box& a, const Box& b) { return a.x0 < b.x1 && b.x0 < a.x1; }
+
+std::vector<Band> bands_of(const std::vector<Box>& lines) {
+  std::vector<Band> bands(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    for (std::size_t j = 0; j < lines.size(); ++j) {
+      const Box &a = lines[i], &b = lines[j];
+      // b below a (its middle lower), and their boxes overlap.
+      if (i == j || !overlap_across(a, b) || (b.y0 + b.y1) <= (a.y0 + a.y1) || b.y0 >= a.y1) continue;
+      const double middle = (b.y0 + a.y1) / 2;
+      bands[i].bottom = std::min(bands[i].bottom, middle);
+      bands[j].top = std::max(bands[j].top, middle);
+    }
+  }
+  return bands;
+}
+
 // `box` drawn as a viewer shows it, 8-bit grey on white, with a margin of a
-// quarter of its height around it (Tesseract wants white around a line).
+// quarter of its height around it (Tesseract wants white around a line),
+// and whatever the crop holds above or below the line's band made white.
 struct GreyCrop {
   int width = 0, height = 0, row = 0;
   std::unique_ptr<SplashBitmap> bitmap;
 };
 
-Result<GreyCrop> render_line(PDFDoc& doc, const Box& line) {
+void whiten_outside(GreyCrop& crop, double crop_top, double scale, const Band& band) {
+  unsigned char* data = crop.bitmap->getDataPtr();
+  for (int r = 0; r < crop.height; ++r) {
+    const double y = crop_top + (r + 0.5) / scale;
+    if (y < band.top || y > band.bottom) std::fill_n(data + static_cast<std::ptrdiff_t>(r) * crop.row, crop.width, 255);
+  }
+}
+
+Result<GreyCrop> render_line(PDFDoc& doc, const Box& box, const Band& band) {
+  const Box line{box.x0, std::max(box.y0, band.top), box.x1, std::min(box.y1, band.bottom)};
   const double tall = line.y1 - line.y0;
   if (!(tall > 0) || !(line.x1 > line.x0)) return fail(ErrorKind::malformed, "glyph check", "an empty line box");
   const double dpi = std::clamp(72.0 * line_pixels / tall, min_dpi, max_dpi);
@@ -107,6 +149,7 @@ Result<GreyCrop> render_line(PDFDoc& doc, const Box& line) {
   crop.width = crop.bitmap->getWidth();
   crop.height = crop.bitmap->getHeight();
   crop.row = crop.bitmap->getRowSize();
+  whiten_outside(crop, y / scale, scale, band);
   return crop;
 }
 
@@ -142,8 +185,9 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
   auto doc = open_for_text(pdf_bytes);
   if (!doc) return std::unexpected(doc.error());
   std::vector<std::string> read;
-  for (const Box& line : lines) {
-    auto crop = render_line(**doc, line);
+  const std::vector<Band> bands = bands_of(lines);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto crop = render_line(**doc, lines[i], bands[i]);
     if (!crop) return std::unexpected(crop.error());
     api.SetImage(crop->bitmap->getDataPtr(), crop->width, crop->height, 1, crop->row);
     api.SetSourceResolution(300);

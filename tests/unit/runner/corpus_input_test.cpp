@@ -222,7 +222,7 @@ TEST_CASE("a joblog line carries what the summary needs of an input, and a resum
 }
 
 TEST_CASE("every verdict has a place in the summary, and a reason when it is not verified") {
-  CHECK(every_verdict().size() == 6);
+  CHECK(every_verdict().size() == pith::verdict_count);
   CHECK(every_verdict().front() == Verdict::verified);
   CHECK(every_verdict().back() == Verdict::not_found);
   for (const Verdict v : every_verdict()) CHECK(verdict_named(to_string(v)) == v);
