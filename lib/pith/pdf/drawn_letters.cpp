@@ -90,18 +90,16 @@ struct Band {
   double bottom = std::numeric_limits<double>::infinity();
 };
 
-bool overlap_across(const Box& a, const Box& b) { return a.x0 < b.x1 && b.x0 < a.x1; }
-
 std::vector<Band> bands_of(const std::vector<Box>& lines) {
   std::vector<Band> bands(lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    for (std::size_t j = 0; j < lines.size(); ++j) {
-      const Box &a = lines[i], &b = lines[j];
-      // b below a (its middle lower), and their boxes overlap.
-      if (i == j || !overlap_across(a, b) || (b.y0 + b.y1) <= (a.y0 + a.y1) || b.y0 >= a.y1) continue;
-      const double middle = (b.y0 + a.y1) / 2;
-      bands[i].bottom = std::min(bands[i].bottom, middle);
-      bands[j].top = std::max(bands[j].top, middle);
+    for (std::size_t j = i + 1; j < lines.size(); ++j) {
+      const double i_middle = lines[i].y0 + lines[i].y1, j_middle = lines[j].y0 + lines[j].y1;  // doubled
+      if (i_middle == j_middle || intersection(lines[i], lines[j]).area() <= 0) continue;  // side by side, or apart
+      const std::size_t upper = i_middle < j_middle ? i : j, lower = upper == i ? j : i;
+      const double middle = (lines[lower].y0 + lines[upper].y1) / 2;
+      bands[upper].bottom = std::min(bands[upper].bottom, middle);
+      bands[lower].top = std::max(bands[lower].top, middle);
     }
   }
   return bands;
