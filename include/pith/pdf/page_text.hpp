@@ -36,6 +36,35 @@ struct SeenMeasure {
   friend bool operator==(const SeenMeasure&, const SeenMeasure&) = default;
 };
 
+// What one glyph of a line draws, told by its outline (issue 34): the
+// outline the font program gives the glyph, drawn with the shape of its
+// matrix (rotation, slant, aspect; not its size), named by a SHA-256 key
+// (pdf/glyph_shapes.hpp). The same drawing has the same key in any file,
+// whatever its font's subset or the file's claims; the glyph check learns
+// which letters a key draws from OCR readings (check/shape_memory.hpp).
+struct ShapedGlyph {
+  std::uint32_t key = 0;  // index into PageText::shape_keys
+  std::string claimed;    // the letters the font claims for it (/ToUnicode, encoding): UTF-8, hostile
+  friend bool operator==(const ShapedGlyph&, const ShapedGlyph&) = default;
+};
+
+// A line's inked glyphs left to right, when every one of them is told by
+// its outline and nothing else is drawn on them: no other glyph, no path or
+// image, no clip that cuts one, no soft mask on the page, no two glyphs
+// drawn over each other. `told` false (the glyphs left out): some glyph is
+// not (a Type 3 procedure, a pattern fill, a stroked or clipped glyph, a
+// rotated line...), and only OCR reads the line.
+struct LineShapes {
+  bool told = false;
+  std::vector<ShapedGlyph> glyphs;
+  friend bool operator==(const LineShapes&, const LineShapes&) = default;
+};
+
+// At most this many lines, from the top of the reading order, are told by
+// their glyphs' outlines (a title is among the first few); longer ones not.
+inline constexpr std::size_t max_shaped_lines = 24;
+inline constexpr std::size_t max_shaped_glyphs = 400;
+
 struct PageText {
   std::vector<std::string> lines;      // page 1's text layer, one entry per line, reading order, valid UTF-8
   // Per line, the same count as `lines`: one byte per code point of the
@@ -48,6 +77,11 @@ struct PageText {
   SeenMeasure measure;
   std::vector<std::string> link_uris;  // /URI of page 1's link annotations
   std::optional<std::string> problem;  // why no text could be read (the PDF opened, page 1 did not)
+  // The first lines' glyphs told by their outlines (at most
+  // max_shaped_lines entries, line by line from the first), and the keys
+  // they name (32 bytes each, distinct).
+  std::vector<LineShapes> shapes;
+  std::vector<std::string> shape_keys;
 
   // A page of these lines, every character seen (tests; text whose
   // visibility was decided elsewhere).
@@ -57,7 +91,8 @@ struct PageText {
   // Whether every character of lines [first, first + count) is seen.
   [[nodiscard]] bool all_seen(std::size_t first, std::size_t count) const;
   // The structure holds together: per-line vectors as long as `lines`, each
-  // mask one byte of '0'/'1' per code point. (A hostile child's message.)
+  // mask one byte of '0'/'1' per code point; shapes for at most as many
+  // lines, each key 32 bytes, each glyph naming one. (A hostile child's message.)
   [[nodiscard]] std::optional<std::string> inconsistency() const;
 
   [[nodiscard]] nlohmann::json to_json() const;

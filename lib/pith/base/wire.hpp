@@ -54,7 +54,7 @@ inline constexpr std::size_t wire_unbounded = std::numeric_limits<std::size_t>::
 
 class WireWriter {
  public:
-  // A message whose version is part of its tag (pdf/facts: "pith-pdf-facts/4").
+  // A message whose version is part of its tag (pdf/facts: "pith-pdf-facts/5").
   explicit WireWriter(std::string_view tag) { bytes(tag); }
   // A message of `tag`, fields of `version`.
   WireWriter(std::string_view tag, std::uint64_t version) {

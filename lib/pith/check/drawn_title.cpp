@@ -80,4 +80,47 @@ DrawnComparison compare_drawn_title(std::string_view claimed, const std::vector<
   return c;
 }
 
+std::vector<bool> confirmed_glyphs(const std::vector<std::string>& claims, std::string_view read) {
+  std::vector<bool> confirmed(claims.size(), false);
+  std::string claim;
+  for (const auto& c : claims) claim += c;
+  const std::size_t n = claim.size(), m = read.size();
+  if (n > max_aligned_letters || m > max_aligned_letters) return confirmed;
+  // The edit distances of every prefix pair, then one closest alignment
+  // walked back from the end, a match taken wherever it keeps the distance.
+  std::vector<std::size_t> d((n + 1) * (m + 1));
+  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * (m + 1) + j]; };
+  for (std::size_t i = 0; i <= n; ++i) at(i, 0) = i;
+  for (std::size_t j = 0; j <= m; ++j) at(0, j) = j;
+  for (std::size_t i = 1; i <= n; ++i) {
+    for (std::size_t j = 1; j <= m; ++j)
+      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (claim[i - 1] == read[j - 1] ? 0 : 1)});
+  }
+  std::vector<bool> matched(n, false), read_in_before(n + 1, false);  // read_in_before[i]: OCR read a letter before claimed letter i
+  for (std::size_t i = n, j = m; i > 0 || j > 0;) {
+    if (i > 0 && j > 0 && claim[i - 1] == read[j - 1] && at(i, j) == at(i - 1, j - 1)) {
+      matched[--i] = true;
+      --j;
+    } else if (i > 0 && j > 0 && at(i, j) == at(i - 1, j - 1) + 1) {
+      --i;
+      --j;
+    } else if (i > 0 && at(i, j) == at(i - 1, j) + 1) {
+      --i;
+    } else {
+      read_in_before[i] = true;
+      --j;
+    }
+  }
+  std::size_t start = 0;
+  for (std::size_t g = 0; g < claims.size(); ++g) {
+    const std::size_t end = start + claims[g].size();
+    bool ok = true;
+    for (std::size_t k = start; k < end; ++k) ok = ok && matched[k];
+    for (std::size_t k = start; k <= end; ++k) ok = ok && !read_in_before[k];
+    confirmed[g] = ok;
+    start = end;
+  }
+  return confirmed;
+}
+
 }  // namespace pith::check

@@ -45,6 +45,15 @@ inline constexpr double drawn_tolerance = 0.1;
 // `claimed`: the title as the text layer has it; `read`: the lines read by OCR.
 [[nodiscard]] DrawnComparison compare_drawn_title(std::string_view claimed, const std::vector<std::string>& read);
 
+// Which glyphs of a line OCR read exactly as they claim (what teaches the
+// shape memory, check/shape_memory.hpp): `claims`, each glyph's letters
+// (comparable_letters' form) in the line's order; `read`, the line as OCR
+// read it (the same form). In the closest alignment of the two, a glyph is
+// confirmed when each of its letters is read as itself and nothing is read
+// in among or beside them. All false for lines beyond max_aligned_letters.
+inline constexpr std::size_t max_aligned_letters = 600;
+[[nodiscard]] std::vector<bool> confirmed_glyphs(const std::vector<std::string>& claims, std::string_view read);
+
 // Whether the comparison lets the title bind: applicable and within the tolerance.
 [[nodiscard]] inline bool drawn_matches(const DrawnComparison& c) { return c.applicable && c.ratio() <= drawn_tolerance; }
 

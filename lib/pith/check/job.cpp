@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/job.hpp"
 
+#include "pith/check/shape_memory.hpp"
+
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/command_line.hpp"
 #include "pith/base/exit_codes.hpp"
@@ -9,6 +11,7 @@
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/shape_memory.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/evidence.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -620,6 +623,8 @@ Result<int> CheckJob::run() {
   const auto trust = registry::TrustStore::load(o.trust_keys, &warnings);
   for (const auto& w : warnings) warn(w);
   if (!trust) return usage("--trust-key " + trust.error().describe());
+  // What OCR taught about glyph shapes, kept beside the record cache (check/shape_memory.hpp).
+  if (const auto cache = o.resolver.effective_cache_dir(); !cache.empty()) use_shape_memory_file(cache / "shape-memory");
 
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.

@@ -476,6 +476,9 @@ std::optional<DrawnReading> read_metadata_title(const pdf::PageText& page, const
     if (!span || span->line_count > pdf::max_drawn_lines || span->first_line + span->line_count > page.boxes.size()) continue;
     const auto first = page.boxes.begin() + static_cast<std::ptrdiff_t>(span->first_line);
     const std::vector<pdf::Box> boxes(first, first + static_cast<std::ptrdiff_t>(span->line_count));
+    // Known to the shape memory: read without OCR, kept as a reading of these lines.
+    if (auto remembered = remembered_title_letters(page, *span))
+      return DrawnReading{span->first_line, span->line_count, std::move(*remembered), {}};
     auto line = read(boxes, pdf::ReadMode::line);
     if (!line) return std::nullopt;
     DrawnReading reading{span->first_line, span->line_count, std::move(*line), {}};

@@ -4,6 +4,7 @@
 #include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/check/drawn_title.hpp"
+#include "pith/check/shape_memory.hpp"
 #include "pith/pdf/evidence.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
@@ -164,48 +165,122 @@ std::string quoted_read(const std::vector<std::string>& lines) {
   return registry::quoted_title(joined);
 }
 
+// The span's lines read from the shape memory: each told by its glyphs'
+// outlines, every glyph known as the letters it claims; nullopt when any is
+// not (then OCR reads them).
+std::optional<std::vector<std::string>> read_from_memory(const pdf::PageText& page, const VisibleSpan& span,
+                                                         ShapeMemory& memory) {
+  if (span.first_line + span.line_count > page.shapes.size()) return std::nullopt;
+  memory.refresh();
+  std::vector<std::string> read;
+  for (std::size_t l = span.first_line; l < span.first_line + span.line_count; ++l) {
+    const pdf::LineShapes& line = page.shapes[l];
+    if (!line.told) return std::nullopt;
+    std::string letters;
+    for (const pdf::ShapedGlyph& g : line.glyphs) {
+      const auto known = memory.letters_of(page.shape_keys[g.key]);
+      if (!known || *known != comparable_letters(g.claimed)) return std::nullopt;
+      letters += *known;
+    }
+    read.push_back(std::move(letters));
+  }
+  return read;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> remembered_title_letters(const pdf::PageText& page, const VisibleSpan& span) {
+  auto remembered = read_from_memory(page, span, shape_memory());
+  if (!remembered || !drawn_matches(compare_drawn_title(span.text, *remembered))) return std::nullopt;
+  return remembered;
+}
+
+namespace {
+
+// What an OCR reading that matched teaches: the glyphs of each line told by
+// its outlines that OCR read exactly as they claim.
+void teach_memory(const pdf::PageText& page, const VisibleSpan& span, const std::vector<std::string>& read,
+                  ShapeMemory& memory) {
+  std::vector<std::pair<std::string, std::string>> taught;
+  for (std::size_t i = 0; i < span.line_count && i < read.size(); ++i) {
+    const std::size_t l = span.first_line + i;
+    if (l >= page.shapes.size() || !page.shapes[l].told) continue;
+    const auto& glyphs = page.shapes[l].glyphs;
+    std::vector<std::string> claims;
+    for (const pdf::ShapedGlyph& g : glyphs) claims.push_back(comparable_letters(g.claimed));
+    const std::vector<bool> confirmed = confirmed_glyphs(claims, comparable_letters(read[i]));
+    for (std::size_t k = 0; k < glyphs.size(); ++k) {
+      if (confirmed[k]) taught.emplace_back(page.shape_keys[glyphs[k].key], claims[k]);
+    }
+  }
+  memory.learn(taught);
+}
+
+struct TitleReading {
+  Result<std::vector<std::string>> letters;
+  DrawnComparison comparison;
+};
+
+// The title's drawn letters: from the shape memory when it knows every
+// glyph (and they match), else by OCR, line mode and then, when that does
+// not match, block mode (line mode misreads a text-layer line that joins two
+// printed ones, at a hyphen: the closer reading kept); a matching OCR
+// reading teaches the memory.
+TitleReading read_title_glyphs(const pdf::PageText& page, const VisibleSpan& span, const DrawnReader& read) {
+  if (const DrawnComparison claim_only = compare_drawn_title(span.text, {}); !claim_only.applicable)
+    return {std::vector<std::string>{}, claim_only};  // not compared: nothing to read
+  ShapeMemory& memory = shape_memory();
+  if (auto remembered = remembered_title_letters(page, span)) return {*remembered, compare_drawn_title(span.text, *remembered)};
+  TitleReading reading{read_span(page, span, read, pdf::ReadMode::line), {}};
+  if (!reading.letters) return reading;
+  reading.comparison = compare_drawn_title(span.text, *reading.letters);
+  if (reading.comparison.applicable && !drawn_matches(reading.comparison)) {
+    if (auto block = read_span(page, span, read, pdf::ReadMode::block)) {
+      if (const DrawnComparison b = compare_drawn_title(span.text, *block); b.distance < reading.comparison.distance) {
+        reading = {std::move(block), b};
+      }
+    }
+  }
+  if (drawn_matches(reading.comparison)) teach_memory(page, span, *reading.letters, memory);
+  return reading;
+}
+
 // The glyph check (issue 34): a title the text layer shows binds only when
 // its drawn letters are the ones the text layer claims (check/drawn_title.hpp).
 void bind_drawn_title(const pdf::PageText& page, const VisibleSpan& span, const DrawnReader& read, Report& report,
                       nlohmann::json& bindings) {
   const std::string where = describe_span(span);
   nlohmann::json region = region_of(page, span.first_line, span.line_count);
-  auto letters = read_span(page, span, read, pdf::ReadMode::line);
-  if (!letters) {
+  TitleReading reading = read_title_glyphs(page, span, read);
+  if (!reading.letters) {
     const std::string detail = where + " is the record's title in the text layer, but its glyphs could not be read (" +
-                               letters.error().message + "): the text layer's letters are the file's own claim, so "
+                               reading.letters.error().message + "): the text layer's letters are the file's own claim, so "
                                "the title does not bind";
     report.warn(check_code::pdf_title_glyphs_unread, detail);
     bindings["visible_title"] = binding_json(BindingState::undetermined, detail);
     if (!region.is_null()) bindings["visible_title"]["region"] = std::move(region);
     return;
   }
-  DrawnComparison c = compare_drawn_title(span.text, *letters);
-  // Line mode misreads a text-layer line that joins two printed ones (at a
-  // hyphen): the same pixels read once more as a block, the closer reading kept.
-  if (c.applicable && !drawn_matches(c)) {
-    if (auto block = read_span(page, span, read, pdf::ReadMode::block)) {
-      if (const DrawnComparison b = compare_drawn_title(span.text, *block); b.distance < c.distance) {
-        c = b;
-        letters = std::move(block);
-      }
-    }
-  }
-  const std::string figures = std::to_string(c.distance) + " of " + std::to_string(c.compared) + " letters differ";
+  const DrawnComparison& c = reading.comparison;
   if (!c.applicable) {
     report.skip(check_code::pdf_title_glyphs_unchecked,
                 "the record's title is mostly outside the English model's letters (or shorter than " +
                     std::to_string(min_compared_letters) + "): its glyphs are not compared, the text layer is taken as it reads");
   } else if (!drawn_matches(c)) {
+    const std::string figures = std::to_string(c.distance) + " of " + std::to_string(c.compared) + " letters differ";
     const std::string detail = where + " is the record's title in the text layer, but its glyphs read " +
-                               quoted_read(*letters) + " (" + figures + "): the letters drawn are not the letters claimed";
+                               quoted_read(*reading.letters) + " (" + figures + "): the letters drawn are not the letters claimed";
     report.fail(check_code::pdf_title_glyphs_mismatch, detail);
     bindings["visible_title"] = binding_json(BindingState::mismatch, detail);
     if (!region.is_null()) bindings["visible_title"]["region"] = std::move(region);
     return;
   } else {
-    report.pass(check_code::pdf_title_glyphs_match, "the title's glyphs read " + quoted_read(*letters) + " (" + figures +
-                                                        "): the letters drawn are the letters the text layer claims");
+    // The same words however the letters were read (OCR, or the shape
+    // memory once OCR has taught it): a check's report does not depend on
+    // what the memory holds.
+    report.pass(check_code::pdf_title_glyphs_match,
+                "the title's " + std::to_string(c.compared) +
+                    " letters, read from its glyphs, are the letters the text layer claims (within the tolerance)");
   }
   const std::string detail = where + " is the record's title, and a reader sees it";
   report.content_binding(check_code::pdf_title_visible_match, detail);

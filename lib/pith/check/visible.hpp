@@ -97,6 +97,12 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
 // over the file's bytes). Empty where the bytes are not at hand.
 using DrawnReader = std::function<Result<std::vector<std::string>>(const std::vector<pdf::Box>&, pdf::ReadMode)>;
 
+// The letters of `span`'s lines as the shape memory reads them
+// (check/shape_memory.hpp), when it knows every glyph as the letters it
+// claims and they match the span's text; nullopt: OCR must read them.
+[[nodiscard]] std::optional<std::vector<std::string>> remembered_title_letters(const pdf::PageText& page,
+                                                                              const VisibleSpan& span);
+
 // The visible bindings of a record to page 1 as a reader sees it now
 // (PageText::seen_lines; text a viewer hides never binds):
 //   pdf.title.visible_match (pass, binds content) once the glyph check

@@ -15,7 +15,7 @@ namespace {
 
 // --- The wire -------------------------------------------------------------
 
-constexpr std::string_view facts_tag = "pith-pdf-facts/4";
+constexpr std::string_view facts_tag = "pith-pdf-facts/5";
 
 void put_span(WireWriter& w, const std::optional<pdf::StreamSpan>& span) {
   w.flag(span.has_value());
@@ -38,6 +38,48 @@ void put_seen(WireWriter& w, const pdf::PageText& page) {
   w.counts(boxes);
   w.counts({bits_of(page.page_width), bits_of(page.page_height), page.measure.glyphs, page.measure.hidden,
             page.measure.ink_renders, page.measure.bare_renders});
+}
+
+// The lines told by their glyphs: per line whether told and how many
+// glyphs, then every glyph's key and claimed letters, then the keys.
+void put_shapes(WireWriter& w, const pdf::PageText& page) {
+  std::vector<std::uint64_t> told, counts, keys;
+  std::vector<std::string> claimed;
+  for (const pdf::LineShapes& line : page.shapes) {
+    told.push_back(line.told ? 1 : 0);
+    counts.push_back(line.glyphs.size());
+    for (const pdf::ShapedGlyph& g : line.glyphs) {
+      keys.push_back(g.key);
+      claimed.push_back(g.claimed);
+    }
+  }
+  w.counts(told);
+  w.counts(counts);
+  w.counts(keys);
+  w.bytes_list(claimed);
+  w.bytes_list(page.shape_keys);
+}
+
+// What put_shapes wrote; a field of the wrong form leaves `page` inconsistent.
+void take_shapes(WireReader& r, pdf::PageText& page) {
+  const std::vector<std::uint64_t> told = r.counts("shapes_told");
+  const std::vector<std::uint64_t> counts = r.counts("shapes_counts");
+  const std::vector<std::uint64_t> keys = r.counts("shapes_keys");
+  std::vector<std::string> claimed = r.bytes_list("shapes_claimed");
+  page.shape_keys = r.bytes_list("shape_keys");
+  const auto inconsistent = [&] { page.shapes.assign(pdf::max_shaped_lines + 1, {}); };
+  if (told.size() != counts.size() || keys.size() != claimed.size() || told.size() > pdf::max_shaped_lines) return inconsistent();
+  std::size_t next = 0;
+  for (std::size_t l = 0; l < told.size(); ++l) {
+    if (told[l] > 1 || counts[l] > pdf::max_shaped_glyphs || counts[l] > keys.size() - next) return inconsistent();
+    pdf::LineShapes line{told[l] == 1, {}};
+    for (std::uint64_t i = 0; i < counts[l]; ++i, ++next) {
+      if (keys[next] > 0xFFFFFFFFu) return inconsistent();
+      line.glyphs.push_back({static_cast<std::uint32_t>(keys[next]), std::move(claimed[next])});
+    }
+    page.shapes.push_back(std::move(line));
+  }
+  if (next != keys.size()) return inconsistent();
 }
 
 // What put_seen wrote; a field of the wrong form leaves `page` inconsistent
@@ -156,6 +198,7 @@ std::string PdfFacts::to_wire() const {
     w.bytes_list(page->lines);
     put_seen(w, *page);
     w.optional_bytes(page->problem);
+    put_shapes(w, *page);
   }
   w.optional_count(stamped_length);
   w.optional_bytes(stamped_xmp_packet);
@@ -195,6 +238,7 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
     page.lines = r.bytes_list("page_lines");
     take_seen(r, page);
     page.problem = r.optional_bytes("page_problem");
+    take_shapes(r, page);
     if (auto why = page.inconsistency()) return fail(ErrorKind::malformed, "the child's PDF facts", "page 1: " + *why);
     page.link_uris = m.link_uris;  // page 1's links are the metadata's (read_page_text copies them)
     f.page = std::move(page);

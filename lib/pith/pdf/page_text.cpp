@@ -6,6 +6,7 @@
 // 1 rendered for people (pith-check --evidence).
 #include "pith/pdf/page_text.hpp"
 
+#include "pith/base/crypto.hpp"
 #include "pith/base/utf8.hpp"
 #include "pith/pdf/poppler_document.hpp"
 #include "pith/pdf/seen_glyphs.hpp"
@@ -85,6 +86,15 @@ std::size_t code_points(std::string_view text) {
   return n;
 }
 
+bool valid_utf8(std::string_view text) {
+  while (!text.empty()) {
+    const Utf8Step step = next_utf8(text);
+    if (step.code_point < 0) return false;
+    text.remove_prefix(step.length);
+  }
+  return true;
+}
+
 }  // namespace
 
 // --- PageText ------------------------------------------------------------------
@@ -132,6 +142,17 @@ std::optional<std::string> PageText::inconsistency() const {
     if (seen[i].size() != code_points(lines[i])) return "a visibility mask of another length than its line";
   }
   if (!(page_width >= 0) || !(page_height >= 0)) return "a page size that is not a size";
+  if (shapes.size() > lines.size() || shapes.size() > max_shaped_lines) return "glyph shapes for lines it does not have";
+  for (const auto& key : shape_keys) {
+    if (key.size() != 32) return "a glyph shape key of another length than 32 bytes";
+  }
+  for (const LineShapes& line : shapes) {
+    if (line.glyphs.size() > max_shaped_glyphs || (!line.told && !line.glyphs.empty())) return "a line's glyph shapes out of form";
+    for (const ShapedGlyph& g : line.glyphs) {
+      if (g.key >= shape_keys.size()) return "a glyph shape naming no key";
+      if (g.claimed.size() > 64 || !valid_utf8(g.claimed)) return "a glyph's claimed letters out of form";
+    }
+  }
   return std::nullopt;
 }
 
@@ -146,6 +167,16 @@ nlohmann::json PageText::to_json() const {
                         {"measure", {measure.glyphs, measure.hidden, measure.ink_renders, measure.bare_renders}},
                         {"link_uris", link_uris}};
   if (problem) out["problem"] = *problem;
+  if (!shapes.empty()) {
+    nlohmann::json keys = nlohmann::json::array(), lines_json = nlohmann::json::array();
+    for (const auto& key : shape_keys) keys.push_back(to_hex(key));
+    for (const LineShapes& line : shapes) {
+      nlohmann::json glyphs = nlohmann::json::array();
+      for (const ShapedGlyph& g : line.glyphs) glyphs.push_back({g.key, g.claimed});
+      lines_json.push_back({{"told", line.told}, {"glyphs", std::move(glyphs)}});
+    }
+    out["shapes"] = {{"keys", std::move(keys)}, {"lines", std::move(lines_json)}};
+  }
   return out;
 }
 
@@ -167,6 +198,18 @@ Result<PageText> PageText::from_json(const nlohmann::json& json) {
                    m.at(3).get<std::uint64_t>()};
     out.link_uris = json.at("link_uris").get<std::vector<std::string>>();
     if (const auto it = json.find("problem"); it != json.end()) out.problem = it->get<std::string>();
+    if (const auto it = json.find("shapes"); it != json.end()) {
+      for (const auto& key : it->at("keys")) {
+        const auto bytes = from_hex_fixed<32>(key.get<std::string>());
+        if (!bytes) return bad("a glyph shape key that is not hex");
+        out.shape_keys.emplace_back(bytes->begin(), bytes->end());
+      }
+      for (const auto& line : it->at("lines")) {
+        LineShapes shaped{line.at("told").get<bool>(), {}};
+        for (const auto& g : line.at("glyphs")) shaped.glyphs.push_back({g.at(0).get<std::uint32_t>(), g.at(1).get<std::string>()});
+        out.shapes.push_back(std::move(shaped));
+      }
+    }
   } catch (const nlohmann::json::exception& e) {
     return bad(e.what());
   }
@@ -192,6 +235,9 @@ PageText read_page_text(std::string_view bytes, std::vector<std::string> link_ur
     }
     decide_visibility(doc, *layer, out.page_width, out.page_height, limits, out.measure);
     fill_lines(*layer, limits, out);
+    out.shapes = std::move(layer->shapes);
+    out.shape_keys = std::move(layer->shape_keys);
+    if (out.shapes.size() > out.lines.size()) out.shapes.resize(out.lines.size());
   } catch (const std::exception& e) {
     PageText failed;
     failed.link_uris = std::move(out.link_uris);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/seen_glyphs.hpp"
 
+#include "pith/pdf/glyph_shapes.hpp"
 #include "pith/pdf/poppler_document.hpp"
 
 #include <GfxState.h>
@@ -56,7 +57,10 @@ class InkProbe final : public SplashOutputDev {
   void startPage(int page_number, GfxState* state, XRef* xref_table) override {
     position_ = 0;
     type3_depth_ = 0;
-    if (mode_ == Mode::page) marks_.clear();
+    if (mode_ == Mode::page) {
+      marks_.clear();
+      shapes_.start_page();
+    }
     SplashOutputDev::startPage(page_number, state, xref_table);
   }
 
@@ -70,6 +74,7 @@ class InkProbe final : public SplashOutputDev {
     position_ += nBytes;
     if (mode_ == Mode::page) {
       SplashOutputDev::drawChar(state, x, y, dx, dy, originX, originY, code, nBytes, u, uLen);
+      shapes_.note_glyph(*this, state, x, y, originX, originY, code, u, uLen, position);  // after: the font is current
       return;
     }
     if (mode_ == Mode::bare || !selected(position)) return;
@@ -85,6 +90,7 @@ class InkProbe final : public SplashOutputDev {
     if (type3_depth_ == 0) {
       const int position = position_;
       position_ += 1;  // Type 3 fonts are simple fonts: one byte a character
+      if (mode_ == Mode::page) shapes_.note_type3_glyph(state, x, y, position);
       if (mode_ == Mode::bare) return true;  // "drawn": Gfx skips its CharProc
       if (mode_ == Mode::ink) {
         if (!selected(position)) return true;
@@ -104,6 +110,8 @@ class InkProbe final : public SplashOutputDev {
   // Where the page mode drew anything but glyphs (device pixels): the page
   // without text differs from white paper only there.
   [[nodiscard]] const std::vector<Box>& marks() const { return marks_; }
+  // Page mode: the glyphs drawn, told by their outlines.
+  [[nodiscard]] const GlyphShapes& shapes() const { return shapes_; }
 
   // Ink mode: nothing but glyphs (a Type 3 glyph's own drawing included).
   void stroke(GfxState* state) override {
@@ -157,6 +165,7 @@ class InkProbe final : public SplashOutputDev {
   void setSoftMaskFromImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert,
                                 bool inlineImg, double* baseMatrix) override {
     note_image(state);
+    if (mode_ == Mode::page) shapes_.note_soft_mask();
     if (drawing()) SplashOutputDev::setSoftMaskFromImageMask(state, ref, str, width, height, invert, inlineImg, baseMatrix);
   }
   void unsetSoftMaskFromImageMask(GfxState* state, double* baseMatrix) override {
@@ -185,6 +194,7 @@ class InkProbe final : public SplashOutputDev {
   }
   void setSoftMask(GfxState* state, const double* bbox, bool alpha, Function* transferFunc,
                    GfxColor* backdropColor) override {
+    if (mode_ == Mode::page) shapes_.note_soft_mask();
     SplashOutputDev::setSoftMask(state, bbox, alpha, transferFunc, backdropColor);
     if (mode_ == Mode::ink) SplashOutputDev::clearSoftMask(state);  // the group is consumed; its mask does not hide ink
   }
@@ -277,6 +287,7 @@ class InkProbe final : public SplashOutputDev {
   int position_ = 0;
   int type3_depth_ = 0;
   std::vector<Box> marks_;
+  GlyphShapes shapes_;  // destroyed before the device's font engine: it holds fonts of its font files
 };
 
 struct BitmapRelease {
@@ -306,6 +317,7 @@ void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double 
   probe.page_mode();
   display_page_one(doc, probe, limits.render_dpi);
   BitmapPtr page(probe.takeBitmap());
+  probe.shapes().tell_lines(layer, probe.marks());
   const GreyView page_view = view_of(*page, scale);
   // The page without text: white paper where nothing else was drawn near a
   // glyph (most pages of most papers), else rendered.

@@ -8,6 +8,7 @@
 // pdf/page_text; the child that parses the PDF runs it.
 #include "pith/base/error.hpp"
 #include "pith/pdf/glyph_visibility.hpp"
+#include "pith/pdf/page_text.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -34,6 +35,10 @@ struct TextLayer {
   std::vector<std::vector<LineChar>> lines;  // the output lines (hyphenated lines joined, as pdftotext)
   std::vector<std::vector<Box>> line_boxes;  // per poppler line: its glyph boxes
   std::vector<DrawnBy> drawn_by;             // sorted by start
+  // The first output lines' glyphs told by their outlines (pdf/glyph_shapes),
+  // filled by decide_visibility from the page render.
+  std::vector<LineShapes> shapes;
+  std::vector<std::string> shape_keys;
 };
 
 // Page 1's text layer (pdfTeX's Type 3 bitmap fonts' T1 slots read as their
