@@ -90,7 +90,8 @@ void ShapeMemory::learn(const std::vector<std::pair<std::string, std::string>>& 
   }
   if (lines.empty() || file_.empty()) return;
   std::error_code ignored;
-  std::filesystem::create_directories(file_.parent_path(), ignored);
+  std::filesystem::create_directories(file_.parent_path().parent_path(), ignored);
+  ::mkdir(file_.parent_path().c_str(), 0700);  // private, as the record cache beside it
   // Best effort: memory saves time, never decides; a file that cannot be
   // written leaves this process's memory.
   const Fd fd(::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));

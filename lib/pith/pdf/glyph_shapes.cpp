@@ -162,9 +162,10 @@ void GlyphShapes::note_glyph(SplashOutputDev& device, GfxState* state, double x,
   drawn.upright = upright(shape);
   drawn.inked = outline.key < 0 || outline.inked;
   if (outline.key >= 0 && outline.inked) {
+    // The outline's y runs up (text space), the device's down.
     const double k = scale / canonical_size;
-    drawn.ink = {x1 + outline.bounds.x0 * k, y1 + outline.bounds.y0 * k, x1 + outline.bounds.x1 * k,
-                 y1 + outline.bounds.y1 * k};
+    drawn.ink = {x1 + outline.bounds.x0 * k, y1 - outline.bounds.y1 * k, x1 + outline.bounds.x1 * k,
+                 y1 - outline.bounds.y0 * k};
   }
   // Told only when drawn plainly: filled with a colour, wholly inside the clip.
   const GfxColorSpace* fill = state->getFillColorSpace();
