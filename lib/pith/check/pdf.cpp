@@ -503,6 +503,7 @@ DrawnReader reader_of(const pdf::PageText& page, const std::optional<DrawnReadin
     };
     if (!same_lines())
       return fail(ErrorKind::internal, "glyph check", "only the lines that show the PDF's title metadata were read");
+    if (mode == pdf::ReadMode::available) return std::vector<std::string>{};
     const auto& read = mode == pdf::ReadMode::line ? drawn->line : drawn->block;
     if (read.size() != boxes.size()) return fail(ErrorKind::internal, "glyph check", "these lines were not read as a block");
     return read;

@@ -229,8 +229,12 @@ struct TitleReading {
 TitleReading read_title_glyphs(const pdf::PageText& page, const VisibleSpan& span, const DrawnReader& read) {
   if (const DrawnComparison claim_only = compare_drawn_title(span.text, {}); !claim_only.applicable)
     return {std::vector<std::string>{}, claim_only};  // not compared: nothing to read
+  // The memory stands in for OCR only where OCR could read these lines:
+  // where it could not, a title does not bind, whatever the memory knows.
   ShapeMemory& memory = shape_memory();
-  if (auto remembered = remembered_title_letters(page, span)) return {*remembered, compare_drawn_title(span.text, *remembered)};
+  if (read_span(page, span, read, pdf::ReadMode::available)) {
+    if (auto remembered = remembered_title_letters(page, span)) return {*remembered, compare_drawn_title(span.text, *remembered)};
+  }
   TitleReading reading{read_span(page, span, read, pdf::ReadMode::line), {}};
   if (!reading.letters) return reading;
   reading.comparison = compare_drawn_title(span.text, *reading.letters);

@@ -3,18 +3,18 @@
 
 #include "pith/base/child_process.hpp"
 #include "pith/pdf/poppler_document.hpp"
+#include "pith/pdf/tesseract_library.hpp"
 
 #include <PDFDoc.h>
 #include <SplashOutputDev.h>
 #include <splash/SplashBitmap.h>
-#include <tesseract/baseapi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cmath>
-#include <dlfcn.h>
 #include <limits>
 #include <memory>
+#include <optional>
 
 namespace pith::pdf {
 namespace {
@@ -26,54 +26,51 @@ constexpr double line_pixels = 64;
 constexpr double min_dpi = 72, max_dpi = 600;
 constexpr int max_crop_width = 8000;
 
-// libgomp, when Tesseract was built with OpenMP (Debian's is), starts worker
-// threads at the first parallel loop: omp_set_max_active_levels(0) makes
-// every parallel region run on the calling thread. Looked up, not linked:
-// a Tesseract without OpenMP has no such symbol, and needs nothing.
-void run_openmp_on_one_thread() {
-  using SetLevels = void (*)(int);
-  if (auto* set = reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"))) set(0);
-}
-
-struct Reader {
-  tesseract::TessBaseAPI api;
-  ~Reader() { api.End(); }
-};
-
 // The English model, loaded once per process (80-170 ms, measured: most of
-// a check's cost) from the system's tessdata, read-only, and kept: the
-// reading children forked after it inherit it loaded, so the model is in
-// memory before the sandbox is entered and before any PDF byte is parsed.
-// Only Tesseract's own data is read here, never the hostile PDF.
+// an OCR reading's cost) from the system's tessdata, read-only, and kept:
+// the reading children forked after it inherit it loaded, so the model is
+// in memory before the sandbox is entered and before any PDF byte is
+// parsed. Only Tesseract's own data is read here, never the hostile PDF.
 //
 // Ended at exit by a handler registered after Init, so before Tesseract's
-// own static caches go (a static reader outliving them makes Tesseract print
+// own static caches go (a reader outliving them makes Tesseract print
 // "WARNING! LEAK!" at exit, on the user's terminal).
-Reader* loaded_reader = nullptr;
+struct Reader {
+  const TesseractLibrary* library = nullptr;
+  TessBaseAPI* api = nullptr;
+};
+Reader loaded_reader;
 
 void end_reader() {
-  delete loaded_reader;
-  loaded_reader = nullptr;
+  if (!loaded_reader.api) return;
+  loaded_reader.library->end(loaded_reader.api);
+  loaded_reader.library->destroy(loaded_reader.api);
+  loaded_reader.api = nullptr;
 }
 
-Result<tesseract::TessBaseAPI*> english_reader() {
+Result<Reader> english_reader() {
   static bool tried = false;
+  static std::optional<Error> failed;
   if (!tried) {
     tried = true;
-    run_openmp_on_one_thread();
-    auto loaded = std::make_unique<Reader>();
-    // nullptr: the data path Tesseract was built with (TESSDATA_PREFIX overrides).
-    if (loaded->api.Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) == 0) {
-      loaded_reader = loaded.release();
-      std::atexit(end_reader);
+    auto library = tesseract_library();
+    if (!library) {
+      failed = library.error();
+    } else {
+      TessBaseAPI* api = (*library)->create();
+      // nullptr: the data path Tesseract was built with (TESSDATA_PREFIX overrides).
+      if (api && (*library)->init(api, nullptr, "eng", tesseract::OEM_LSTM_ONLY) == 0) {
+        loaded_reader = {*library, api};
+        std::atexit(end_reader);
+      } else {
+        if (api) (*library)->destroy(api);
+        failed = Error{ErrorKind::internal, "glyph check",
+                       "Tesseract's English model could not be loaded (install tesseract-ocr-eng)"};
+      }
     }
   }
-  Reader* reader = loaded_reader;
-  if (!reader) {
-    return fail(ErrorKind::internal, "glyph check",
-                "Tesseract's English model could not be loaded (install tesseract-ocr-eng)");
-  }
-  return &reader->api;
+  if (failed) return std::unexpected(*failed);
+  return loaded_reader;
 }
 
 // The band of the page (top and bottom, in points) that belongs to one line.
@@ -176,10 +173,12 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
                                                          ReadMode mode) {
   if (lines.empty() || lines.size() > max_drawn_lines)
     return fail(ErrorKind::internal, "glyph check", "asked to read " + std::to_string(lines.size()) + " lines");
+  if (mode == ReadMode::available) return std::vector<std::string>{};  // the bytes are here: they could be read
   auto reader = english_reader();  // before the PDF is parsed
   if (!reader) return std::unexpected(reader.error());
-  tesseract::TessBaseAPI& api = **reader;
-  api.SetPageSegMode(mode == ReadMode::line ? tesseract::PSM_SINGLE_LINE : tesseract::PSM_SINGLE_BLOCK);
+  const TesseractLibrary& tess = *reader->library;
+  TessBaseAPI* api = reader->api;
+  tess.set_page_seg_mode(api, mode == ReadMode::line ? tesseract::PSM_SINGLE_LINE : tesseract::PSM_SINGLE_BLOCK);
   auto doc = open_for_text(pdf_bytes);
   if (!doc) return std::unexpected(doc.error());
   std::vector<std::string> read;
@@ -187,17 +186,19 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
   for (std::size_t i = 0; i < lines.size(); ++i) {
     auto crop = render_line(**doc, lines[i], bands[i]);
     if (!crop) return std::unexpected(crop.error());
-    api.SetImage(crop->bitmap->getDataPtr(), crop->width, crop->height, 1, crop->row);
-    api.SetSourceResolution(300);
-    const std::unique_ptr<char[]> text(api.GetUTF8Text());
-    read.push_back(one_line(text.get()));
-    api.Clear();
+    tess.set_image(api, crop->bitmap->getDataPtr(), crop->width, crop->height, 1, crop->row);
+    tess.set_source_resolution(api, 300);
+    char* text = tess.get_utf8_text(api);
+    read.push_back(one_line(text));
+    tess.delete_text(text);
+    tess.clear(api);
   }
   return read;
 }
 
 Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes, const std::vector<Box>& lines,
                                                     ReadMode mode) {
+  if (mode == ReadMode::available) return read_drawn_letters_here(pdf_bytes, lines, mode);
   if (auto reader = english_reader(); !reader) return std::unexpected(reader.error());  // here, once: the children inherit it
   ChildLimits limits;
   limits.cpu_seconds = 10;  // a line takes 20-100 ms

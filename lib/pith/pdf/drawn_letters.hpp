@@ -28,7 +28,10 @@
 
 namespace pith::pdf {
 
-enum class ReadMode { line, block };
+// line: Tesseract's line mode; block: its block mode; available: nothing is
+// read, the answer says whether these lines could be (an empty reading, or
+// why not): the shape memory reads only where OCR could (check/visible).
+enum class ReadMode { line, block, available };
 
 // At most this many lines are read in one call (a title spans 1-4).
 inline constexpr std::size_t max_drawn_lines = 8;

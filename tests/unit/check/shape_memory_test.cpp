@@ -51,19 +51,23 @@ struct Judged {
 };
 
 // The visible bindings of `page` against the record of `title`, with an OCR
-// that reads `ocr` (or fails when it is empty).
-Judged judge(const pdf::PageText& page, const std::vector<std::string>& ocr) {
+// that reads `ocr` (or fails when it is empty: the model is not installed),
+// over the file's bytes when `bytes_at_hand` (else it can read nothing).
+Judged judge(const pdf::PageText& page, const std::vector<std::string>& ocr, bool bytes_at_hand = true) {
   Judged out;
   out.report.trust_anchor("receipt.signature.valid");
   out.report.requires_content_binding = true;
   nlohmann::json bindings;
   int* reads = &out.reads;
-  check::check_visible_bindings(page, record_with(title), out.report, bindings,
-                                [&ocr, reads](const std::vector<pdf::Box>&, pdf::ReadMode) -> Result<std::vector<std::string>> {
-                                  ++*reads;
-                                  if (ocr.empty()) return fail(ErrorKind::internal, "glyph check", "no OCR here");
-                                  return ocr;
-                                });
+  check::check_visible_bindings(
+      page, record_with(title), out.report, bindings,
+      [&ocr, reads, bytes_at_hand](const std::vector<pdf::Box>&, pdf::ReadMode mode) -> Result<std::vector<std::string>> {
+        if (!bytes_at_hand) return fail(ErrorKind::internal, "glyph check", "the bytes are gone");
+        if (mode == pdf::ReadMode::available) return std::vector<std::string>{};
+        ++*reads;
+        if (ocr.empty()) return fail(ErrorKind::internal, "glyph check", "no OCR here");
+        return ocr;
+      });
   return out;
 }
 
@@ -150,6 +154,12 @@ TEST_CASE("a title read from the shape memory: only once OCR taught every glyph,
       return judge(honest, {title});
     }();
     CHECK(second.report.find("pdf.title.glyphs_match")->detail == by_ocr.report.find("pdf.title.glyphs_match")->detail);
+  }
+  {  // where OCR could not read the lines (their bytes gone), the memory does not stand in
+    (void)judge(honest, {title});
+    const Judged gone = judge(honest, {title}, false);
+    CHECK(gone.report.verdict() == Verdict::unbound);
+    REQUIRE(gone.report.find("pdf.title.glyphs_unread"));
   }
   {  // another paper's glyphs under the record's letters: memory knows them as other letters, OCR decides
     const std::string other = "Cats and their discontents: a study of feline moods in cities and of the dogs that chase them";

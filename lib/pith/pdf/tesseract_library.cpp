@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pith/pdf/tesseract_library.hpp"
+
+#include <dlfcn.h>
+
+namespace pith::pdf {
+namespace {
+
+constexpr const char* soname = "libtesseract.so.5";  // Debian 12's libtesseract5
+
+template <class Function>
+bool take(void* handle, const char* name, Function& into) {
+  into = reinterpret_cast<Function>(::dlsym(handle, name));
+  return into != nullptr;
+}
+
+// libgomp, when Tesseract was built with OpenMP (Debian's is), starts worker
+// threads at the first parallel loop: omp_set_max_active_levels(0) makes
+// every parallel region run on the calling thread. Looked up through
+// Tesseract's own dependencies: one without OpenMP has no such symbol, and
+// needs nothing.
+void run_openmp_on_one_thread(void* handle) {
+  using SetLevels = void (*)(int);
+  if (auto* set = reinterpret_cast<SetLevels>(::dlsym(handle, "omp_set_max_active_levels"))) set(0);
+}
+
+Result<TesseractLibrary> load() {
+  const auto cannot = [](const std::string& why) {
+    return fail(ErrorKind::internal, "glyph check",
+                "cannot load Tesseract, which reading the title's glyphs needs (" + why +
+                    "): install it (Debian: apt install libtesseract5 tesseract-ocr-eng)");
+  };
+  // Never unloaded: Tesseract and OpenMP keep global state for the life of the process.
+  void* handle = ::dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* why = ::dlerror();
+    return cannot(why ? why : "dlopen failed");
+  }
+  TesseractLibrary t{};
+  const bool all = take(handle, "TessBaseAPICreate", t.create) && take(handle, "TessBaseAPIDelete", t.destroy) &&
+                   take(handle, "TessBaseAPIInit2", t.init) && take(handle, "TessBaseAPIEnd", t.end) &&
+                   take(handle, "TessBaseAPISetPageSegMode", t.set_page_seg_mode) &&
+                   take(handle, "TessBaseAPISetImage", t.set_image) &&
+                   take(handle, "TessBaseAPISetSourceResolution", t.set_source_resolution) &&
+                   take(handle, "TessBaseAPIGetUTF8Text", t.get_utf8_text) &&
+                   take(handle, "TessDeleteText", t.delete_text) && take(handle, "TessBaseAPIClear", t.clear);
+  if (!all) return cannot(std::string(soname) + " lacks a function pith uses: Tesseract 5 is needed");
+  run_openmp_on_one_thread(handle);
+  return t;
+}
+
+}  // namespace
+
+Result<const TesseractLibrary*> tesseract_library() {
+  static const Result<TesseractLibrary> loaded = load();  // once, thread-safe (C++11 statics)
+  if (!loaded) return std::unexpected(loaded.error());
+  return &*loaded;
+}
+
+}  // namespace pith::pdf
