@@ -22,7 +22,7 @@ base_check="$(cd "${2:?usage: shape_memory_bench.sh BUILD_DIR BASE_BUILD_DIR [CO
 count=${3:-60}
 need_commands pdflatex hyperfine
 need_built "$check" "$stamp" "$signer" "$base_check"
-memory="$XDG_CACHE_HOME/pith/shape-memory"
+memory="$XDG_CACHE_HOME/pith-shapes/memory"
 
 words=(accurate adaptive algebraic analysis approach bounded causal coherent compact convex dense
   discrete dynamic efficient elastic entropy exact fast federated finite flexible fluid formal gradient
@@ -75,7 +75,7 @@ echo "## $count distinct stamped papers, pith-check --offline -j 2 (load before:
 echo
 echo "| run | wall (s) | files/s | CPU per file (ms) | verdicts |"
 echo "|---|---|---|---|---|"
-rm -rf "$XDG_CACHE_HOME/pith"
+rm -rf "$XDG_CACHE_HOME/pith-shapes"
 batch "cold: empty memory" "$check"
 batch "warm" "$check"
 batch "from memory alone (no OCR model)" "$check" TESSDATA_PREFIX="$work/no-tessdata"

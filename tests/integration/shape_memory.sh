@@ -17,7 +17,7 @@ source "$src/tests/support/cli_expect.sh"  # fail MESSAGE, $failures
 py=/usr/bin/python3  # Debian's python3-pikepdf
 bundle="$src/samples/registry/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json"
 title='Layered gradient accumulation and modular pipeline parallelism: fast and efficient training of large language models'
-memory="$XDG_CACHE_HOME/pith/shape-memory"
+memory="$XDG_CACHE_HOME/pith-shapes/memory"
 
 stamp() { "$bin/pith-stamp" --offline --force --bundle "$bundle" --pith pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65 "$@"; }
 check() { "$bin/pith-check" --offline --json "$@"; }
@@ -51,6 +51,7 @@ without_ocr check "$work/s-honest.pdf" >"$work/none.json" 2>/dev/null || rc=$?
 # OCR reads it once, and teaches the memory.
 check "$work/s-honest.pdf" >"$work/ocr.json" || fail "honest: not verified by OCR"
 [[ -s $memory ]] || fail "the OCR reading taught nothing ($memory)"
+[[ ! -e $XDG_CACHE_HOME/pith ]] || fail "the memory was written into the record cache, which --offline never writes"
 grep -Eqv '^[0-9a-f]{64} [a-z0-9]*$' "$memory" && fail "the memory holds a line of another form"
 learnt=$(wc -l <"$memory")
 ((learnt >= 15)) || fail "only $learnt glyph shapes learnt from a title of 19 letters"
@@ -79,13 +80,29 @@ for kind in bar clip; do
   [[ $(verdict_of "$work/$kind.json") != verified ]] || fail "$kind: read from memory, though the outlines are not all that is drawn"
 done
 
+# pdfTeX's Type 3 bitmap fonts (T1 without outlines): a glyph is keyed by
+# its procedure's bytes, read from memory once OCR read it.
+mkdir -p "$work/t1"
+printf '%s\n' '\documentclass{article}' '\usepackage[T1]{fontenc}' "\\title{$title}" '\author{A. Author}' \
+  '\date{}' '\begin{document}' '\maketitle' 'Text.' '\end{document}' >"$work/t1/paper.tex"
+(cd "$work/t1" && pdflatex -interaction=batchmode paper.tex >/dev/null) || fail "the T1 paper did not build"
+if pdffonts "$work/t1/paper.pdf" | grep -q "Type 3"; then
+  stamp -o "$work/s-t1.pdf" "$work/t1/paper.pdf" 2>/dev/null || fail "t1: pith-stamp"
+  check "$work/s-t1.pdf" >"$work/t1.json" || fail "t1: not verified by OCR"
+  rc=0
+  without_ocr check "$work/s-t1.pdf" >"$work/t1-memory.json" 2>/dev/null || rc=$?
+  ((rc == 0)) || fail "t1 (Type 3 bitmap glyphs), from memory: exit $rc ($(verdict_of "$work/t1-memory.json"))"
+else
+  echo "note: this TeX Live draws T1 with outline fonts; the Type 3 case was not run"
+fi
+
 # A damaged memory file (junk, a line cut short) is passed over; an
 # unwritable one only costs the time.
 printf 'junk\n\0\377%s\n%064d' "$(head -c 40 /dev/urandom | od -An -tx1 | tr -d ' \n')" 7 >>"$memory"
 rc=0
 without_ocr check "$work/s-honest.pdf" >"$work/damaged.json" 2>/dev/null || rc=$?
 ((rc == 0)) || fail "a damaged memory file: exit $rc"
-rm -rf "$XDG_CACHE_HOME/pith" && mkdir -p "$XDG_CACHE_HOME" && printf 'a file where the directory goes\n' >"$XDG_CACHE_HOME/pith"
+rm -rf "$XDG_CACHE_HOME/pith-shapes" && printf 'a file where the directory goes\n' >"$XDG_CACHE_HOME/pith-shapes"
 check "$work/s-honest.pdf" >"$work/unwritable.json" 2>"$work/stderr" || fail "an unwritable memory: $(cat "$work/stderr")"
 cmp -s "$work/ocr.json" "$work/unwritable.json" || fail "an unwritable memory changed the report"
 

@@ -6,6 +6,7 @@
 // decides what an invalid byte becomes (a visible escape, U+FFFD).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace pith {
@@ -17,5 +18,11 @@ struct Utf8Step {
 
 // The first code point of `text`, which must not be empty.
 [[nodiscard]] Utf8Step next_utf8(std::string_view text);
+
+// Whether all of `text` is valid UTF-8.
+[[nodiscard]] bool is_valid_utf8(std::string_view text);
+
+// `c` appended as UTF-8; a surrogate or a value above U+10FFFF as U+FFFD.
+void append_utf8(std::string& out, char32_t c);
 
 }  // namespace pith

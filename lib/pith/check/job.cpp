@@ -623,8 +623,10 @@ Result<int> CheckJob::run() {
   const auto trust = registry::TrustStore::load(o.trust_keys, &warnings);
   for (const auto& w : warnings) warn(w);
   if (!trust) return usage("--trust-key " + trust.error().describe());
-  // What OCR taught about glyph shapes, kept beside the record cache (check/shape_memory.hpp).
-  if (const auto cache = o.resolver.effective_cache_dir(); !cache.empty()) use_shape_memory_file(cache / "shape-memory");
+  // What OCR taught about glyph shapes (check/shape_memory.hpp): its own
+  // directory beside the record cache, never in it (--offline never writes the record cache).
+  if (const auto cache = resolver::default_cache_dir(); !cache.empty())
+    use_shape_memory_file(cache.parent_path() / "pith-shapes" / "memory");
 
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.

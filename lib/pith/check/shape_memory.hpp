@@ -11,15 +11,17 @@
 //
 // Memory only ever confirms: a key that is unknown, or known as other
 // letters than the glyph claims, or taught two ways, sends the line to OCR,
-// which decides as it did without memory. The verdicts and reports are the
-// same with or without it; only the time differs.
+// which decides as it did without memory; and it stands in for OCR only
+// where OCR could read the lines. Where OCR works, the verdicts and reports
+// are the same with or without it; only the time differs.
 //
-// Kept in a file (pith-check: shape-memory in the cache directory,
-// resolver::default_cache_dir), one line a key, "<64 hex> <letters>", only
-// ever appended, re-read when it grows (several processes share it),
-// bounded (4 MiB). It is the user's own: whoever can write it can make a
-// check skip OCR, as whoever can write the trust store can do worse. Without
-// a file, memory lasts the process (pith-serve, tests).
+// Kept in a file (pith-check: pith-shapes/memory beside the record cache,
+// resolver::default_cache_dir, never in it: --offline never writes that),
+// one line a key, "<64 hex> <letters>", only ever appended, re-read when it
+// grows (several processes share it), bounded (4 MiB). It is the user's
+// own: whoever can write it can make a check skip OCR, as whoever can write
+// the trust store can do worse. Without a file, memory lasts the process
+// (pith-serve, tests).
 #include <cstdint>
 #include <filesystem>
 #include <optional>

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -49,8 +50,16 @@ class GlyphShapes {
   // A glyph the device is about to fill (SplashOutputDev::drawChar's arguments).
   void note_glyph(SplashOutputDev& device, GfxState* state, double x, double y, double origin_x, double origin_y,
                   CharCode code, const Unicode* u, int u_len, int position);
-  // A Type 3 glyph: drawn, never told.
-  void note_type3_glyph(GfxState* state, double x, double y, int position);
+  // A Type 3 glyph about to be drawn at the top level: begin, then (when its
+  // procedure runs, not drawn from Splash's glyph cache) the bounds its d1
+  // gives and anything it draws that its procedure's bytes do not hold (an
+  // image, a form, a shading, a pattern, text: it is then not told), then
+  // end. Its key is its procedure's bytes with the shape of its matrix.
+  void begin_type3_glyph(GfxState* state, double x, double y, CharCode code, const Unicode* u, int u_len,
+                         int position);
+  void type3_bounds(GfxState* state, double llx, double lly, double urx, double ury);
+  void taint_type3_glyph();
+  void end_type3_glyph(SplashOutputDev& device, GfxState* state);
   // A soft mask on the page: what it hides of a glyph is not in the outline.
   void note_soft_mask() { soft_masked_ = true; }
 
@@ -74,11 +83,27 @@ class GlyphShapes {
     std::string claimed;
   };
 
+  struct Type3Glyph {
+    int key = -1;                // into keys_; -1: its procedure cannot be keyed
+    bool tainted = false;        // it drew what its bytes do not hold
+    std::optional<Box> bounds;   // its d1 box, device pixels from its origin
+  };
+  using Type3Id = std::tuple<const void*, CharCode, Shape>;  // the GfxFont, the code, the shape
+
   SplashFont* canonical_font(SplashFontFile* file, const Shape& shape);
+  int key_index(std::string key);
+  // `drawn` told by `key` when drawn plainly: filled with a colour, wholly inside a clip of rectangles.
+  static void tell_if_plain(Drawn& drawn, int key, SplashOutputDev& device, GfxState* state);
   Outline outline_of(SplashFontFile* file, const Shape& shape, CharCode code);
 
   std::map<std::tuple<SplashFontFile*, Shape>, SplashFont*> fonts_;
   std::map<std::tuple<SplashFontFile*, Shape, CharCode>, Outline> outlines_;
+  std::map<Type3Id, Type3Glyph> type3_;
+  struct OpenType3 {
+    Type3Id id;
+    Box origin;  // the origin, a point
+  };
+  std::optional<OpenType3> open_type3_;
   std::vector<std::string> keys_;  // 32 bytes each
   std::vector<Drawn> drawn_;
   bool soft_masked_ = false;

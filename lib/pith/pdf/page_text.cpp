@@ -28,24 +28,6 @@ namespace pith::pdf {
 
 namespace {
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = 0xFFFD;
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
 
 void fill_lines(const TextLayer& layer, const PageTextLimits& limits, PageText& out) {
   for (const auto& chars : layer.lines) {
@@ -86,14 +68,6 @@ std::size_t code_points(std::string_view text) {
   return n;
 }
 
-bool valid_utf8(std::string_view text) {
-  while (!text.empty()) {
-    const Utf8Step step = next_utf8(text);
-    if (step.code_point < 0) return false;
-    text.remove_prefix(step.length);
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -150,7 +124,7 @@ std::optional<std::string> PageText::inconsistency() const {
     if (line.glyphs.size() > max_shaped_glyphs || (!line.told && !line.glyphs.empty())) return "a line's glyph shapes out of form";
     for (const ShapedGlyph& g : line.glyphs) {
       if (g.key >= shape_keys.size()) return "a glyph shape naming no key";
-      if (g.claimed.size() > 64 || !valid_utf8(g.claimed)) return "a glyph's claimed letters out of form";
+      if (g.claimed.size() > 64 || !is_valid_utf8(g.claimed)) return "a glyph's claimed letters out of form";
     }
   }
   return std::nullopt;

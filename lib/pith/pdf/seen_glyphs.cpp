@@ -67,6 +67,7 @@ class InkProbe final : public SplashOutputDev {
   void drawChar(GfxState* state, double x, double y, double dx, double dy, double originX, double originY,
                 CharCode code, int nBytes, const Unicode* u, int uLen) override {
     if (type3_depth_ > 0) {  // text inside a Type 3 glyph is part of that glyph
+      taint_type3();
       SplashOutputDev::drawChar(state, x, y, dx, dy, originX, originY, code, nBytes, u, uLen);
       return;
     }
@@ -90,7 +91,7 @@ class InkProbe final : public SplashOutputDev {
     if (type3_depth_ == 0) {
       const int position = position_;
       position_ += 1;  // Type 3 fonts are simple fonts: one byte a character
-      if (mode_ == Mode::page) shapes_.note_type3_glyph(state, x, y, position);
+      if (mode_ == Mode::page) shapes_.begin_type3_glyph(state, x, y, code, u, uLen, position);
       if (mode_ == Mode::bare) return true;  // "drawn": Gfx skips its CharProc
       if (mode_ == Mode::ink) {
         if (!selected(position)) return true;
@@ -99,12 +100,21 @@ class InkProbe final : public SplashOutputDev {
       }
     }
     const bool done = SplashOutputDev::beginType3Char(state, x, y, dx, dy, code, u, uLen);
-    if (!done) ++type3_depth_;
+    if (!done) {
+      ++type3_depth_;
+    } else if (type3_depth_ == 0 && mode_ == Mode::page) {
+      shapes_.end_type3_glyph(*this, state);  // drawn from Splash's glyph cache: no procedure runs
+    }
     return done;
   }
   void endType3Char(GfxState* state) override {
     if (type3_depth_ > 0) --type3_depth_;
     SplashOutputDev::endType3Char(state);
+    if (type3_depth_ == 0 && mode_ == Mode::page) shapes_.end_type3_glyph(*this, state);
+  }
+  void type3D1(GfxState* state, double wx, double wy, double llx, double lly, double urx, double ury) override {
+    if (type3_depth_ == 1 && mode_ == Mode::page) shapes_.type3_bounds(state, llx, lly, urx, ury);
+    SplashOutputDev::type3D1(state, wx, wy, llx, lly, urx, ury);
   }
 
   // Where the page mode drew anything but glyphs (device pixels): the page
@@ -112,6 +122,11 @@ class InkProbe final : public SplashOutputDev {
   [[nodiscard]] const std::vector<Box>& marks() const { return marks_; }
   // Page mode: the glyphs drawn, told by their outlines.
   [[nodiscard]] const GlyphShapes& shapes() const { return shapes_; }
+
+  // Page mode, inside a Type 3 glyph: it draws what its procedure's bytes do not hold.
+  void taint_type3() {
+    if (mode_ == Mode::page && type3_depth_ > 0) shapes_.taint_type3_glyph();
+  }
 
   // Ink mode: nothing but glyphs (a Type 3 glyph's own drawing included).
   void stroke(GfxState* state) override {
@@ -129,23 +144,28 @@ class InkProbe final : public SplashOutputDev {
   bool tilingPatternFill(GfxState* state, Gfx* gfx, Catalog* catalog, GfxTilingPattern* pattern, const double* mat,
                          int x0, int y0, int x1, int y1, double xStep, double yStep) override {
     note_clip(state);
+    taint_type3();
     return drawing() ? SplashOutputDev::tilingPatternFill(state, gfx, catalog, pattern, mat, x0, y0, x1, y1, xStep, yStep)
                      : true;
   }
   bool functionShadedFill(GfxState* state, GfxFunctionShading* shading) override {
     note_clip(state);
+    taint_type3();
     return drawing() ? SplashOutputDev::functionShadedFill(state, shading) : true;
   }
   bool axialShadedFill(GfxState* state, GfxAxialShading* shading, double tMin, double tMax) override {
     note_clip(state);
+    taint_type3();
     return drawing() ? SplashOutputDev::axialShadedFill(state, shading, tMin, tMax) : true;
   }
   bool radialShadedFill(GfxState* state, GfxRadialShading* shading, double tMin, double tMax) override {
     note_clip(state);
+    taint_type3();
     return drawing() ? SplashOutputDev::radialShadedFill(state, shading, tMin, tMax) : true;
   }
   bool gouraudTriangleShadedFill(GfxState* state, GfxGouraudTriangleShading* shading) override {
     note_clip(state);
+    taint_type3();
     return drawing() ? SplashOutputDev::gouraudTriangleShadedFill(state, shading) : true;
   }
   void clip(GfxState* state) override {
@@ -160,11 +180,13 @@ class InkProbe final : public SplashOutputDev {
   void drawImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert, bool interpolate,
                      bool inlineImg) override {
     note_image(state);
+    if (!inlineImg) taint_type3();  // an inline image is in the procedure's bytes
     if (drawing()) SplashOutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
   }
   void setSoftMaskFromImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert,
                                 bool inlineImg, double* baseMatrix) override {
     note_image(state);
+    if (!inlineImg) taint_type3();  // an inline image is in the procedure's bytes
     if (mode_ == Mode::page) shapes_.note_soft_mask();
     if (drawing()) SplashOutputDev::setSoftMaskFromImageMask(state, ref, str, width, height, invert, inlineImg, baseMatrix);
   }
@@ -174,12 +196,14 @@ class InkProbe final : public SplashOutputDev {
   void drawImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                  bool interpolate, const int* maskColors, bool inlineImg) override {
     note_image(state);
+    if (!inlineImg) taint_type3();  // an inline image is in the procedure's bytes
     if (drawing()) SplashOutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
   }
   void drawMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                        bool interpolate, Stream* maskStr, int maskWidth, int maskHeight, bool maskInvert,
                        bool maskInterpolate) override {
     note_image(state);
+    taint_type3();
     if (drawing())
       SplashOutputDev::drawMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr, maskWidth,
                                        maskHeight, maskInvert, maskInterpolate);
@@ -188,6 +212,7 @@ class InkProbe final : public SplashOutputDev {
                            bool interpolate, Stream* maskStr, int maskWidth, int maskHeight,
                            GfxImageColorMap* maskColorMap, bool maskInterpolate) override {
     note_image(state);
+    taint_type3();
     if (drawing())
       SplashOutputDev::drawSoftMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr, maskWidth,
                                            maskHeight, maskColorMap, maskInterpolate);

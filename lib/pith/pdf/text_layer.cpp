@@ -111,13 +111,16 @@ TextLayer lines_of(TextPage& page) {
   return layer;
 }
 
+}  // namespace
+
 // pdfTeX draws a T1-encoded font it has no outlines for (no cm-super, no
 // lmodern) as Type 3 bitmaps whose glyphs are named a<code>; poppler reads
 // the letters from those names (the code as the character), so the T1
 // slots below 32 (ligatures, dashes, quotes) come out as control
 // characters ("E\x1Ecient" for "Efficient").
 // Their text, from the T1 (Cork) encoding.
-std::optional<std::u32string> tex_bitmap_glyph_text(GfxState* state, CharCode code) {
+std::optional<std::u32string> tex_bitmap_glyph_text(GfxState* state, CharCode code, int u_len) {
+  if (u_len > 1 || !(code < 0x20 || code == 0x7F)) return std::nullopt;
   const std::shared_ptr<GfxFont> font = state->getFont();
   if (!font || font->getType() != fontType3 || code > 0xFF) return std::nullopt;
   char** names = static_cast<Gfx8BitFont*>(font.get())->getEncoding();
@@ -140,19 +143,19 @@ std::optional<std::u32string> tex_bitmap_glyph_text(GfxState* state, CharCode co
   }
 }
 
+namespace {
+
 // The text layer, with the T1 slots above filled in for pdfTeX's bitmap fonts.
 class TextProbe final : public TextOutputDev {
  public:
   TextProbe() : TextOutputDev(static_cast<TextOutputFunc>(nullptr), nullptr, /*physLayout=*/false, 0, /*rawOrder=*/false) {}
   void drawChar(GfxState* state, double x, double y, double dx, double dy, double originX, double originY,
                 CharCode code, int nBytes, const Unicode* u, int uLen) override {
-    if (uLen <= 1 && (code < 0x20 || code == 0x7F)) {
-      if (const auto glyph_text = tex_bitmap_glyph_text(state, code)) {
-        const std::vector<Unicode> units(glyph_text->begin(), glyph_text->end());
-        TextOutputDev::drawChar(state, x, y, dx, dy, originX, originY, code, nBytes, units.data(),
-                                static_cast<int>(units.size()));
-        return;
-      }
+    if (const auto glyph_text = tex_bitmap_glyph_text(state, code, uLen)) {
+      const std::vector<Unicode> units(glyph_text->begin(), glyph_text->end());
+      TextOutputDev::drawChar(state, x, y, dx, dy, originX, originY, code, nBytes, units.data(),
+                              static_cast<int>(units.size()));
+      return;
     }
     TextOutputDev::drawChar(state, x, y, dx, dy, originX, originY, code, nBytes, u, uLen);
   }

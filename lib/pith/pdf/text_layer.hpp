@@ -10,9 +10,14 @@
 #include "pith/pdf/glyph_visibility.hpp"
 #include "pith/pdf/page_text.hpp"
 
+#include <CharTypes.h>
+
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
+class GfxState;
 class PDFDoc;
 
 namespace pith::pdf {
@@ -40,6 +45,13 @@ struct TextLayer {
   std::vector<LineShapes> shapes;
   std::vector<std::string> shape_keys;
 };
+
+// pdfTeX draws a T1-encoded font it has no outlines for as Type 3 bitmaps
+// whose glyphs are named a<code>, and poppler reads the slots below 32
+// (ligatures, dashes, quotes) as control characters: their text from the
+// T1 (Cork) encoding; nullopt for any other glyph (`u_len`: the characters
+// poppler has for it).
+[[nodiscard]] std::optional<std::u32string> tex_bitmap_glyph_text(GfxState* state, CharCode code, int u_len);
 
 // Page 1's text layer (pdfTeX's Type 3 bitmap fonts' T1 slots read as their
 // letters); an Error whose message says why when page 1's text cannot be

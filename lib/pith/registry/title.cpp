@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/title.hpp"
+#include "pith/base/utf8.hpp"
 
 #include "pith/base/crypto.hpp"
 
@@ -27,11 +28,6 @@ bool is_whitespace(utf8proc_int32_t cp) {
   return cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP;
 }
 
-void append_utf8(std::string& out, utf8proc_int32_t cp) {
-  utf8proc_uint8_t buf[4];
-  const utf8proc_ssize_t n = utf8proc_encode_char(cp, buf);
-  out.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
-}
 
 std::string collapse_lower_ascii(std::string_view s) {
   std::string out;
@@ -72,7 +68,7 @@ std::string title_canon(std::string_view title) {
     }
     if (pending_space) out += ' ';
     pending_space = false;
-    append_utf8(out, utf8proc_tolower(cp));
+    append_utf8(out, static_cast<char32_t>(utf8proc_tolower(cp)));
   }
   std::free(nfc);
   return out;

@@ -24,11 +24,6 @@ std::vector<utf8proc_int32_t> code_points(std::string_view text) {
   return out;
 }
 
-void append_utf8(std::string& out, utf8proc_int32_t cp) {
-  utf8proc_uint8_t buf[4];
-  const utf8proc_ssize_t n = utf8proc_encode_char(cp, buf);
-  out.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
-}
 
 bool is_combining(utf8proc_int32_t cp) { return utf8proc_category(cp) == UTF8PROC_CATEGORY_MN; }
 bool is_invisible(utf8proc_int32_t cp) {
@@ -52,7 +47,7 @@ std::string prepare(std::string_view text) {
     if (is_invisible(cp)) continue;
     if (cp == 0x0131 && i + 1 < cps.size() && is_combining(cps[i + 1])) cp = 'i';
     if (is_space(cp)) cp = ' ';
-    append_utf8(out, cp);
+    append_utf8(out, static_cast<char32_t>(cp));
   }
   return out;
 }

@@ -56,14 +56,6 @@ std::string display_name_of_line(const nlohmann::json& line) {
   return get_exact_name(line, "file").value_or("");
 }
 
-bool is_utf8(std::string_view text) {
-  while (!text.empty()) {
-    const Utf8Step step = next_utf8(text);
-    if (step.code_point < 0) return false;
-    text.remove_prefix(step.length);
-  }
-  return true;
-}
 
 // Names are hostile bytes: dumped with `replace`, so a line is always JSON
 // (put_exact_name keeps the exact bytes beside the replaced form).
@@ -80,7 +72,7 @@ std::optional<unsigned> parse_unsigned(std::string_view s) {
 
 void put_exact_name(nlohmann::json& line, const std::string& field, const std::string& name) {
   line[field] = name;
-  if (is_utf8(name)) return;
+  if (is_valid_utf8(name)) return;
   line[field + "_base64"] =
       to_base64(std::span(reinterpret_cast<const std::uint8_t*>(name.data()), name.size()));
 }
