@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/tesseract_library.hpp"
 
+#include "pith/base/shared_library.hpp"
+
 #include <dlfcn.h>
 
 namespace pith::pdf {
@@ -8,11 +10,6 @@ namespace {
 
 constexpr const char* soname = "libtesseract.so.5";  // Debian 12's libtesseract5
 
-template <class Function>
-bool take(void* handle, const char* name, Function& into) {
-  into = reinterpret_cast<Function>(::dlsym(handle, name));
-  return into != nullptr;
-}
 
 // libgomp, when Tesseract was built with OpenMP (Debian's is), starts worker
 // threads at the first parallel loop: omp_set_max_active_levels(0) makes
@@ -31,19 +28,17 @@ Result<TesseractLibrary> load() {
                     "): install it (Debian: apt install libtesseract5 tesseract-ocr-eng)");
   };
   // Never unloaded: Tesseract and OpenMP keep global state for the life of the process.
-  void* handle = ::dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* why = ::dlerror();
-    return cannot(why ? why : "dlopen failed");
-  }
+  const Result<void*> opened = open_shared_library(soname);
+  if (!opened) return cannot(opened.error().message);
+  void* handle = *opened;
   TesseractLibrary t{};
-  const bool all = take(handle, "TessBaseAPICreate", t.create) && take(handle, "TessBaseAPIDelete", t.destroy) &&
-                   take(handle, "TessBaseAPIInit2", t.init) && take(handle, "TessBaseAPIEnd", t.end) &&
-                   take(handle, "TessBaseAPISetPageSegMode", t.set_page_seg_mode) &&
-                   take(handle, "TessBaseAPISetImage", t.set_image) &&
-                   take(handle, "TessBaseAPISetSourceResolution", t.set_source_resolution) &&
-                   take(handle, "TessBaseAPIGetUTF8Text", t.get_utf8_text) &&
-                   take(handle, "TessDeleteText", t.delete_text) && take(handle, "TessBaseAPIClear", t.clear);
+  const bool all = take_function(handle, "TessBaseAPICreate", t.create) && take_function(handle, "TessBaseAPIDelete", t.destroy) &&
+                   take_function(handle, "TessBaseAPIInit2", t.init) && take_function(handle, "TessBaseAPIEnd", t.end) &&
+                   take_function(handle, "TessBaseAPISetPageSegMode", t.set_page_seg_mode) &&
+                   take_function(handle, "TessBaseAPISetImage", t.set_image) &&
+                   take_function(handle, "TessBaseAPISetSourceResolution", t.set_source_resolution) &&
+                   take_function(handle, "TessBaseAPIGetUTF8Text", t.get_utf8_text) &&
+                   take_function(handle, "TessDeleteText", t.delete_text) && take_function(handle, "TessBaseAPIClear", t.clear);
   if (!all) return cannot(std::string(soname) + " lacks a function pith uses: Tesseract 5 is needed");
   run_openmp_on_one_thread(handle);
   return t;

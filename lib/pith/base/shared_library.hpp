@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A shared library loaded when first needed (dlopen), never unloaded, and
+// its functions taken by name: how pith uses libraries a run may not need
+// (libcurl only online: resolver/curl_library; Tesseract only for OCR:
+// pdf/tesseract_library), so that starting a tool does not load them.
+#include "pith/base/error.hpp"
+
+#include <dlfcn.h>
+#include <string>
+
+namespace pith {
+
+// The library `soname`, loaded with its own symbols kept local; an Error
+// with dlopen's reason when it cannot be.
+[[nodiscard]] inline Result<void*> open_shared_library(const char* soname) {
+  if (void* handle = ::dlopen(soname, RTLD_NOW | RTLD_LOCAL)) return handle;
+  const char* why = ::dlerror();
+  return fail(ErrorKind::internal, soname, why ? why : "dlopen failed");
+}
+
+// `into` set to the function `name` of `library`; false when it has none.
+template <class Function>
+[[nodiscard]] bool take_function(void* library, const char* name, Function& into) {
+  into = reinterpret_cast<Function>(::dlsym(library, name));
+  return into != nullptr;
+}
+
+}  // namespace pith
