@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/job.hpp"
+#include "pith/check/job_options.hpp"
 
 #include "pith/base/atomic_file.hpp"
-#include "pith/base/command_line.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
@@ -12,7 +12,6 @@
 #include "pith/check/visible.hpp"
 #include "pith/pdf/evidence.hpp"
 #include "pith/registry/trust_store.hpp"
-#include "pith/resolver/command_line.hpp"
 #include "pith/resolver/lookup.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/resolver/resolver_host.hpp"
@@ -20,7 +19,6 @@
 #include "pith/runner/corpus_input.hpp"
 #include "pith/runner/corpus_summary.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -42,56 +40,6 @@
 #include <vector>
 
 namespace pith::check {
-
-// --- The run ------------------------------------------------------------------
-
-// One pith-check run over many inputs: files are read in child processes
-// and judged here (runner/corpus.hpp, at most `jobs` at a time), the numbers
-// found are looked up in the registry in batches (check/online.hpp) unless
-// offline, and each report is written as it completes, in input order: JSON
-// Lines with `json`, else the human text with the completeness panel. The
-// exit code: the worst wins.
-struct CheckRunOptions {
-  unsigned jobs = 1;
-  bool json = false;      // JSON Lines: one object per input
-  bool quiet = false;     // nothing on stdout, no per-file messages: exit code only
-  bool problems_only = false;  // --problems-only: no report of a verified input on stdout (summary, joblog: all)
-  bool colour = false;    // ANSI colours in the human text
-  bool progress = false;  // a progress line on stderr (only when it is a TTY)
-  std::size_t online_batch = 64;  // numbers looked up together
-  // The configured resolver and mirrors: a PDF's resolver link to another host
-  // (and not the public registry) is a warning (resolver/resolver_host.hpp). Empty: no such check.
-  std::vector<std::string> resolver_bases;
-  runner::IsolationLimits limits;
-  // Offline (run_checks' resolver is nullptr): a resolver in offline mode
-  // (cache and file:// mirrors only) for the numbers of PDFs that carry no
-  // record, so they can still be verified and bound. nullptr: not resolved.
-  resolver::Resolver* local_resolver = nullptr;
-  // Corpus runs (docs/corpus.md). --joblog: one line per finished input,
-  // written once its report is out; with `resume`, inputs it holds are skipped.
-  std::string joblog;
-  bool resume = false;
-  // --shard K/N: only the inputs whose name hashes to K-1 modulo N (runner/corpus_input.hpp).
-  unsigned shard_index = 1;
-  unsigned shard_count = 1;
-  // Long-lived workers, replaced after this many inputs (runner/corpus.hpp);
-  // `fork_per_file`: a child forked per input instead (--workers=fork).
-  std::size_t inputs_per_worker = 500;
-  bool fork_per_file = false;
-  // --evidence DIR: for each PDF that binds, DIR/NAME.page1.png, the crop of
-  // page 1 where the binding was seen (pdf/evidence.hpp), named in the
-  // report (details.evidence). Created when missing.
-  std::string evidence_dir;
-  // --summary FILE (JSON) and --html FILE: written at the end (runner/corpus_summary.hpp).
-  std::string summary_file;
-  std::string html_file;
-  // --tar: a member larger than this is that member's `error`, unread.
-  std::size_t max_member_bytes = std::size_t{256} << 20;
-};
-
-// names (file paths or identifiers, as given), the reports already made for
-// them (resolved identifiers), and --tar archives.
-using CheckRunInputs = runner::InputList;
 
 namespace {
 
@@ -478,50 +426,7 @@ class InputJudge final : public runner::Judge {
 
 // --- The job ------------------------------------------------------------------
 
-struct CheckJob::Options {
-  resolver::ResolverOptions resolver = resolver::ResolverOptions::from_environment();
-  CheckRunOptions run;
-  bool json = false;
-  std::vector<std::string> trust_keys;
-  std::vector<std::string> files;
-  std::string files_from;
-  bool null_separated = false;
-  std::vector<std::string> archives;
-  std::string shard;
-  std::uint64_t file_memory_mb = 0;
-  std::string workers = "pool";
-};
-
 namespace {
-
-constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several files the worst wins: 1 > 5 > 2 > 4 > 3 > 0):
-  0 verified       the record verifies with a trusted key (and, for a PDF,
-                   something the reader sees ties it to that record)
-  1 failed         a check failed (tampered, forged or inconsistent data)
-  5 altered        a PDF whose genuine record page 1 shows, but whose text
-                   changed after it was stamped (the pages are named)
-  2 error          usage error or unreadable input (not a registry document,
-                   bad key file, a PDF the parser gave up on)
-  3 not_found      no Pith Number found
-  4 unverifiable   nothing trusted to verify with (e.g. a bare record, or
-                   data signed only by keys not in the trust store)
-  4 unbound        a PDF whose genuine record nothing on the page ties to it
-                   (no matching title, abstract or arXiv id)
-  130 interrupted  stopped by SIGINT (143: SIGTERM, 129: SIGHUP) after writing
-                   the partial report; continue with --joblog FILE --resume
-
-Trust store: the registry key pith-v1-2026-05 (pinned), key files in
-$XDG_CONFIG_HOME/pith/keys/*.json (default ~/.config/pith/keys), and every
---trust-key FILE. Keys shipped inside the data are never trusted.
-
-Online (the default; --offline skips it): for each number found, the
-registry's current bundle is fetched, verified and compared with the file's
-copy: newer events, corrections, superseded or equivocating events, a record
-no longer served are warnings (online.*), with the record-completeness panel.
-
-Each file is checked in its own process with CPU-time, memory and wall-clock
-limits: a crash, a hang or a limit is that file's verdict `error`, and the
-run goes on. JSON Lines schema: docs/pith-check-json.md.)";
 
 bool use_colour() {
   const char* no_colour = std::getenv("NO_COLOR");
@@ -534,57 +439,6 @@ std::unexpected<Error> usage(std::string message) { return fail(ErrorKind::usage
 
 CheckJob::CheckJob() : Job("pith-check"), options_(std::make_unique<Options>()) {}
 CheckJob::~CheckJob() = default;
-
-void CheckJob::declare(CLI::App& app) {
-  Options& o = *options_;
-  CheckRunOptions& run = o.run;
-  app.description(
-      "pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against "
-      "trusted keys");
-  app.footer(exit_code_help);
-  app.name("");  // "Usage:" names the program as it was called (argv[0]), as it always has
-  app.add_flag("--json", o.json, "one JSON object per input per line (JSON Lines, in input order)");
-  cli::add_trust_key_option(app, o.trust_keys);
-  app.add_option("inputs", o.files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
-      ->type_name("FILE|NUMBER...");
-  app.add_option("-j,--jobs", run.jobs, "check N files at once, each in its own process (default 1)")
-      ->check(CLI::Range(1u, runner::max_corpus_jobs))
-      ->type_name("N");
-  app.add_option("--files-from", o.files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
-      ->type_name("FILE");
-  app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
-  app.add_flag("--problems-only", run.problems_only,
-               "print the reports of the inputs that are not verified only (the summary, --html and --joblog still count every input)");
-  // Corpus runs (docs/corpus.md).
-  app.add_flag("-0,--null", o.null_separated, "the --files-from names are separated by NUL, not newlines (find -print0)");
-  app.add_option("--tar", o.archives, "check the regular members (and hard links, as the files they link to) of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked; other members are counted and named (repeatable)")
-      ->type_name("FILE")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--max-member-size", run.max_member_bytes, "with --tar: a larger member is that member's error, unread (default 268435456)")
-      ->type_name("BYTES");
-  app.add_option("--file-timeout", run.limits.wall_seconds, "per-file wall-clock limit in seconds (CPU: the same, at most 30; default 60)")
-      ->check(CLI::Range(1u, 86400u))
-      ->type_name("SECONDS");
-  app.add_option("--child-memory,--file-memory", o.file_memory_mb,
-                 "per-file address-space limit in MiB, the mapped file included (default 3072)")
-      ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20))
-      ->type_name("MIB");
-  app.add_option("--workers", o.workers, "pool: long-lived worker processes, each replaced after 500 inputs or a crash (default); fork: a process forked per input")
-      ->check(CLI::IsMember({"pool", "fork"}))
-      ->type_name("pool|fork");
-  app.add_option("--summary", run.summary_file, "write counts per verdict and per failing check, and the slowest inputs, to FILE (JSON)")
-      ->type_name("FILE");
-  app.add_option("--html", run.html_file, "write a self-contained HTML report to FILE: counts, the inputs not verified, their reports")
-      ->type_name("FILE");
-  app.add_option("--evidence", run.evidence_dir, "write DIR/NAME.page1.png for each PDF that binds: the crop of page 1 where a reader sees the record's title, abstract or arXiv watermark")
-      ->type_name("DIR");
-  app.add_option("--joblog", run.joblog, "append a line to FILE for each input once its report is out")->type_name("FILE");
-  app.add_flag("--resume", run.resume, "skip the inputs the --joblog FILE already holds (continue a killed run)");
-  app.add_option("--shard", o.shard, "check only shard K of N (1 <= K <= N): a stable split by a hash of each input's name")
-      ->type_name("K/N");
-  cli::add_resolver_options(app, o.resolver);
-}
 
 Result<int> CheckJob::run() {
   Options& o = *options_;
