@@ -59,6 +59,9 @@ void CheckJob::declare(CLI::App& app) {
   app.add_option("-j,--jobs", run.jobs, "check N files at once, each in its own process (default 1)")
       ->check(CLI::Range(1u, runner::max_corpus_jobs))
       ->type_name("N");
+  app.add_flag("-r,--recursive", o.recursive,
+               "check the PDFs (*.pdf, any case) under each directory given, walked depth first in name order; "
+               "symbolic links are not followed");
   app.add_option("--files-from", o.files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");

@@ -18,6 +18,7 @@
 #include "pith/runner/corpus.hpp"
 #include "pith/runner/corpus_input.hpp"
 #include "pith/runner/corpus_summary.hpp"
+#include "pith/runner/directory_walk.hpp"
 
 #include <algorithm>
 #include <array>
@@ -37,6 +38,7 @@
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace pith::check {
@@ -435,6 +437,51 @@ bool use_colour() {
 
 std::unexpected<Error> usage(std::string message) { return fail(ErrorKind::usage, "", std::move(message)); }
 
+// An input that is its error before any child reads it (kind "", verdict
+// error, exit 2): a directory given without -r, one -r cannot list.
+Report input_error(const std::string& name, ErrorKind kind, std::string message) {
+  Report report;
+  report.input = name;
+  report.error = Error{kind, {}, std::move(message)};
+  return report;
+}
+
+// The inputs named, each directory among them replaced by the PDFs under it
+// (-r, runner/directory_walk.hpp: sorted, no link followed), beside the
+// reports already made (a directory -r cannot list; a directory without
+// -r, whose one line says to add it). What a walk passed over is one note.
+std::pair<std::vector<std::string>, std::vector<std::optional<Report>>> expand_directories(std::vector<std::string> given,
+                                                                                          bool recursive, bool quiet) {
+  std::vector<std::string> names;
+  std::vector<std::optional<Report>> made;
+  for (auto& name : given) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(name, ec)) {
+      names.push_back(std::move(name));
+      made.emplace_back();
+      continue;
+    }
+    if (!recursive) {
+      made.emplace_back(input_error(name, ErrorKind::usage,
+                                    "is a directory: add -r to check the PDFs under it (pith-check -r " + name + ")"));
+      names.push_back(std::move(name));
+      continue;
+    }
+    runner::DirectoryWalk walk = runner::walk_for_pdfs(name);
+    for (auto& entry : walk.entries) {
+      if (entry.problem) {
+        made.emplace_back(input_error(entry.path, ErrorKind::io, *entry.problem));
+      } else {
+        made.emplace_back();
+      }
+      names.push_back(std::move(entry.path));
+    }
+    if (const std::string skipped = walk.passed_over(); !skipped.empty() && !quiet)
+      std::cerr << "pith-check: " << terminal_safe(name) << ": passed over " << skipped << "\n";
+  }
+  return {std::move(names), std::move(made)};
+}
+
 }  // namespace
 
 CheckJob::CheckJob() : Job("pith-check"), options_(std::make_unique<Options>()) {}
@@ -478,8 +525,12 @@ Result<int> CheckJob::run() {
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.
   CheckRunInputs inputs;
-  inputs.ready = resolver::look_up_identifiers(o.files, o.resolver, *trust);
-  inputs.names = std::move(o.files);
+  auto [names, walked] = expand_directories(std::move(o.files), o.recursive, run.quiet);
+  inputs.ready = resolver::look_up_identifiers(names, o.resolver, *trust);
+  for (std::size_t i = 0; i < walked.size(); ++i) {
+    if (walked[i]) inputs.ready[i] = std::move(walked[i]);
+  }
+  inputs.names = std::move(names);
   inputs.archives = std::move(o.archives);
   run.colour = !o.json && use_colour();
   run.json = o.json;

@@ -80,6 +80,7 @@ struct CheckJob::Options {
   std::string shard;
   std::uint64_t file_memory_mb = 0;
   std::string workers = "pool";
+  bool recursive = false;  // -r: a directory given stands for the PDFs under it (runner/directory_walk.hpp)
 };
 
 }  // namespace pith::check
