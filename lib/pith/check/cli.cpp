@@ -52,7 +52,14 @@ void CheckJob::declare(CLI::App& app) {
       "trusted keys");
   app.footer(exit_code_help);
   app.name("");  // "Usage:" names the program as it was called (argv[0]), as it always has
-  app.add_flag("--json", o.json, "one JSON object per input per line (JSON Lines, in input order)");
+  auto* json = app.add_flag("--json", o.json, "one JSON object per input per line (JSON Lines, in input order)");
+  auto* csv = app.add_flag("--csv", o.csv,
+                           "a CSV table (RFC 4180): a header row, then a row per input in input order (file, archive, member, "
+                           "kind, verdict, exit_code, pith_number, title, reason, warnings, error), each cell safe for a spreadsheet");
+  auto* tsv = app.add_flag("--tsv", o.tsv, "the --csv table as tab-separated values (tab, newline, CR and \\ escaped as \\t \\n \\r \\\\)");
+  json->excludes(csv, tsv);
+  csv->excludes(json, tsv);
+  tsv->excludes(json, csv);
   cli::add_trust_key_option(app, o.trust_keys);
   app.add_option("inputs", o.files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
       ->type_name("FILE|NUMBER...");

@@ -9,6 +9,7 @@
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
+#include "pith/check/table.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/evidence.hpp"
 #include "pith/registry/trust_store.hpp"
@@ -128,7 +129,7 @@ class Writer {
     const SignalsHeld held(joblog_ != nullptr);
     // The joblog keeps the report of an input that needs attention, so a
     // resumed run's --html shows it too.
-    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty() ||
+    const bool want_json = ((options_.json || options_.table) && !options_.quiet) || !options_.html_file.empty() ||
                            (joblog_ != nullptr && runner::needs_attention(report.verdict()));
     const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
     auto entry = runner::SummaryEntry::of(input.name, checked.report, json, input.seconds);
@@ -138,6 +139,8 @@ class Writer {
       clear_progress();
       if (options_.json) {
         out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      } else if (options_.table) {
+        out_ << report_table_row(*options_.table, json, checked);
       } else if (!report.error) {
         out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report) << signatures_text(report)
              << completeness_panel_text(checked);
@@ -174,14 +177,14 @@ class Writer {
       note_failure(joblog_->sync());
     }
     clear_progress();
-    if (!options_.quiet && !options_.json && tally_.done > 1) {
+    if (!options_.quiet && !machine_output() && tally_.done > 1) {
       out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
     }
     out_.flush();
     end.earlier_inputs = earlier_inputs_;
     summary_.set_end(std::move(end));
     summary_.set_elapsed(elapsed + earlier_seconds_);
-    if (!options_.quiet && !options_.json && tally_.done > 1) {
+    if (!options_.quiet && !machine_output() && tally_.done > 1) {
       err_ << summary_.to_text() << std::flush;
     } else if (!options_.quiet) {
       err_ << summary_.end_lines() << std::flush;
@@ -208,6 +211,8 @@ class Writer {
   void set_total(std::optional<std::size_t> total) { total_ = total; }
 
  private:
+  // --json, --csv, --tsv: stdout is the records alone, no tally line.
+  [[nodiscard]] bool machine_output() const { return options_.json || options_.table.has_value(); }
   // --summary, --html: written beside, flushed and renamed (base/atomic_file),
   // so a crash never leaves a report cut short where the last one was.
   void save(const char* option, const std::string& path, const std::string& text) {
@@ -395,6 +400,7 @@ class InputJudge final : public runner::Judge {
                                       [&writer](const std::string& problem) { writer.run_error(problem); });
   inputs_in_order.on_skipped([&writer](const std::string& line) { writer.note(line); });
   writer.set_total(inputs_in_order.total());
+  if (options.table && !options.quiet) out << report_table_header(*options.table) << std::flush;  // even with no row
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   InputJudge judge(trust, options, online);
 
@@ -532,8 +538,10 @@ Result<int> CheckJob::run() {
   }
   inputs.names = std::move(names);
   inputs.archives = std::move(o.archives);
-  run.colour = !o.json && use_colour();
+  run.colour = !o.json && !o.csv && !o.tsv && use_colour();
   run.json = o.json;
+  if (o.csv) run.table = TableFormat::csv;
+  if (o.tsv) run.table = TableFormat::tsv;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
   run.resolver_bases = o.resolver.mirrors;
   run.resolver_bases.push_back(o.resolver.resolver_url);

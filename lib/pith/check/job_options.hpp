@@ -3,6 +3,7 @@
 // pith-check's options: those of a run (CheckRunOptions, what run_checks in
 // check/job.cpp is given) and those of the command line (CheckJob::Options,
 // declared in check/cli.cpp and wired into a run in check/job.cpp).
+#include "pith/base/table_text.hpp"
 #include "pith/check/job.hpp"
 #include "pith/resolver/options.hpp"
 #include "pith/resolver/resolver.hpp"
@@ -11,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ namespace pith::check {
 struct CheckRunOptions {
   unsigned jobs = 1;
   bool json = false;      // JSON Lines: one object per input
+  std::optional<TableFormat> table;  // --csv / --tsv: a header row, then a row per input (check/table.hpp)
   bool quiet = false;     // nothing on stdout, no per-file messages: exit code only
   bool problems_only = false;  // --problems-only: no report of a verified input on stdout (summary, joblog: all)
   bool colour = false;    // ANSI colours in the human text
@@ -80,6 +83,8 @@ struct CheckJob::Options {
   std::string shard;
   std::uint64_t file_memory_mb = 0;
   std::string workers = "pool";
+  bool csv = false;
+  bool tsv = false;
   bool recursive = false;  // -r: a directory given stands for the PDFs under it (runner/directory_walk.hpp)
 };
 

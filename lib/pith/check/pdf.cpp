@@ -193,6 +193,7 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     report.error = Error{extraction.error().kind, {}, extraction.error().describe()};
     return checked;
   }
+  if (const auto titles = title_candidates(*extraction, metadata.info_title); !titles.empty()) checked.title = titles.front().title;
   const std::vector<pdf::NumberSighting> printed =
       probes.page_text ? pdf::printed_numbers(probes.page_text().seen_lines()) : std::vector<pdf::NumberSighting>{};
   take_printed_hint(*extraction, printed, report);
