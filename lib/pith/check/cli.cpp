@@ -69,6 +69,11 @@ void CheckJob::declare(CLI::App& app) {
   app.add_flag("-r,--recursive", o.recursive,
                "check the PDFs (*.pdf, any case) under each directory given, walked depth first in name order; "
                "symbolic links are not followed");
+  app.add_option("--extract", o.extract_dir,
+                 "write the Pith parts one PDF carries, exactly as carried, to DIR (pith-bundle.json, pith-record.json, "
+                 "metadata.xmp) and show its record; nothing is verified (pith-check FILE.pdf does that)")
+      ->type_name("DIR");
+  app.add_flag("--force", o.force, "with --extract: replace the files already in DIR");
   app.add_option("--files-from", o.files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");

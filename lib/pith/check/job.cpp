@@ -6,6 +6,7 @@
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
+#include "pith/check/extract.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
@@ -488,6 +489,15 @@ std::pair<std::vector<std::string>, std::vector<std::optional<Report>>> expand_d
   return {std::move(names), std::move(made)};
 }
 
+// --extract DIR FILE.pdf: one PDF, no run around it.
+Result<int> extract(const auto& o) {  // CheckJob::Options, a private type
+  if (o.files.size() != 1 || !o.archives.empty() || o.recursive || o.json || o.csv || o.tsv)
+    return usage("--extract takes one PDF and no other input or output option (pith-check --extract DIR FILE.pdf)");
+  ExtractRequest request{o.files.front(), o.extract_dir, o.force, o.run.limits};
+  if (auto extracted = extract_pith_parts(request, std::cout); !extracted) return std::unexpected(extracted.error());
+  return exit_code::ok;
+}
+
 }  // namespace
 
 CheckJob::CheckJob() : Job("pith-check"), options_(std::make_unique<Options>()) {}
@@ -510,6 +520,8 @@ Result<int> CheckJob::run() {
   run.limits.cpu_seconds = std::min(run.limits.cpu_seconds, run.limits.wall_seconds);
   run.limits.memory_option = "--child-memory MiB";  // named when a child is stopped by its limit
   run.limits.time_option = "--file-timeout SECONDS";
+  if (!o.extract_dir.empty()) return extract(o);
+  if (o.force) return usage("--force goes with --extract DIR (it replaces the files already in DIR)");
   if (!o.shard.empty()) {
     const auto parsed = runner::Shard::parse(o.shard);
     if (!parsed) return usage(parsed.error().describe());

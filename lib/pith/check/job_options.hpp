@@ -85,7 +85,9 @@ struct CheckJob::Options {
   std::string workers = "pool";
   bool csv = false;
   bool tsv = false;
-  bool recursive = false;  // -r: a directory given stands for the PDFs under it (runner/directory_walk.hpp)
+  bool recursive = false;
+  std::string extract_dir;  // --extract DIR: the Pith parts of one PDF written there (check/extract.hpp)
+  bool force = false;       // --force: --extract replaces files already in DIR  // -r: a directory given stands for the PDFs under it (runner/directory_walk.hpp)
 };
 
 }  // namespace pith::check
