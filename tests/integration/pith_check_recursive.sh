@@ -65,6 +65,11 @@ expect_exit 2 --offline "$t/a"
 expect_one_line "^pith-check: $t/a: is a directory: add -r to check the PDFs under it (pith-check -r $t/a)$"
 [[ ! -s $work/out ]] || fail "a directory without -r printed a report: $(cat "$work/out")"
 
+# --- a tree with no PDF: said, an error row, not a silent exit 0 --------------
+expect_exit 2 --offline "$t/c" -r
+grep -q "^pith-check: $t/c: no file named \*.pdf under it (-r checks those, and follows no link)$" "$work/err" ||
+  fail "-r over a tree with no PDF: $(cat "$work/err")"
+
 # --- with the batch options ---------------------------------------------------
 chmod 700 "$t/locked"
 rm -r "$t/locked"
@@ -83,9 +88,9 @@ assert s["inputs"] == 3 and v == {"verified": 1, "not_found": 2}, s' "$work/summ
 expect_exit 3 --offline --json -r "$t" --joblog "$work/run.joblog" --resume
 [[ ! -s $work/out ]] || fail "--resume re-checked inputs the joblog holds: $(cat "$work/out")"
 # Two directories and a file: in the order given, each tree walked in place.
-expect_exit 3 --offline --json -r "$t/a" "$t/Upper.PDF" "$t/c"
+expect_exit 2 --offline --json -r "$t/a" "$t/Upper.PDF" "$t/c"  # c: no PDF, an error row
 [[ $(/usr/bin/python3 -c 'import json,sys; print(" ".join(json.loads(l)["file"].rsplit("/",1)[1] for l in open(sys.argv[1])))' "$work/out") == \
-  "deep.pdf plain.pdf Upper.PDF" ]] || fail "-r with several arguments: $(cat "$work/out")"
+  "deep.pdf plain.pdf Upper.PDF c" ]] || fail "-r with several arguments: $(cat "$work/out")"
 
 ((failures == 0)) || exit 1
 echo "pith_check_recursive: ok"

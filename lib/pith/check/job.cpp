@@ -456,7 +456,8 @@ Report input_error(const std::string& name, ErrorKind kind, std::string message)
 // The inputs named, each directory among them replaced by the PDFs under it
 // (-r, runner/directory_walk.hpp: sorted, no link followed), beside the
 // reports already made (a directory -r cannot list; a directory without
-// -r, whose one line says to add it). What a walk passed over is one note.
+// -r, whose one line says to add it; one under which -r finds no PDF).
+// What a walk passed over is one note.
 std::pair<std::vector<std::string>, std::vector<std::optional<Report>>> expand_directories(std::vector<std::string> given,
                                                                                           bool recursive, bool quiet) {
   std::vector<std::string> names;
@@ -475,6 +476,9 @@ std::pair<std::vector<std::string>, std::vector<std::optional<Report>>> expand_d
       continue;
     }
     runner::DirectoryWalk walk = runner::walk_for_pdfs(name);
+    if (walk.entries.empty()) {  // said, not a silent exit 0
+      walk.entries.push_back({name, "no file named *.pdf under it (-r checks those, and follows no link)"});
+    }
     for (auto& entry : walk.entries) {
       if (entry.problem) {
         made.emplace_back(input_error(entry.path, ErrorKind::io, *entry.problem));
