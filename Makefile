@@ -11,6 +11,8 @@
 #   make papers-test  — the shipped papers end to end; make papers-bench PAPERS_DIR=… the whole corpus
 # and for the Debian packages (tests/package/run.sh; root, a few minutes):
 #   make package-test — build the .debs, lintian, install them into a clean Debian 12 root and use them
+# and for CTAN (pith.sty, its manual; scripts/ctan-zip checks the layout):
+#   make ctan — $(BUILD)/pith.zip
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
 WERROR    ?= $(if $(CI),ON,OFF)
@@ -33,7 +35,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 8
 
 .PHONY: all deps deps-demo deps-bench configure build check-space test demo demo-build bench install clean fuzz-build fuzz fuzz-smoke \
-        package-test corpus-engines-test papers-deps papers-test papers-bench
+        package-test corpus-engines-test papers-deps papers-test papers-bench ctan
 
 all: build
 
@@ -114,6 +116,9 @@ package-test: deps
 
 install: build
 	cmake --install $(BUILD)
+
+ctan: configure
+	cmake --build $(BUILD) --target ctan
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -32,4 +32,14 @@ function(pith_latex_doc texmf_dir)
     COMMENT "Building pith.sty's manual (texdoc pith)")
   add_custom_target(pith-latex-doc ALL DEPENDS ${out_dir}/pith.pdf)
   install(FILES ${out_dir}/pith.pdf DESTINATION ${texmf_dir}/doc/latex/pith)
+  # make ctan: <build>/pith.zip, the package as CTAN takes an upload (pith/:
+  # pith.sty, the manual's source and PDF, README.md, LICENSE), checked by
+  # scripts/ctan-zip as it is written.
+  add_custom_target(ctan
+    COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=${epoch}
+            ${PROJECT_SOURCE_DIR}/scripts/ctan-zip build ${PROJECT_BINARY_DIR}/pith.zip
+            --sty ${PROJECT_SOURCE_DIR}/latex/pith.sty --doc-source ${source} --manual ${out_dir}/pith.pdf
+            --readme ${PROJECT_SOURCE_DIR}/latex/README.md --licence ${PROJECT_SOURCE_DIR}/LICENSES/MIT.txt
+    COMMENT "Writing pith.zip for CTAN")
+  add_dependencies(ctan pith-latex-doc)
 endfunction()

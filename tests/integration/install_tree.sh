@@ -26,6 +26,17 @@ for page in man1/pith-check.1 man1/pith-stamp.1 man1/pith-serve.1 man7/pith.7; d
   done
 done
 MANWIDTH=100 man -l "$prefix/share/man/man1/pith-check.1" | grep -q -- "--offline" || fail "pith-check(1) lacks the options from --help"
+# pith-corpus-merge(1), an installed script's page (lintian: no-manual-page): SYNOPSIS and options from its --help.
+merge_page=$prefix/share/man/man1/pith-corpus-merge.1
+if [[ -s $merge_page ]]; then
+  MANWIDTH=100 man -l "$merge_page" >"$work/page" 2>"$work/err" || fail "man -l pith-corpus-merge.1 failed: $(cat "$work/err")"
+  [[ -s $work/err ]] && fail "man -l pith-corpus-merge.1 warned: $(cat "$work/err")"
+  for want in "^SYNOPSIS" "pith-corpus-merge \[-h\] \[--summary FILE\] SHARD.jsonl" "^EXIT STATUS" "^EXAMPLES" "--summary FILE"; do
+    grep -q -- "$want" "$work/page" || fail "pith-corpus-merge(1) lacks '$want'"
+  done
+else
+  fail "man1/pith-corpus-merge.1 not installed"
+fi
 MANWIDTH=100 man -l "$prefix/share/man/man1/pith-stamp.1" | grep -q "EXAMPLES" || fail "pith-stamp(1) lacks EXAMPLES"
 # paragraph PAGE TEXT: the paragraph of the rendered PAGE that holds TEXT, on one line.
 paragraph() {

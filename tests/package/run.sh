@@ -112,7 +112,7 @@ check "latexmk with the installed latexmkrc builds and stamps the sample" \
   'cd /tmp/t && latexmk -interaction=nonstopmode -quiet paper.tex'
 check "pith-check --offline verifies the stamped sample" \
   'cd /tmp/t && pith-check --offline paper.pdf | tee /dev/stderr | grep -q "verified pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"'
-check "man -w finds pith-check(1), pith-stamp(1), pith(7)" 'man -w pith-check && man -w pith-stamp && man -w 7 pith'
+check "man -w finds pith-check(1), pith-stamp(1), pith-corpus-merge(1), pith(7)" 'man -w pith-check && man -w pith-stamp && man -w pith-corpus-merge && man -w 7 pith'
 check "man renders pith-check(1) with EXIT STATUS" 'man -P cat pith-check 2>/dev/null | grep -q "EXIT STATUS"'
 check "bash completes pith-check --of to --offline" \
   'source /usr/share/bash-completion/completions/pith-check && complete -p pith-check &&

@@ -97,6 +97,9 @@ struct FileCheck {
   std::optional<CarriedCopy> carried;
   // A PDF with a number and no record: what to bind the resolved record to.
   std::optional<PdfEvidence> evidence;
+  // A PDF's title metadata as it claims it (XMP dc:title, else Info /Title):
+  // a hint, never verified, for a table's title column (pith-check --csv).
+  std::optional<std::string> title;
 
   // report.to_json() with details.carried (docs/pith-check-json.md).
   [[nodiscard]] nlohmann::json to_json() const;

@@ -21,12 +21,12 @@ void append_code_point_escape(std::string& out, std::uint32_t cp) {
   out += buf;
 }
 
+}  // namespace
+
 bool is_c1_or_bidi(std::uint32_t cp) {
   return (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
          (cp >= 0x2066 && cp <= 0x2069);
 }
-
-}  // namespace
 
 std::string terminal_safe(std::string_view text) {
   std::string out;

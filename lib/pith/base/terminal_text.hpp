@@ -6,6 +6,7 @@
 // "✓ verified", or bidi controls that reorder what is shown. Every value on
 // its way to text output goes through terminal_safe(); machine output
 // (--json) stays exact.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,9 @@ namespace pith {
 //  - bytes that are not valid UTF-8 as \xNN.
 // Everything else, other UTF-8 included, is kept as is.
 [[nodiscard]] std::string terminal_safe(std::string_view text);
+
+// A C1 control or a bidi control (the code points above): what a terminal,
+// or a spreadsheet's cell (base/table_text.hpp), must not be handed as is.
+[[nodiscard]] bool is_c1_or_bidi(std::uint32_t cp);
 
 }  // namespace pith

@@ -1,29 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/job.hpp"
+#include "pith/check/job_options.hpp"
 
 #include "pith/check/shape_memory.hpp"
 
 #include "pith/base/atomic_file.hpp"
-#include "pith/base/command_line.hpp"
 #include "pith/base/exit_codes.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
+#include "pith/check/extract.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/shape_memory.hpp"
+#include "pith/check/table.hpp"
 #include "pith/check/visible.hpp"
 #include "pith/pdf/evidence.hpp"
 #include "pith/registry/trust_store.hpp"
-#include "pith/resolver/command_line.hpp"
 #include "pith/resolver/lookup.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/resolver/resolver_host.hpp"
 #include "pith/runner/corpus.hpp"
 #include "pith/runner/corpus_input.hpp"
 #include "pith/runner/corpus_summary.hpp"
+#include "pith/runner/directory_walk.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -42,59 +43,10 @@
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace pith::check {
-
-// --- The run ------------------------------------------------------------------
-
-// One pith-check run over many inputs: files are read in child processes
-// and judged here (runner/corpus.hpp, at most `jobs` at a time), the numbers
-// found are looked up in the registry in batches (check/online.hpp) unless
-// offline, and each report is written as it completes, in input order: JSON
-// Lines with `json`, else the human text with the completeness panel. The
-// exit code: the worst wins.
-struct CheckRunOptions {
-  unsigned jobs = 1;
-  bool json = false;      // JSON Lines: one object per input
-  bool quiet = false;     // nothing on stdout, no per-file messages: exit code only
-  bool problems_only = false;  // --problems-only: no report of a verified input on stdout (summary, joblog: all)
-  bool colour = false;    // ANSI colours in the human text
-  bool progress = false;  // a progress line on stderr (only when it is a TTY)
-  std::size_t online_batch = 64;  // numbers looked up together
-  // The configured resolver and mirrors: a PDF's resolver link to another host
-  // (and not the public registry) is a warning (resolver/resolver_host.hpp). Empty: no such check.
-  std::vector<std::string> resolver_bases;
-  runner::IsolationLimits limits;
-  // Offline (run_checks' resolver is nullptr): a resolver in offline mode
-  // (cache and file:// mirrors only) for the numbers of PDFs that carry no
-  // record, so they can still be verified and bound. nullptr: not resolved.
-  resolver::Resolver* local_resolver = nullptr;
-  // Corpus runs (docs/corpus.md). --joblog: one line per finished input,
-  // written once its report is out; with `resume`, inputs it holds are skipped.
-  std::string joblog;
-  bool resume = false;
-  // --shard K/N: only the inputs whose name hashes to K-1 modulo N (runner/corpus_input.hpp).
-  unsigned shard_index = 1;
-  unsigned shard_count = 1;
-  // Long-lived workers, replaced after this many inputs (runner/corpus.hpp);
-  // `fork_per_file`: a child forked per input instead (--workers=fork).
-  std::size_t inputs_per_worker = 500;
-  bool fork_per_file = false;
-  // --evidence DIR: for each PDF that binds, DIR/NAME.page1.png, the crop of
-  // page 1 where the binding was seen (pdf/evidence.hpp), named in the
-  // report (details.evidence). Created when missing.
-  std::string evidence_dir;
-  // --summary FILE (JSON) and --html FILE: written at the end (runner/corpus_summary.hpp).
-  std::string summary_file;
-  std::string html_file;
-  // --tar: a member larger than this is that member's `error`, unread.
-  std::size_t max_member_bytes = std::size_t{256} << 20;
-};
-
-// names (file paths or identifiers, as given), the reports already made for
-// them (resolved identifiers), and --tar archives.
-using CheckRunInputs = runner::InputList;
 
 namespace {
 
@@ -181,7 +133,7 @@ class Writer {
     const SignalsHeld held(joblog_ != nullptr);
     // The joblog keeps the report of an input that needs attention, so a
     // resumed run's --html shows it too.
-    const bool want_json = (options_.json && !options_.quiet) || !options_.html_file.empty() ||
+    const bool want_json = ((options_.json || options_.table) && !options_.quiet) || !options_.html_file.empty() ||
                            (joblog_ != nullptr && runner::needs_attention(report.verdict()));
     const nlohmann::json json = want_json ? json_report(input, checked) : nlohmann::json();
     auto entry = runner::SummaryEntry::of(input.name, checked.report, json, input.seconds);
@@ -191,6 +143,8 @@ class Writer {
       clear_progress();
       if (options_.json) {
         out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      } else if (options_.table) {
+        out_ << report_table_row(*options_.table, json, checked);
       } else if (!report.error) {
         out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report) << signatures_text(report)
              << completeness_panel_text(checked);
@@ -227,14 +181,14 @@ class Writer {
       note_failure(joblog_->sync());
     }
     clear_progress();
-    if (!options_.quiet && !options_.json && tally_.done > 1) {
+    if (!options_.quiet && !machine_output() && tally_.done > 1) {
       out_ << tally_.done << " inputs: " << tally_.describe() << "\n";
     }
     out_.flush();
     end.earlier_inputs = earlier_inputs_;
     summary_.set_end(std::move(end));
     summary_.set_elapsed(elapsed + earlier_seconds_);
-    if (!options_.quiet && !options_.json && tally_.done > 1) {
+    if (!options_.quiet && !machine_output() && tally_.done > 1) {
       err_ << summary_.to_text() << std::flush;
     } else if (!options_.quiet) {
       err_ << summary_.end_lines() << std::flush;
@@ -261,6 +215,8 @@ class Writer {
   void set_total(std::optional<std::size_t> total) { total_ = total; }
 
  private:
+  // --json, --csv, --tsv: stdout is the records alone, no tally line.
+  [[nodiscard]] bool machine_output() const { return options_.json || options_.table.has_value(); }
   // --summary, --html: written beside, flushed and renamed (base/atomic_file),
   // so a crash never leaves a report cut short where the last one was.
   void save(const char* option, const std::string& path, const std::string& text) {
@@ -448,6 +404,7 @@ class InputJudge final : public runner::Judge {
                                       [&writer](const std::string& problem) { writer.run_error(problem); });
   inputs_in_order.on_skipped([&writer](const std::string& line) { writer.note(line); });
   writer.set_total(inputs_in_order.total());
+  if (options.table && !options.quiet) out << report_table_header(*options.table) << std::flush;  // even with no row
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   InputJudge judge(trust, options, online);
 
@@ -481,50 +438,7 @@ class InputJudge final : public runner::Judge {
 
 // --- The job ------------------------------------------------------------------
 
-struct CheckJob::Options {
-  resolver::ResolverOptions resolver = resolver::ResolverOptions::from_environment();
-  CheckRunOptions run;
-  bool json = false;
-  std::vector<std::string> trust_keys;
-  std::vector<std::string> files;
-  std::string files_from;
-  bool null_separated = false;
-  std::vector<std::string> archives;
-  std::string shard;
-  std::uint64_t file_memory_mb = 0;
-  std::string workers = "pool";
-};
-
 namespace {
-
-constexpr const char* exit_code_help = R"(Exit codes and verdicts (with several files the worst wins: 1 > 5 > 2 > 4 > 3 > 0):
-  0 verified       the record verifies with a trusted key (and, for a PDF,
-                   something the reader sees ties it to that record)
-  1 failed         a check failed (tampered, forged or inconsistent data)
-  5 altered        a PDF whose genuine record page 1 shows, but whose text
-                   changed after it was stamped (the pages are named)
-  2 error          usage error or unreadable input (not a registry document,
-                   bad key file, a PDF the parser gave up on)
-  3 not_found      no Pith Number found
-  4 unverifiable   nothing trusted to verify with (e.g. a bare record, or
-                   data signed only by keys not in the trust store)
-  4 unbound        a PDF whose genuine record nothing on the page ties to it
-                   (no matching title, abstract or arXiv id)
-  130 interrupted  stopped by SIGINT (143: SIGTERM, 129: SIGHUP) after writing
-                   the partial report; continue with --joblog FILE --resume
-
-Trust store: the registry key pith-v1-2026-05 (pinned), key files in
-$XDG_CONFIG_HOME/pith/keys/*.json (default ~/.config/pith/keys), and every
---trust-key FILE. Keys shipped inside the data are never trusted.
-
-Online (the default; --offline skips it): for each number found, the
-registry's current bundle is fetched, verified and compared with the file's
-copy: newer events, corrections, superseded or equivocating events, a record
-no longer served are warnings (online.*), with the record-completeness panel.
-
-Each file is checked in its own process with CPU-time, memory and wall-clock
-limits: a crash, a hang or a limit is that file's verdict `error`, and the
-run goes on. JSON Lines schema: docs/pith-check-json.md.)";
 
 bool use_colour() {
   const char* no_colour = std::getenv("NO_COLOR");
@@ -533,61 +447,68 @@ bool use_colour() {
 
 std::unexpected<Error> usage(std::string message) { return fail(ErrorKind::usage, "", std::move(message)); }
 
+// An input that is its error before any child reads it (kind "", verdict
+// error, exit 2): a directory given without -r, one -r cannot list.
+Report input_error(const std::string& name, ErrorKind kind, std::string message) {
+  Report report;
+  report.input = name;
+  report.error = Error{kind, {}, std::move(message)};
+  return report;
+}
+
+// The inputs named, each directory among them replaced by the PDFs under it
+// (-r, runner/directory_walk.hpp: sorted, no link followed), beside the
+// reports already made (a directory -r cannot list; a directory without
+// -r, whose one line says to add it; one under which -r finds no PDF).
+// What a walk passed over is one note.
+std::pair<std::vector<std::string>, std::vector<std::optional<Report>>> expand_directories(std::vector<std::string> given,
+                                                                                          bool recursive, bool quiet) {
+  std::vector<std::string> names;
+  std::vector<std::optional<Report>> made;
+  for (auto& name : given) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(name, ec)) {
+      names.push_back(std::move(name));
+      made.emplace_back();
+      continue;
+    }
+    if (!recursive) {
+      made.emplace_back(input_error(name, ErrorKind::usage,
+                                    "is a directory: add -r to check the PDFs under it (pith-check -r " + name + ")"));
+      names.push_back(std::move(name));
+      continue;
+    }
+    runner::DirectoryWalk walk = runner::walk_for_pdfs(name);
+    if (walk.entries.empty()) {  // said, not a silent exit 0
+      walk.entries.push_back({name, "no file named *.pdf under it (-r checks those, and follows no link)"});
+    }
+    for (auto& entry : walk.entries) {
+      if (entry.problem) {
+        made.emplace_back(input_error(entry.path, ErrorKind::io, *entry.problem));
+      } else {
+        made.emplace_back();
+      }
+      names.push_back(std::move(entry.path));
+    }
+    if (const std::string skipped = walk.passed_over(); !skipped.empty() && !quiet)
+      std::cerr << "pith-check: " << terminal_safe(name) << ": passed over " << skipped << "\n";
+  }
+  return {std::move(names), std::move(made)};
+}
+
+// --extract DIR FILE.pdf: one PDF, no run around it.
+Result<int> extract(const auto& o) {  // CheckJob::Options, a private type
+  if (o.files.size() != 1 || !o.archives.empty() || o.recursive || o.json || o.csv || o.tsv)
+    return usage("--extract takes one PDF and no other input or output option (pith-check --extract DIR FILE.pdf)");
+  ExtractRequest request{o.files.front(), o.extract_dir, o.force, o.run.limits};
+  if (auto extracted = extract_pith_parts(request, std::cout); !extracted) return std::unexpected(extracted.error());
+  return exit_code::ok;
+}
+
 }  // namespace
 
 CheckJob::CheckJob() : Job("pith-check"), options_(std::make_unique<Options>()) {}
 CheckJob::~CheckJob() = default;
-
-void CheckJob::declare(CLI::App& app) {
-  Options& o = *options_;
-  CheckRunOptions& run = o.run;
-  app.description(
-      "pith-check: verify the Pith Number in PDFs, and Pith registry files (bundle, state, canonical record), against "
-      "trusted keys");
-  app.footer(exit_code_help);
-  app.name("");  // "Usage:" names the program as it was called (argv[0]), as it always has
-  app.add_flag("--json", o.json, "one JSON object per input per line (JSON Lines, in input order)");
-  cli::add_trust_key_option(app, o.trust_keys);
-  app.add_option("inputs", o.files, "PDFs, registry files, Pith Numbers or arXiv ids to check")
-      ->type_name("FILE|NUMBER...");
-  app.add_option("-j,--jobs", run.jobs, "check N files at once, each in its own process (default 1)")
-      ->check(CLI::Range(1u, runner::max_corpus_jobs))
-      ->type_name("N");
-  app.add_option("--files-from", o.files_from, "also check the files listed in FILE, one path a line ('-': stdin)")
-      ->type_name("FILE");
-  app.add_flag("-q,--quiet", run.quiet, "print nothing: the exit code says it all");
-  app.add_flag("--problems-only", run.problems_only,
-               "print the reports of the inputs that are not verified only (the summary, --html and --joblog still count every input)");
-  // Corpus runs (docs/corpus.md).
-  app.add_flag("-0,--null", o.null_separated, "the --files-from names are separated by NUL, not newlines (find -print0)");
-  app.add_option("--tar", o.archives, "check the regular members (and hard links, as the files they link to) of the tar archive FILE ('-': stdin; gzip, bzip2, xz, zstd too), read into memory, never unpacked; other members are counted and named (repeatable)")
-      ->type_name("FILE")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--max-member-size", run.max_member_bytes, "with --tar: a larger member is that member's error, unread (default 268435456)")
-      ->type_name("BYTES");
-  app.add_option("--file-timeout", run.limits.wall_seconds, "per-file wall-clock limit in seconds (CPU: the same, at most 30; default 60)")
-      ->check(CLI::Range(1u, 86400u))
-      ->type_name("SECONDS");
-  app.add_option("--child-memory,--file-memory", o.file_memory_mb,
-                 "per-file address-space limit in MiB, the mapped file included (default 3072)")
-      ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20))
-      ->type_name("MIB");
-  app.add_option("--workers", o.workers, "pool: long-lived worker processes, each replaced after 500 inputs or a crash (default); fork: a process forked per input")
-      ->check(CLI::IsMember({"pool", "fork"}))
-      ->type_name("pool|fork");
-  app.add_option("--summary", run.summary_file, "write counts per verdict and per failing check, and the slowest inputs, to FILE (JSON)")
-      ->type_name("FILE");
-  app.add_option("--html", run.html_file, "write a self-contained HTML report to FILE: counts, the inputs not verified, their reports")
-      ->type_name("FILE");
-  app.add_option("--evidence", run.evidence_dir, "write DIR/NAME.page1.png for each PDF that binds: the crop of page 1 where a reader sees the record's title, abstract or arXiv watermark")
-      ->type_name("DIR");
-  app.add_option("--joblog", run.joblog, "append a line to FILE for each input once its report is out")->type_name("FILE");
-  app.add_flag("--resume", run.resume, "skip the inputs the --joblog FILE already holds (continue a killed run)");
-  app.add_option("--shard", o.shard, "check only shard K of N (1 <= K <= N): a stable split by a hash of each input's name")
-      ->type_name("K/N");
-  cli::add_resolver_options(app, o.resolver);
-}
 
 Result<int> CheckJob::run() {
   Options& o = *options_;
@@ -606,6 +527,8 @@ Result<int> CheckJob::run() {
   run.limits.cpu_seconds = std::min(run.limits.cpu_seconds, run.limits.wall_seconds);
   run.limits.memory_option = "--child-memory MiB";  // named when a child is stopped by its limit
   run.limits.time_option = "--file-timeout SECONDS";
+  if (!o.extract_dir.empty()) return extract(o);
+  if (o.force) return usage("--force goes with --extract DIR (it replaces the files already in DIR)");
   if (!o.shard.empty()) {
     const auto parsed = runner::Shard::parse(o.shard);
     if (!parsed) return usage(parsed.error().describe());
@@ -631,11 +554,17 @@ Result<int> CheckJob::run() {
   // Arguments that are not files but name a paper are resolved together
   // (one batch over reused connections), then reported in argument order.
   CheckRunInputs inputs;
-  inputs.ready = resolver::look_up_identifiers(o.files, o.resolver, *trust);
-  inputs.names = std::move(o.files);
+  auto [names, walked] = expand_directories(std::move(o.files), o.recursive, run.quiet);
+  inputs.ready = resolver::look_up_identifiers(names, o.resolver, *trust);
+  for (std::size_t i = 0; i < walked.size(); ++i) {
+    if (walked[i]) inputs.ready[i] = std::move(walked[i]);
+  }
+  inputs.names = std::move(names);
   inputs.archives = std::move(o.archives);
-  run.colour = !o.json && use_colour();
+  run.colour = !o.json && !o.csv && !o.tsv && use_colour();
   run.json = o.json;
+  if (o.csv) run.table = TableFormat::csv;
+  if (o.tsv) run.table = TableFormat::tsv;
   run.progress = !run.quiet && ::isatty(STDERR_FILENO) == 1;
   run.resolver_bases = o.resolver.mirrors;
   run.resolver_bases.push_back(o.resolver.resolver_url);
