@@ -83,6 +83,24 @@ batch "base: no glyph check" "$base_check"
 echo
 echo "memory: $(wc -l <"$memory") glyph shapes, $(wc -c <"$memory") bytes"
 echo
+# On first sight, in order from an empty memory: which papers the memory
+# read before OCR had seen them (each checked first with OCR impossible,
+# then as usual, which teaches the memory).
+rm -rf "$XDG_CACHE_HOME/pith-shapes"
+first_sight=""
+needed=0
+for f in $(cat "$work/list"); do
+  if TESSDATA_PREFIX="$work/no-tessdata" "$check" --offline --trust-key "$key" -q "$f" >/dev/null 2>&1; then
+    first_sight+="."
+  else
+    first_sight+="O"
+    needed=$((needed + 1))
+  fi
+  "$check" --offline --trust-key "$key" -q "$f" >/dev/null 2>&1 || true
+done
+echo "on first sight, in order (O: OCR needed, .: read from memory): $first_sight"
+echo "OCR needed for $needed of $count papers"
+echo
 echo "## One paper alone ($(basename "$(head -1 "$work/list")"))"
 echo
 one=$(head -1 "$work/list")

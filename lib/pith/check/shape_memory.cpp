@@ -73,9 +73,43 @@ void ShapeMemory::refresh() {
   read_to_ += text.size();
 }
 
+namespace detail {
+extern const std::string_view shape_seed_text;
+}
+
+namespace {
+
+// The seed: fixed-width records "<64 hex> <letters, padded to 15>\n" (81
+// bytes), sorted, looked up by binary search without parsing the text.
+constexpr std::size_t seed_record = 81;
+
+std::optional<std::string> seed_letters_of(std::string_view key) {
+  const std::string_view seed = detail::shape_seed_text;
+  if (key.size() != 32 || seed.size() % seed_record != 0) return std::nullopt;
+  const std::string hex = to_hex(key);
+  std::size_t lo = 0, hi = seed.size() / seed_record;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const std::string_view record = seed.substr(mid * seed_record, seed_record);
+    const int order = record.substr(0, 64).compare(hex);
+    if (order == 0) {
+      std::string_view letters = record.substr(65, 15);
+      letters = letters.substr(0, letters.find(' '));
+      return std::string(letters);
+    }
+    if (order < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> ShapeMemory::letters_of(std::string_view key) const {
+  const auto seeded = seed_letters_of(key);
   const auto at = known_.find(std::string(key));
-  if (at == known_.end()) return std::nullopt;
+  if (at == known_.end()) return seeded;
+  if (seeded && at->second != seeded) return std::nullopt;  // taught otherwise than the seed: known as neither
   return at->second;
 }
 
@@ -85,6 +119,7 @@ void ShapeMemory::learn(const std::vector<std::pair<std::string, std::string>>& 
     if (key.size() != 32 || !letters_form(letters)) continue;
     const auto known = known_.find(key);
     if (known != known_.end() && known->second == letters) continue;
+    if (known == known_.end() && seed_letters_of(key) == letters) continue;  // the seed knows it
     take(key, letters);
     lines += to_hex(key) + " " + letters + "\n";
   }
