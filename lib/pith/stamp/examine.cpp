@@ -158,6 +158,23 @@ ExaminePlan plan_message(const ExaminedPdf& examined) {
                      plan.previous_number, examined.pages, plan.badge_rect, examined.page_one, plan.update};
 }
 
+// Every page's text as stamped, fingerprinted for telling a later re-save
+// from an edit. The badge's appearance is text on page 1 (poppler reads
+// annotations too): with one, the pages are read with the badge appended
+// (pdf::badge_update: the only part of the update on a page), in one view
+// of the file and those bytes, as the written check reads them: no copy of
+// the whole file.
+Result<pdf::PageFingerprints> fingerprint_as_stamped(const OpenFile& file, std::string_view original,
+                                                     const PdfReadout& readout, const registry::VerifiedRecord& record,
+                                                     const pdf::StampOptions& options, const pdf::StampPlan& decided) {
+  if (!decided.adds_badge) return pdf::fingerprint_pages(original);
+  auto badge = pdf::badge_update(readout.reader, record, options);
+  if (!badge) return std::unexpected(badge.error());
+  const auto with_badge = MappedFile::map(file, *badge);
+  if (!with_badge) return std::unexpected(with_badge.error());
+  return pdf::fingerprint_pages(with_badge->bytes());
+}
+
 std::string framed(const std::string& message) {
   std::string out;
   append_framed(out, message);
@@ -178,36 +195,25 @@ std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, c
   examined.titles = title_metadata(*readout);
   if (!record) return framed(encode(read_message(examined)));
 
-  const bool hash_later = !options.original_sha256;
-  // Whether there is anything to write does not depend on the hash: decided first.
-  if (hash_later) options.original_sha256 = std::string(64, '0');
-  auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-  if (!plan) return framed(sent_error(plan.error()));
-  examined.plan = std::move(*plan);
+  // Whether there is anything to write does not depend on the hash: decided
+  // first, said early; the one plan is made once the hash and the pages'
+  // fingerprint are known.
+  auto decided = pdf::decide_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+  if (!decided) return framed(sent_error(decided.error()));
+  examined.plan = std::move(*decided);
   send_early(framed(encode(read_message(examined))));
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
-    if (hash_later) {
+    if (!options.original_sha256) {
       auto hashed_original = file.sha256_hex();  // streamed: the mapping is for what the update reads
       if (!hashed_original) return framed(sent_error(hashed_original.error()));
       options.original_sha256 = std::move(*hashed_original);
     }
-    // Every page's text as stamped, fingerprinted for telling a later re-save
-    // from an edit. The badge's appearance is text on page 1 (poppler reads
-    // annotations too): with one, the pages are read with the update appended.
-    // (One view of the file and the update, as the written check reads
-    // them: no copy of the whole file.)
-    pdf::PageFingerprints pages;
-    if (examined.plan->adds_badge) {
-      const auto with_update = MappedFile::map(file, examined.plan->update);
-      if (!with_update) return framed(sent_error(with_update.error()));
-      pages = pdf::fingerprint_pages(with_update->bytes());
-    } else {
-      pages = pdf::fingerprint_pages(mapped->bytes());
-    }
-    if (!pages.sha256.empty()) options.page_text_sha256 = pages.to_property();
-    auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-    if (!hashed) return framed(sent_error(hashed.error()));
-    examined.plan = std::move(*hashed);
+    auto pages = fingerprint_as_stamped(file, mapped->bytes(), *readout, *record, options, *examined.plan);
+    if (!pages) return framed(sent_error(pages.error()));
+    if (!pages->sha256.empty()) options.page_text_sha256 = pages->to_property();
+    auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+    if (!plan) return framed(sent_error(plan.error()));
+    examined.plan = std::move(*plan);
     if (page_text_needed(examined.titles, *record))
       examined.page_lines = pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
     if (draw_page_one)
