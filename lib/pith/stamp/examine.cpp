@@ -11,9 +11,12 @@
 #include "pith/registry/record.hpp"
 #include "pith/registry/visible_title.hpp"
 #include "pith/stamp/examine_wire.hpp"
+#include "pith/runner/child_scheduler.hpp"
+#include "pith/registry/verify.hpp"
 #include "pith/tex/source.hpp"
 
 #include <filesystem>
+#include <memory>
 
 namespace pith::stamp {
 namespace {
@@ -181,46 +184,103 @@ std::string framed(const std::string& message) {
   return out;
 }
 
-// In the child. Sends the first message early when there is a plan: the
-// parent may start copying while the original is hashed here.
-std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
-                             pdf::StampOptions options, const EarlySend& send_early, bool draw_page_one) {
-  const auto mapped = MappedFile::map(file);
-  if (!mapped) return framed(sent_error(mapped.error()));
-  auto readout = read_pdf(opt.input, mapped->bytes());
-  if (!readout) return framed(sent_error(readout.error()));
-  ExaminedPdf examined;
-  const auto page_one_lines = [&] { return pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines(); };
-  examined.number = wanted_number(opt, readout->extraction, page_one_lines, examined.from);
-  examined.titles = title_metadata(*readout);
-  if (!record) return framed(encode(read_message(examined)));
+// ---- The examining worker: one process that maps and parses the PDF once
+// and answers pith-stamp's questions about it in turn (examine_wire.hpp:
+// read, plan with the record, finish), keeping what it read between them.
 
-  // Whether there is anything to write does not depend on the hash: decided
-  // first, said early; the one plan is made once the hash and the pages'
-  // fingerprint are known.
-  auto decided = pdf::decide_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+// What the worker keeps between questions (in the worker only: in this
+// process it stays empty).
+struct WorkerState {
+  std::optional<MappedFile> mapped;
+  std::optional<PdfReadout> readout;
+  ExaminedPdf examined;
+  std::optional<registry::VerifiedRecord> record;
+  pdf::StampOptions options;
+};
+
+std::string worker_error(const std::string& input, const std::string& why) {
+  return framed(sent_error(Error{ErrorKind::internal, input, why}));
+}
+
+// What the PDF names (the number, the title metadata).
+std::string answer_read(const StampRunOptions& opt, const OpenFile& file, WorkerState& s) {
+  auto mapped = MappedFile::map(file);
+  if (!mapped) return framed(sent_error(mapped.error()));
+  s.mapped.emplace(std::move(*mapped));
+  auto readout = read_pdf(opt.input, s.mapped->bytes());
+  if (!readout) return framed(sent_error(readout.error()));
+  s.readout.emplace(std::move(*readout));
+  s.examined = ExaminedPdf{};
+  const auto page_one_lines = [&] { return pdf::read_page_text(s.mapped->bytes(), s.readout->metadata.link_uris).seen_lines(); };
+  s.examined.number = wanted_number(opt, s.readout->extraction, page_one_lines, s.examined.from);
+  s.examined.titles = title_metadata(*s.readout);
+  return framed(encode(read_message(s.examined)));
+}
+
+// Whether there is anything to write (it does not depend on the hash):
+// decided first and answered at once, so that this process can start
+// copying while the worker hashes (answer_finish). The record is verified
+// again here, with the run's trust store: only a verification makes one.
+std::string answer_plan(const std::string& input, const registry::TrustStore* trust, const pdf::StampOptions& base,
+                        const ExamineRequest& request, WorkerState& s) {
+  if (!s.readout) return worker_error(input, "the examining worker was asked to plan before it read the PDF");
+  if (!trust) return worker_error(input, "the examining worker has no trust store to verify the record with");
+  auto verified = registry::verify_document(request.document, *trust, input);
+  if (!verified || !verified->record()) return worker_error(input, "the record handed to the examining worker does not verify");
+  s.record.emplace(*std::move(*verified).record());
+  s.options = base;
+  s.options.restamp = request.restamp;
+  auto decided = pdf::decide_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, *s.record, s.options);
   if (!decided) return framed(sent_error(decided.error()));
-  examined.plan = std::move(*decided);
-  send_early(framed(encode(read_message(examined))));
+  s.examined.plan = std::move(*decided);
+  s.examined.page_lines.clear();
+  s.examined.page_one.reset();
+  return framed(encode(read_message(s.examined)));
+}
+
+// The rest of the plan: with a stamp, the original hashed, the pages
+// fingerprinted, the one plan made, page 1's text when it can tell more
+// than the title metadata, page 1 drawn when asked.
+std::string answer_finish(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
+  if (!s.readout || !s.record || !s.examined.plan) return worker_error(input, "the examining worker was asked to finish a plan it has not made");
+  ExaminedPdf& examined = s.examined;
+  const registry::VerifiedRecord& record = *s.record;
+  pdf::StampOptions& options = s.options;
+  const std::string_view bytes = s.mapped->bytes();
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
     if (!options.original_sha256) {
       auto hashed_original = file.sha256_hex();  // streamed: the mapping is for what the update reads
       if (!hashed_original) return framed(sent_error(hashed_original.error()));
       options.original_sha256 = std::move(*hashed_original);
     }
-    auto pages = fingerprint_as_stamped(file, mapped->bytes(), *readout, *record, options, *examined.plan);
+    auto pages = fingerprint_as_stamped(file, bytes, *s.readout, record, options, *examined.plan);
     if (!pages) return framed(sent_error(pages.error()));
     if (!pages->sha256.empty()) options.page_text_sha256 = pages->to_property();
-    auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
+    auto plan = pdf::plan_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, record, options);
     if (!plan) return framed(sent_error(plan.error()));
     examined.plan = std::move(*plan);
-    if (page_text_needed(examined.titles, *record))
-      examined.page_lines = pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
-    if (draw_page_one)
-      examined.page_one = pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
+    if (page_text_needed(examined.titles, record))
+      examined.page_lines = pdf::read_page_text(bytes, s.readout->metadata.link_uris).seen_lines();  // as pith-check
+    if (request.draw_page_one)
+      examined.page_one = pdf::page_one_fingerprint(bytes, pdf::page_check_dpi, examined.plan->badge_rect);
   }
-  if (auto pages = readout->reader.page_count()) examined.pages = *pages;
+  if (auto pages = s.readout->reader.page_count()) examined.pages = *pages;
   return framed(encode(plan_message(examined)));
+}
+
+runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, const OpenFile& file,
+                                                 const registry::TrustStore* trust, const pdf::StampOptions& base) {
+  auto state = std::make_shared<WorkerState>();
+  return [&opt, &file, trust, base, state](std::string_view message) -> std::string {
+    auto request = decode_examine_request(message);
+    if (!request) return framed(sent_error(request.error()));
+    switch (request->ask) {
+      case ExamineAsk::read: return answer_read(opt, file, *state);
+      case ExamineAsk::plan: return answer_plan(opt.input, trust, base, *request, *state);
+      case ExamineAsk::finish: return answer_finish(opt.input, file, *request, *state);
+    }
+    return worker_error(opt.input, "the examining worker was asked something it does not know");
+  };
 }
 
 // What the parent makes of the examining child's answer.
@@ -304,43 +364,95 @@ Result<void> check_written(std::string_view written, const std::string& name, co
 
 }  // namespace
 
-Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
-                                const pdf::StampOptions& options, const OnStamping& on_stamping) {
-  const std::string subject = record ? "reading the PDF and planning the update" : "reading the PDF";
-  // With a parent that acts on the early line, page 1 is drawn in a child of
-  // its own; otherwise the planning child draws it at the end.
-  const bool parent_draws = static_cast<bool>(on_stamping);
-  ChildProcess child = ChildProcess::start(
-      subject,
-      [&](const EarlySend& send_early) {
-        return examine_in_child(opt, file, record, options, send_early, /*draw_page_one=*/!parent_draws);
-      },
-      child_limits(opt.children, file.size(), &file));
-  std::optional<ChildProcess> drawing;
-  if (on_stamping) {
-    read_until_or_deadline(child, [&] {
-      std::string_view received = child.received();
-      return take_framed(received).has_value();
-    });
-    if (const auto early = decode_early_read(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
-      drawing.emplace(start_drawing(opt.children, file, early->badge_rect));
-      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
+struct Examiner::Worker {
+  Worker(runner::SchedulerOptions options, runner::ChildScheduler::Handler handler)
+      : scheduler(std::move(options), std::move(handler)) {}
+  runner::ChildScheduler scheduler;
+  std::uint64_t next_ticket = 0;
+};
+
+namespace {
+
+ExamineRequest asking(ExamineAsk ask) {
+  ExamineRequest request;
+  request.ask = ask;
+  return request;
+}
+
+}  // namespace
+
+Examiner::Examiner(const StampRunOptions& opt, const OpenFile& file, const registry::TrustStore* trust,
+                   const pdf::StampOptions& options)
+    : opt_(opt), file_(file) {
+  runner::SchedulerOptions scheduling;
+  scheduling.limits = child_limits(opt.children, file.size(), &file);
+  scheduling.subject = "reading the PDF";
+  scheduling.requests_per_worker = 64;  // read, plan, finish, and --force's plan and finish again
+  worker_ = std::make_unique<Worker>(std::move(scheduling), examining_worker(opt, file, trust, options));
+}
+
+Examiner::~Examiner() = default;
+
+// The worker's answer to `request`, or why none came (a crash, a limit), for the input.
+Result<std::string> Examiner::ask(const ExamineRequest& request) {
+  const std::uint64_t ticket = worker_->next_ticket++;
+  worker_->scheduler.submit(ticket, encode(request));
+  for (;;) {
+    for (auto& done : worker_->scheduler.wait().done) {
+      if (done.ticket != ticket) continue;
+      if (!done.answer) return fail(ErrorKind::malformed, opt_.input, done.answer.error().message);
+      return std::move(*done.answer);
     }
   }
-  read_until_done_or_deadline(child);
-  auto sent = child.finish();
-  if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
-  auto examined = examined_from_wire(*sent, opt.input);
-  if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+}
+
+Result<ExaminedPdf> Examiner::read() {
+  auto sent = ask(asking(ExamineAsk::read));
+  if (!sent) return std::unexpected(sent.error());
+  auto examined = examined_from_wire(*sent, opt_.input);
+  if (!examined) return examined;
   // The .tex beside outranks a number page 1 only prints (a hint), not one the PDF's metadata names.
-  const bool only_printed = examined && examined->number && examined->from == printed_number_from;
-  if (examined && (!examined->number || only_printed)) {
-    auto beside = number_beside(opt.input);
+  const bool only_printed = examined->number && examined->from == printed_number_from;
+  if (!examined->number || only_printed) {
+    auto beside = number_beside(opt_.input);
     if (!beside && !only_printed) return std::unexpected(beside.error());
     if (beside && *beside) {
       examined->number = (*beside)->number.to_string();
       examined->from = "the .tex beside the PDF (" + (*beside)->location() + ")";
     }
+  }
+  read_ = *examined;
+  return examined;
+}
+
+Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool restamp, const OnStamping& on_stamping) {
+  // With a parent that acts on the outcome, page 1 is drawn in a child of
+  // its own beside the hashing; otherwise the worker draws it at the end.
+  ExamineRequest planning = asking(ExamineAsk::plan);
+  planning.document = record.document_bytes;
+  planning.restamp = restamp;
+  auto decided = ask(planning);
+  if (!decided) return std::unexpected(decided.error());
+  const auto outcome = decode_early_read(*decided);
+  if (!outcome) {  // the worker's error, or a malformed answer
+    auto examined = examined_from_wire(*decided, opt_.input);
+    if (!examined) return examined;
+    return fail(ErrorKind::internal, opt_.input, "reading the PDF sent back a malformed result (a plan with no outcome)");
+  }
+  std::optional<ChildProcess> drawing;
+  if (on_stamping && outcome->outcome == pdf::StampOutcome::stamped) {
+    drawing.emplace(start_drawing(opt_.children, file_, outcome->badge_rect));
+    if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
+  }
+  ExamineRequest finish = asking(ExamineAsk::finish);
+  finish.draw_page_one = !on_stamping;
+  auto finished = ask(finish);
+  if (!finished) return std::unexpected(finished.error());
+  auto examined = examined_from_wire(*decided + *finished, opt_.input);
+  if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+  if (examined && read_) {  // where the number came from is the read's word (the .tex beside included)
+    examined->number = read_->number;
+    examined->from = read_->from;
   }
   return examined;
 }

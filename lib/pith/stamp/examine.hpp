@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// pith-stamp's look at a PDF, in ONE limited child process per look
-// (base/child_process.hpp): PoDoFo and poppler parse the hostile PDF only
-// there; the children send back plain values and the parent keeps every write.
+// pith-stamp's look at a PDF, in limited child processes: PoDoFo and poppler
+// parse the hostile PDF only there; the children send back plain values and
+// the parent keeps every write.
 //
-// With the record at hand (--pith names the number), one child reads the PDF
-// and plans the update. Without it (the number is the PDF's own), a first
-// child reads the number, the parent obtains the record, and a second child
-// plans. The planning child says early whether the plan stamps, then hashes
-// the original (the hash goes into the update) while the parent copies it:
-// the copy in the kernel and the hash run on two cores at once, and a no-op
+// One examining worker (Examiner) parses the PDF once and is asked in turn:
+// what the PDF names (the parent then obtains the record), then the plan
+// with the record. It says first whether the plan stamps, then hashes the
+// original (the hash goes into the update) while the parent copies it: the
+// copy in the kernel and the hash run on two cores at once, and a no-op
 // (already stamped, conflict) costs neither. Page 1's text (poppler) is read
 // only when the plan stamps and the title metadata does not already bind the
 // paper to the record.
@@ -24,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,13 +56,41 @@ struct ExaminedPdf {
 // stops the child and is returned by examine_pdf.
 using OnStamping = std::function<Result<void>()>;
 
-// Reads `file` (opt.input) in a child and, with `record`, plans the update
-// with `options` (their original_sha256, when unset, is computed in the child
-// if the plan stamps). Only the child maps the file: this process never
-// holds the whole of it, whatever its size.
-[[nodiscard]] Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file,
-                                              const registry::VerifiedRecord* record, const pdf::StampOptions& options,
-                                              const OnStamping& on_stamping = {});
+struct ExamineRequest;  // examine_wire.hpp
+
+// The examining worker: ONE child process (runner/child_scheduler.hpp, under
+// the run's child budget) that maps `file` (opt.input) and parses it once,
+// then answers in turn: what the PDF names (read), and with the record the
+// plan of the update (plan). Only the worker maps the file: this process
+// never holds the whole of it, whatever its size. The worker starts with the
+// first question; `trust` (the run's trust store, loaded before it) is what
+// it verifies the record it is handed with again.
+class Examiner {
+ public:
+  Examiner(const StampRunOptions& opt, const OpenFile& file, const registry::TrustStore* trust,
+           const pdf::StampOptions& options);
+  Examiner(const Examiner&) = delete;
+  Examiner& operator=(const Examiner&) = delete;
+  ~Examiner();  // ends the worker
+
+  // The number the user wants and where it is from (the .tex beside the PDF
+  // read here, when the PDF names none or only prints one), the title metadata.
+  [[nodiscard]] Result<ExaminedPdf> read();
+  // The update for `record` (its original_sha256 hashed by the worker when
+  // the plan stamps); `restamp`: --force over a stamp pith-check does not call
+  // verified. `on_stamping` is called once the worker says the plan stamps,
+  // while it hashes.
+  [[nodiscard]] Result<ExaminedPdf> plan(const registry::VerifiedRecord& record, bool restamp,
+                                         const OnStamping& on_stamping = {});
+
+ private:
+  [[nodiscard]] Result<std::string> ask(const ExamineRequest& request);
+  struct Worker;
+  const StampRunOptions& opt_;
+  const OpenFile& file_;
+  std::unique_ptr<Worker> worker_;
+  std::optional<ExaminedPdf> read_;
+};
 
 // The check before anything written is kept: the result, re-read from disk
 // in a child, has the update as its newest section, resolves /Root and has

@@ -133,15 +133,6 @@ pdf::StampOptions stamp_options(const StampRunOptions& opt) {
   return so;  // original_sha256 unset: hashed in the examining child, only when the plan stamps
 }
 
-// The record to plan with when it was obtained before the PDF was read:
-// verified, and the record of the number --pith names.
-const registry::VerifiedRecord* record_for_pith(const std::optional<registry::PithNumber>& pith,
-                                                const std::optional<Result<ObtainedRecord>>& obtained) {
-  if (!pith || !obtained || !*obtained) return nullptr;
-  const auto* record = std::get_if<registry::VerifiedRecord>(&**obtained);
-  return record && pith->matches(record->number()) ? record : nullptr;
-}
-
 // `pith`: --pith, parsed (the text goes to the resolver as typed).
 Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::PithNumber>& pith) {
   struct stat before {};
@@ -168,13 +159,15 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
     };
   }
   // --pith names the number without reading the PDF: the record is obtained
-  // first, and one child reads the PDF and plans. What goes wrong is still
-  // reported in the order of the steps (the PDF, its number, the record).
+  // first. What goes wrong is still reported in the order of the steps (the
+  // PDF, its number, the record). The trust store is loaded before the
+  // examining worker starts: it verifies the record it is handed with it.
   RunTrust trust(opt);
+  const auto& loaded_trust = trust.get();
+  Examiner examiner(opt, *file, loaded_trust ? &*loaded_trust : nullptr, so);
   std::optional<Result<ObtainedRecord>> obtained;
   if (pith) obtained = obtain_record(opt, trust, opt.pith, outcome);
-  auto examined = examine_pdf(opt, *file, record_for_pith(pith, obtained), so, start_copy);
-  if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
+  auto examined = examiner.read();
   if (!examined) return refused(examined.error());
   if (!examined->number) {
     return failure(Status::no_number, ErrorKind::not_found,
@@ -198,20 +191,16 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   if (!registry::same_number(record.number(), number))
     return wrong_record(opt, outcome, record_number, from + " names " + number);
 
-  if (!examined->plan) {  // the number was the PDF's: now plan with its record
-    examined = examine_pdf(opt, *file, &record, so, start_copy);
-    if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
-    if (!examined) return refused(examined.error());
-  }
+  examined = examiner.plan(record, /*restamp=*/false, start_copy);
+  if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
+  if (!examined) return refused(examined.error());
   // Already stamped: so only when pith-check says verified; --force stamps again.
   std::optional<std::string> forced_over;
   if (examined->plan->outcome == pdf::StampOutcome::already_stamped) {
     if (auto report = stamp_not_verified(opt, trust, record.number())) {
       if (!opt.force) return not_verified(opt, outcome, record_number, std::move(*report));
       forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
-      pdf::StampOptions again = so;
-      again.restamp = true;
-      examined = examine_pdf(opt, *file, &record, again, start_copy);
+      examined = examiner.plan(record, /*restamp=*/true, start_copy);
       if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
       if (!examined) return refused(examined.error());
     }
