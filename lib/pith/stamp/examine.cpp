@@ -78,18 +78,6 @@ ChildLimits child_limits(const runner::ChildBudget& budget, std::uint64_t mapped
   return limits;
 }
 
-// A checking child's verdict on what was written: passed, or why not (its
-// Error, or the crash or limit, named for `input`).
-Result<void> run_checking_child(const std::string& subject, const std::string& input, const runner::ChildBudget& budget,
-                                std::uint64_t mapped_bytes, const std::function<Result<void>()>& check,
-                                const OpenFile* file = nullptr) {
-  auto sent = run_in_child(
-      subject, [&check] { auto ok = check(); return ok ? encode_written_checked() : sent_error(ok.error()); },
-      child_limits(budget, mapped_bytes, file));
-  if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
-  return decode_written_checked(*sent, input);
-}
-
 // The reader pith-stamp writes with: a file whose cross-reference data had
 // to be rebuilt by scanning is refused with the command that repairs it.
 Result<pdf::Reader> open_for_stamping(const std::string& input, std::string_view bytes) {
@@ -268,6 +256,24 @@ std::string answer_finish(const std::string& input, const OpenFile& file, const 
   return framed(encode(plan_message(examined)));
 }
 
+// What was written, re-read from disk (or, for -o -, the original and the
+// update in one view): the PDF read and its plan are let go first, so that
+// what this maps is the budget's one file.
+std::string answer_check(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
+  if (!s.examined.plan) return worker_error(input, "the examining worker was asked to check a plan it has not made");
+  s.readout.reset();
+  s.mapped.reset();
+  ExaminedPdf& examined = s.examined;
+  examined.page_one = request.page_one;
+  const auto checked = [&]() -> Result<void> {
+    auto written = request.written_path.empty() ? MappedFile::map(file, examined.plan->update)
+                                                : MappedFile::open(request.written_path);
+    if (!written) return std::unexpected(written.error());
+    return check_stamped_bytes(written->bytes(), request.name, examined);
+  }();
+  return checked ? encode_written_checked() : sent_error(checked.error());
+}
+
 runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, const OpenFile& file,
                                                  const registry::TrustStore* trust, const pdf::StampOptions& base) {
   auto state = std::make_shared<WorkerState>();
@@ -278,6 +284,7 @@ runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, con
       case ExamineAsk::read: return answer_read(opt, file, *state);
       case ExamineAsk::plan: return answer_plan(opt.input, trust, base, *request, *state);
       case ExamineAsk::finish: return answer_finish(opt.input, file, *request, *state);
+      case ExamineAsk::check: return answer_check(opt.input, file, *request, *state);
     }
     return worker_error(opt.input, "the examining worker was asked something it does not know");
   };
@@ -356,13 +363,14 @@ Result<void> check_page_one(std::string_view stamped, const std::string& name, c
                   "); pith-stamp keeps only updates that change no page. Please report it to pith's authors with the file");
 }
 
-Result<void> check_written(std::string_view written, const std::string& name, const ExaminedPdf& examined) {
+
+}  // namespace
+
+Result<void> check_stamped_bytes(std::string_view written, const std::string& name, const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
   if (auto ok = pdf::check_written_update(written, name, plan.original_length, examined.pages); !ok) return ok;
   return check_page_one(written, name, examined);
 }
-
-}  // namespace
 
 struct Examiner::Worker {
   Worker(runner::SchedulerOptions options, runner::ChildScheduler::Handler handler)
@@ -457,28 +465,24 @@ Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool 
   return examined;
 }
 
-WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget, const ExaminedPdf& examined) {
-  return [target, budget, &examined](const std::string& written_path) -> Result<void> {
-    const pdf::StampPlan& plan = *examined.plan;
-    return run_checking_child("checking the written file", target, budget, plan.original_length, [&]() -> Result<void> {
-      auto written = MappedFile::open(written_path);
-      if (!written) return std::unexpected(written.error());
-      return check_written(written->bytes(), target, examined);
-    });
+Result<void> Examiner::check(const std::string& written_path, const std::string& name, const ExaminedPdf& examined) {
+  ExamineRequest checking = asking(ExamineAsk::check);
+  checking.written_path = written_path;
+  checking.name = name;
+  checking.page_one = examined.page_one;
+  auto sent = ask(checking);
+  if (!sent) return fail(ErrorKind::malformed, name, sent.error().message);
+  return decode_written_checked(*sent, name);
+}
+
+WrittenCheck written_check(Examiner& examiner, const std::string& target, const ExaminedPdf& examined) {
+  return [&examiner, target, &examined](const std::string& written_path) {
+    return examiner.check(written_path, target, examined);
   };
 }
 
-Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
-                             const ExaminedPdf& examined) {
-  const pdf::StampPlan& plan = *examined.plan;
-  return run_checking_child(
-      "checking the stamped bytes", input, budget, file.size() + plan.update.size(),
-      [&]() -> Result<void> {
-        auto whole = MappedFile::map(file, plan.update);
-        if (!whole) return std::unexpected(whole.error());
-        return check_written(whole->bytes(), input, examined);
-      },
-      &file);
+Result<void> check_in_memory(Examiner& examiner, const std::string& input, const ExaminedPdf& examined) {
+  return examiner.check({}, input, examined);
 }
 
 }  // namespace pith::stamp

@@ -82,6 +82,10 @@ class Examiner {
   // while it hashes.
   [[nodiscard]] Result<ExaminedPdf> plan(const registry::VerifiedRecord& record, bool restamp,
                                          const OnStamping& on_stamping = {});
+  // What was written at `written_path` (empty: the original and the plan's
+  // update in one view), checked against the plan, named `name`. The
+  // worker lets the PDF it read go first: ask nothing after.
+  [[nodiscard]] Result<void> check(const std::string& written_path, const std::string& name, const ExaminedPdf& examined);
 
  private:
   [[nodiscard]] Result<std::string> ask(const ExamineRequest& request);
@@ -92,16 +96,21 @@ class Examiner {
   std::optional<ExaminedPdf> read_;
 };
 
-// The check before anything written is kept: the result, re-read from disk
-// in a child, has the update as its newest section, resolves /Root and has
-// the original's page count (pdf::check_written_update), and its page 1 is
-// the same picture as the original's, apart from the badge (page_one).
-[[nodiscard]] WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget,
-                                         const ExaminedPdf& examined);
+// The check before anything written is kept, by the examining worker: the
+// result, re-read from disk, has the update as its newest section, resolves
+// /Root and has the original's page count (pdf::check_written_update), and
+// its page 1 is the same picture as the original's, apart from the badge
+// (page_one). `target`: the name messages give it.
+[[nodiscard]] WrittenCheck written_check(Examiner& examiner, const std::string& target, const ExaminedPdf& examined);
+
+// That check on `written` (the written file's bytes), named `name`, against
+// `examined` (its plan, page count and original page 1): in the examining
+// worker only (poppler draws the hostile page there).
+[[nodiscard]] Result<void> check_stamped_bytes(std::string_view written, const std::string& name,
+                                               const ExaminedPdf& examined);
 
 // `-o -`: the same check on the original followed by the update, one mapped
-// view of both in a child (the original is not copied).
-[[nodiscard]] Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
-                                           const ExaminedPdf& examined);
+// view of both (the original is not copied).
+[[nodiscard]] Result<void> check_in_memory(Examiner& examiner, const std::string& input, const ExaminedPdf& examined);
 
 }  // namespace pith::stamp

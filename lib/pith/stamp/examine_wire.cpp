@@ -14,10 +14,11 @@ constexpr WireNames<pdf::StampOutcome, 3> outcome_names{{
     {pdf::StampOutcome::conflict, "conflict"},
 }};
 
-constexpr WireNames<ExamineAsk, 3> ask_names{{
+constexpr WireNames<ExamineAsk, 4> ask_names{{
     {ExamineAsk::read, "read"},
     {ExamineAsk::plan, "plan"},
     {ExamineAsk::finish, "finish"},
+    {ExamineAsk::check, "check"},
 }};
 
 // A page 1 no screen could show: larger sides are a child making things up.
@@ -187,6 +188,9 @@ std::string encode(const ExamineRequest& request) {
   w.bytes(request.document);
   w.flag(request.restamp);
   w.flag(request.draw_page_one);
+  w.bytes(request.written_path);
+  w.bytes(request.name);
+  put_page_one(w, request.page_one);
   return w.take();
 }
 
@@ -197,7 +201,11 @@ Result<ExamineRequest> decode_examine_request(std::string_view message) {
   request.document = r.bytes("document", signed_json::StrictJsonLimits{}.max_bytes);
   request.restamp = r.flag("restamp");
   request.draw_page_one = r.flag("draw_page_one");
-  if (auto problem = r.finish()) return fail(ErrorKind::internal, "", "a malformed request to the examining worker (" + *problem + ")");
+  request.written_path = r.bytes("written_path", max_examine_text_bytes);
+  request.name = r.bytes("name", max_examine_text_bytes);
+  std::optional<std::string> side;
+  request.page_one = take_page_one(r, side);
+  if (auto problem = problem_of(r, side)) return fail(ErrorKind::internal, "", "a malformed request to the examining worker (" + *problem + ")");
   return request;
 }
 

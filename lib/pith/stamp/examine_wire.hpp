@@ -10,12 +10,12 @@
 // - The examining worker (examine.cpp: one process that parses the PDF once)
 //   is asked ExamineRequests: `read` (answered by an ExamineRead), `plan`
 //   with the record (an ExamineRead with the outcome), then `finish` (an
-//   ExaminePlan), each answer framed (base/wire append_framed): the parent
+//   ExaminePlan), each answer framed, and at last `check` what was written
+//   (a WrittenChecked or an error) (base/wire append_framed): the parent
 //   acts on the plan's outcome (starts copying, starts drawing page 1) while
 //   the worker hashes. In place of any it may send an error (base/wire
 //   encode_error_message).
 // - The child drawing page 1 sends a PageOneDrawn.
-// - The child checking what was written sends a WrittenChecked or an error.
 #include "pith/base/error.hpp"
 #include "pith/pdf/page_image.hpp"
 #include "pith/pdf/stamp.hpp"
@@ -59,7 +59,7 @@ struct ExamineAnswer {
 };
 
 // What pith-stamp asks its examining worker.
-enum class ExamineAsk { read, plan, finish };
+enum class ExamineAsk { read, plan, finish, check };
 struct ExamineRequest {
   ExamineAsk ask = ExamineAsk::read;
   // plan: the record's document (verified again by the worker, with the
@@ -69,6 +69,12 @@ struct ExamineRequest {
   bool restamp = false;
   // finish: page 1 drawn by the worker (no parent draws it beside).
   bool draw_page_one = false;
+  // check: the file written (empty: the original and the update in one
+  // view, for -o -), the name messages give it, and the original's page 1
+  // as drawn (nothing drawn: no picture to keep).
+  std::string written_path;
+  std::string name;
+  std::optional<pdf::PageFingerprint> page_one;
 };
 
 // Page 1 as poppler drew it, or nothing drawn.

@@ -244,7 +244,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
     return failure(Status::error, ErrorKind::io,
                    opt.input + ": the file changed while pith-stamp read it; nothing written");
   }
-  if (auto written = write_stamp(opt, *file, *examined, copy); !written) {
+  if (auto written = write_stamp(opt, *file, examiner, *examined, copy); !written) {
     outcome.status = Status::error;
     outcome.failure = written.error().kind;
     outcome.message = written.error().describe();
