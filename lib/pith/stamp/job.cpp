@@ -69,6 +69,9 @@ void StampJob::declare(CLI::App& app) {
   app.add_flag("--force", opt.force,
                "replace a stamp for a different Pith Number; stamp although the title is not the record's, or "
                "again although the PDF already carries the record but does not verify");
+  app.add_flag("--dry-run", opt.dry_run,
+               "do everything but write: resolve, verify, plan and check the update, say what would be written, "
+               "exit as a real run would; no file is changed");
   app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
   app.add_flag("--arxiv", options_->arxiv,
                "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
@@ -97,6 +100,8 @@ Result<int> StampJob::run() {
   if (opt.input.empty()) return usage_with_help("nothing to stamp (give a PDF or a .tex file)");
   opt.source_date_epoch = source_date_epoch();
   opt.children.cpu_seconds = std::min(opt.children.cpu_seconds, opt.children.wall_seconds);
+  if (options_->arxiv && opt.dry_run)
+    return fail(ErrorKind::usage, "", "--dry-run is for PDFs; --arxiv builds its archive to check it");
   if (options_->arxiv) {
     // The upload archive and the verdict on what arXiv will build.
     ArxivOptions arxiv;

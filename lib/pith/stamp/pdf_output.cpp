@@ -49,10 +49,12 @@ Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const OpenFile& fil
 
 // Writes the plan's update: after the copy of the original (renamed over
 // the target), appended in place, or (-o -) with the original on standard
-// output. Each is checked before it is kept.
+// output. Each is checked before it is kept; --dry-run only checks.
 Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, Examiner& examiner, const ExaminedPdf& examined,
                          std::optional<AtomicRewrite>& copy) {
   const pdf::StampPlan& plan = *examined.plan;
+  // --dry-run: the check every write passes, on the original and the update in one view; nothing written.
+  if (opt.dry_run) return check_in_memory(examiner, opt.input, examined);
   if (writes_to_stdout(opt)) {
     if (auto ok = check_in_memory(examiner, opt.input, examined); !ok) return ok;
     std::cout.flush();

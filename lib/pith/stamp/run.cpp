@@ -150,7 +150,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   std::optional<AtomicRewrite> copy;
   std::optional<Error> copy_failed;
   OnStamping start_copy;
-  if (copies_the_original(opt)) {
+  if (copies_the_original(opt) && !opt.dry_run) {
     start_copy = [&]() -> Result<void> {
       auto begun = begin_copy(opt, *file);
       if (!begun) return std::unexpected(*(copy_failed = begun.error()));
@@ -222,6 +222,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
     case pdf::StampOutcome::already_stamped:
       outcome.status = Status::already_stamped;
       outcome.message = opt.input + ": already stamped with " + record_number;
+      if (opt.dry_run) return outcome;
       if (writes_to_stdout(opt)) {
         if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->size(), {}); !ok)
           return failure(Status::error, ok.error().kind, ok.error().describe());
@@ -287,6 +288,7 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   if (!record_source.empty()) j["record_source"] = record_source;
   if (verification) j["verification"] = verification->to_json();
   if (file_check) j["file_check"] = file_check->to_json();
+  if (dry_run) j["dry_run"] = true;
   return j;
 }
 
@@ -306,8 +308,14 @@ StampRunOutcome run_stamp(const StampRunOptions& options) {
     }
     pith = std::move(*parsed);
   }
-  if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options, pith);
-  return stamp_pdf(options, pith);
+  if (fs::path(options.input).extension() == ".tex") {
+    if (options.dry_run)
+      return failure(Status::error, ErrorKind::usage, "--dry-run is for PDFs; a .tex is stamped by writing pith.sty beside it");
+    return stamp_tex_file(options, pith);
+  }
+  StampRunOutcome outcome = stamp_pdf(options, pith);
+  outcome.dry_run = options.dry_run;
+  return outcome;
 }
 
 void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, const StampPrintOptions& print,
@@ -323,7 +331,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     if (o.file_check && print.verbose) err << o.file_check->to_text(false);
     return;
   }
-  if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
+  if (!print.verbose && !o.dry_run) {  // quiet on success (latexmk), but never about a warning
     for (const auto& n : o.notes)
       if (n.severity == StampNote::Severity::warning) err << "pith-stamp: " << n.to_string() << "\n";
     return;
@@ -332,9 +340,10 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     err << "pith-stamp: " << terminal_safe(o.message) << " (nothing to do)\n";
     return;
   }
-  err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output) << ": stamped with " << terminal_safe(o.pith_number);
+  err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output)
+      << (o.dry_run ? ": would be stamped with " : ": stamped with ") << terminal_safe(o.pith_number);
   if (o.original_length) err << " (+" << *o.update_bytes << " bytes after the original " << *o.original_length << ")";
-  err << "\n";
+  err << (o.dry_run ? "; dry run: nothing written\n" : "\n");
   for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n.to_string()) << "\n";
 }
 
