@@ -95,6 +95,9 @@ struct StampRunOutcome : JobOutcome<StampRunStatus> {
 struct StampPrintOptions {
   bool json = false;     // the outcome as JSON on `out`
   bool verbose = false;  // say what was done (quiet on success otherwise, for latexmk)
+  // Several files: one line each, success included (without -v's notes),
+  // and with json one object a line (JSON Lines).
+  bool each_in_a_line = false;
 };
 // Human text on `err` ("pith-stamp: ..."), or JSON on `out`; JSON is always
 // valid UTF-8 (bytes that are not, e.g. in a file name, are replaced).

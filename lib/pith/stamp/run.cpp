@@ -321,7 +321,8 @@ StampRunOutcome run_stamp(const StampRunOptions& options) {
 void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, const StampPrintOptions& print,
                          std::ostream& out, std::ostream& err) {
   if (print.json) {
-    out << o.to_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out << o.to_json(input).dump(print.each_in_a_line ? -1 : 2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
     return;
   }
   for (const auto& w : o.warnings) err << "pith-stamp: warning: " << w << "\n";
@@ -331,11 +332,12 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     if (o.file_check && print.verbose) err << o.file_check->to_text(false);
     return;
   }
-  if (!print.verbose && !o.dry_run) {  // quiet on success (latexmk), but never about a warning
+  const bool quiet = !print.verbose && !o.dry_run && !print.each_in_a_line;
+  if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
     for (const auto& n : o.notes)
       if (n.severity == StampNote::Severity::warning) err << "pith-stamp: " << n.to_string() << "\n";
-    return;
   }
+  if (quiet) return;
   if (o.status == Status::already_stamped) {
     err << "pith-stamp: " << terminal_safe(o.message) << " (nothing to do)\n";
     return;
@@ -344,6 +346,7 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
       << (o.dry_run ? ": would be stamped with " : ": stamped with ") << terminal_safe(o.pith_number);
   if (o.original_length) err << " (+" << *o.update_bytes << " bytes after the original " << *o.original_length << ")";
   err << (o.dry_run ? "; dry run: nothing written\n" : "\n");
+  if (!print.verbose) return;
   for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n.to_string()) << "\n";
 }
 
