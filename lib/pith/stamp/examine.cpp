@@ -316,28 +316,32 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
   return examined;
 }
 
-// Page 1 of the original drawn in a child of its own, started when the plan
-// is known to stamp: it runs beside the planning child's hashing and the
-// parent's copy instead of after them.
-ChildProcess start_drawing(const runner::ChildBudget& budget, const OpenFile& file,
-                           const std::optional<pdf::PdfRect>& badge_rect) {
-  return ChildProcess::start(
-      "drawing page 1",
-      [&file, badge_rect]() -> std::string {
-        const auto mapped = MappedFile::map(file);  // in the child, as the planning child maps it
-        if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
-        return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
-      },
-      child_limits(budget, file.size(), &file));
-}
+// Page 1 of the original drawn in a child of its own (runner::ChildScheduler:
+// a child forked for this work, under the run's child budget), started when
+// the plan is known to stamp: it runs beside the examining worker's hashing
+// and the parent's copy instead of after them. Ending it kills the child.
+class PageOneDrawing {
+ public:
+  PageOneDrawing(const runner::ChildBudget& budget, const OpenFile& file, std::optional<pdf::PdfRect> badge_rect)
+      : children_(runner::SchedulerOptions{.children = 1, .limits = child_limits(budget, file.size(), &file),
+                                           .subject = "drawing page 1"}) {
+    children_.start(0, [&file, badge_rect]() -> std::string {
+      const auto mapped = MappedFile::map(file);  // in the child, as the examining worker maps it
+      if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
+      return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
+    });
+  }
+  // A drawing that failed (poppler crashed or hit a limit) draws nothing: as
+  // for a page 1 poppler cannot draw, there is no picture to keep.
+  std::optional<pdf::PageFingerprint> finish() {
+    for (;;) {
+      for (auto& done : children_.wait().done) return done.answer ? decode_page_one(*done.answer).page_one : std::nullopt;
+    }
+  }
 
-// A drawing that failed (poppler crashed or hit a limit) draws nothing: as
-// for a page 1 poppler cannot draw, there is no picture to keep.
-std::optional<pdf::PageFingerprint> finish_drawing(ChildProcess& drawing) {
-  read_until_done_or_deadline(drawing);
-  auto sent = drawing.finish();
-  return sent ? decode_page_one(*sent).page_one : std::nullopt;
-}
+ private:
+  runner::ChildScheduler children_;
+};
 
 // Page 1 of the stamped bytes against the original's, in the checking
 // child: the same picture apart from the badge, or nothing is kept.
@@ -447,9 +451,9 @@ Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool 
     if (!examined) return examined;
     return fail(ErrorKind::internal, opt_.input, "reading the PDF sent back a malformed result (a plan with no outcome)");
   }
-  std::optional<ChildProcess> drawing;
+  std::optional<PageOneDrawing> drawing;
   if (on_stamping && outcome->outcome == pdf::StampOutcome::stamped) {
-    drawing.emplace(start_drawing(opt_.children, file_, outcome->badge_rect));
+    drawing.emplace(opt_.children, file_, outcome->badge_rect);
     if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
   }
   ExamineRequest finish = asking(ExamineAsk::finish);
@@ -457,7 +461,7 @@ Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool 
   auto finished = ask(finish);
   if (!finished) return std::unexpected(finished.error());
   auto examined = examined_from_wire(*decided + *finished, opt_.input);
-  if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+  if (examined && examined->plan && drawing) examined->page_one = drawing->finish();
   if (examined && read_) {  // where the number came from is the read's word (the .tex beside included)
     examined->number = read_->number;
     examined->from = read_->from;
