@@ -2,7 +2,8 @@
 // What pith-stamp's reading children send it (stamp/examine_wire.hpp), as a
 // child taken over by a parser exploit could write it: the examining
 // child's framed answer (and its early first message), the drawing child's
-// page 1, the checking child's verdict. Decoded strictly; an answer that
+// page 1, the checking child's verdict; and pith-stamp's requests to the
+// examining worker. Decoded strictly; an answer that
 // decodes has exactly one encoding: encoding it again gives the same bytes.
 #include "broken_promise.hpp"
 #include "pith/base/wire.hpp"
@@ -29,6 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const auto drawn = pith::stamp::decode_page_one(bytes);
   if (drawn.page_one && pith::stamp::encode(drawn) != bytes) broken_promise("a drawn page 1 encodes to the same bytes");
+  if (auto request = pith::stamp::decode_examine_request(bytes); request && pith::stamp::encode(*request) != bytes)
+    broken_promise("a decoded request encodes to the same bytes");
   if (pith::stamp::decode_written_checked(bytes, "fuzz.pdf") && bytes != pith::stamp::encode_written_checked()) {
     broken_promise("only the one passed-check message passes");
   }

@@ -6,6 +6,7 @@
 //   stamp_examine_wire  the examining child's answers: the PDF read (no
 //                       record), a plan that stamps, one already stamped,
 //                       an error; the drawing child's page 1; a passed check
+//   page_crop_wire      a crop of page 1 (2 x 1 pixels), a crop not rendered
 //   worker_request      a path, an archive member
 //   broker_wire         a job, and the answer for the sample bundle
 //   sty_data            the pith.sty generated for the sample record
@@ -13,6 +14,7 @@
 //   pith-test-wire-seeds OUT_DIR     (fuzz/corpus: fuzz/wire_seeds.sh)
 #include "pith/base/wire.hpp"
 #include "pith/check/file.hpp"
+#include "pith/pdf/crop_wire.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/registry/verify.hpp"
 #include "pith/runner/worker_wire.hpp"
@@ -61,6 +63,12 @@ void write_examine_seeds(const fs::path& dir) {
   test::write_file(dir / "written-checked", stamp::encode_written_checked());
 }
 
+void write_crop_seeds(const fs::path& dir) {
+  test::write_file(dir / "crop", pdf::encode_page_crop(pdf::PageCrop{2, 1, "\xff\xff\xff\x10\x20\x30"}));
+  test::write_file(dir / "not-rendered",
+                   pdf::encode_page_crop(fail(ErrorKind::malformed, "page 1", "poppler could not render it")));
+}
+
 void write_worker_seeds(const fs::path& dir) {
   test::write_file(dir / "path", runner::encode_input_request({"corpus/paper.pdf", std::nullopt}));
   test::write_file(dir / "member", runner::encode_input_request({"corpus.tar:a.pdf", std::string_view("%PDF-1.7\n%%EOF\n")}));
@@ -97,6 +105,7 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   write_examine_seeds(out / "stamp_examine_wire");
+  write_crop_seeds(out / "page_crop_wire");
   write_worker_seeds(out / "worker_request");
   return write_broker_and_sty_seeds(out / "broker_wire", out / "sty_data");
 }

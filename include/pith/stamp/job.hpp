@@ -17,6 +17,8 @@
 #include "pith/base/job.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace pith::stamp {
 
@@ -28,6 +30,7 @@ class StampJob final : public Job {
  private:
   void declare(CLI::App& app) override;
   [[nodiscard]] Result<int> run() override;
+  [[nodiscard]] Result<int> stamp_several(const std::vector<std::string>& files);
 
   struct Options;
   std::unique_ptr<Options> options_;

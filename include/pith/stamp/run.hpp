@@ -34,6 +34,10 @@ struct StampRunOptions {
   bool append = false;  // append in place instead of the atomic copy (not with -o)
   bool force = false;   // replace a stamp for a different number; stamp although the paper's title is not the record's
   bool badge = false;   // a linked badge on page 1
+  // --dry-run: everything but writing (the record resolved and verified, the
+  // update planned and checked on the original and the update in one view),
+  // the exit code of a real run; no file is created or changed.
+  bool dry_run = false;
   std::optional<std::int64_t> source_date_epoch;  // the embedded file's /ModDate (SOURCE_DATE_EPOCH)
   runner::ChildBudget children;  // each child's limits (--child-memory, --child-time): runner/child_budget.hpp
 };
@@ -77,10 +81,11 @@ struct StampRunOutcome : JobOutcome<StampRunStatus> {
   std::string record_source;       // where the resolver found the record (URL or cache path)
   std::optional<Report> verification;  // the record's verification report
   std::optional<Report> file_check;    // not_verified: pith-check's report of the file (--offline)
+  bool dry_run = false;                // --dry-run: nothing was written (output: what would have been)
 
   // {input, status, exit_code, message, pith_number, output, original_length,
   // original_sha256, update_bytes, notes, warnings, offline (kept offline),
-  // record_source, verification, file_check}
+  // record_source, verification, file_check, dry_run}
   // (empty members left out).
   [[nodiscard]] nlohmann::json to_json(const std::string& input) const;
 };
@@ -90,6 +95,9 @@ struct StampRunOutcome : JobOutcome<StampRunStatus> {
 struct StampPrintOptions {
   bool json = false;     // the outcome as JSON on `out`
   bool verbose = false;  // say what was done (quiet on success otherwise, for latexmk)
+  // Several files: one line each, success included (without -v's notes),
+  // and with json one object a line (JSON Lines).
+  bool each_in_a_line = false;
 };
 // Human text on `err` ("pith-stamp: ..."), or JSON on `out`; JSON is always
 // valid UTF-8 (bytes that are not, e.g. in a file name, are replaced).

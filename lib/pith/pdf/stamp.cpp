@@ -133,28 +133,48 @@ bool page_one_links_to(const Reader& reader, const std::string& body) {
   return std::any_of(annots->begin(), annots->end(), [&](const auto& a) { return links_to_number(a.second, body); });
 }
 
-// The badge: a link annotation whose appearance stream draws the number.
-Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const StampOptions& options, StampPlan& plan) {
-  auto page = b.reader.first_page();
+// Where the badge goes: page 1's top right corner, sized for the label.
+struct BadgePlace {
+  Page page;
+  std::string label;
+  double x1 = 0, y1 = 0, width = 0, height = 0;
+  [[nodiscard]] std::array<double, 4> rect() const { return {x1, y1, x1 + width, y1 + height}; }
+};
+
+// The badge's place, or nullopt (with a note) when page 1 already links to the number.
+Result<std::optional<BadgePlace>> badge_place(const Reader& reader, const registry::VerifiedRecord& record,
+                                              StampPlan& plan) {
+  auto page = reader.first_page();
   if (!page) return std::unexpected(page.error());
-  auto annots = b.reader.page_annotations(*page);
+  auto annots = reader.page_annotations(*page);
   if (!annots) return std::unexpected(annots.error());
   const std::string body = record.number().body;
   for (const auto& [id, a] : *annots)
     if (links_to_number(a, body)) {
       plan.notes.push_back("badge skipped: page 1 already links to " + record.number().to_string());
-      return {};
+      return std::nullopt;
     }
-  auto box = page_box(b.reader, *page);
+  auto box = page_box(reader, *page);
   if (!box) return std::unexpected(box.error());
-  const std::string label = record.number().to_string();
+  BadgePlace place{std::move(*page), record.number().to_string()};
   const double font = 6.0;
-  const double width = 6.0 + 0.6 * font * static_cast<double>(label.size());  // Helvetica digits/caps ≈ 0.6 em
-  const double height = 11.0;
+  place.width = 6.0 + 0.6 * font * static_cast<double>(place.label.size());  // Helvetica digits/caps ≈ 0.6 em
+  place.height = 11.0;
   const double margin = 14.0;
   // Top right: arXiv stamps its identifier vertically in the left margin.
-  const double x1 = (*box)[2] - margin - width;
-  const double y1 = (*box)[3] - margin - height;
+  place.x1 = (*box)[2] - margin - place.width;
+  place.y1 = (*box)[3] - margin - place.height;
+  return std::optional<BadgePlace>(std::move(place));
+}
+
+// The badge: a link annotation whose appearance stream draws the number.
+Result<void> add_badge(Builder& b, const BadgePlace& place, const registry::VerifiedRecord& record,
+                       const StampOptions& options, StampPlan& plan) {
+  const Page* page = &place.page;
+  const std::string body = record.number().body;
+  const std::string& label = place.label;
+  const double font = 6.0;
+  const double width = place.width, height = place.height, x1 = place.x1, y1 = place.y1;
   char content[512];
   std::snprintf(content, sizeof content,
                 "q 1 1 1 rg 0 0 %.2f %.2f re f 0.45 0.45 0.45 RG 0.5 w 0.25 0.25 %.2f %.2f re S "
@@ -231,7 +251,7 @@ Result<void> add_badge(Builder& b, const registry::VerifiedRecord& record, const
     page_dict.AddKey(PdfName("Annots"), list);
     b.put(page->id, page_dict);
   }
-  plan.badge_rect = std::array<double, 4>{x1, y1, x1 + width, y1 + height};
+  plan.badge_rect = place.rect();
   plan.notes.push_back("badge added to page 1");
   plan.adds_badge = true;
   return {};
@@ -339,9 +359,29 @@ std::string resolver_url(std::string_view resolver, std::string_view written_num
   return resolver_link(resolver, number_body(written_number));
 }
 
-Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, const PdfExtraction& extraction,
-                             const registry::VerifiedRecord& record, const StampOptions& options) {
-  StampPlan plan;
+namespace {
+
+// What the PDF's parts could not be built from, as one error.
+template <class F>
+auto building(const Reader& reader, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const PoDoFo::PdfError& e) {
+    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + describe_podofo_error(e));
+  } catch (const std::exception& e) {
+    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + e.what());
+  }
+}
+
+struct Decision {
+  StampPlan plan;                   // no update yet, no hash
+  std::optional<BadgePlace> badge;  // with --badge, unless page 1 already links to the number
+};
+
+Result<Decision> decide(const Reader& reader, const PdfMetadata& metadata, const PdfExtraction& extraction,
+                        const registry::VerifiedRecord& record, const StampOptions& options) {
+  Decision d;
+  StampPlan& plan = d.plan;
   const std::optional<std::string> carried[] = {metadata.info_number, xmp_number(extraction.xmp)};
   for (const auto& n : carried)
     if (n && !n->empty() && !plan.previous_number) plan.previous_number = *n;
@@ -350,14 +390,14 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     if (n && !n->empty() && !names_the_record(*n, record) && !options.force) {
       plan.outcome = StampOutcome::conflict;
       plan.previous_number = *n;
-      return plan;
+      return d;
     }
   // Already stamped with this record: nothing to do, unless --badge asks
   // for a badge page 1 does not have yet (then the update is made again, with it).
   if (!options.restamp && already_carries(metadata, extraction.xmp, record) &&
       !(options.badge && !page_one_links_to(reader, record.number().body))) {
     plan.outcome = StampOutcome::already_stamped;
-    return plan;
+    return d;
   }
 
   // A certified document (DocMDP) allows at most form filling, page
@@ -371,11 +411,61 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
                     certification_allows(**certified) + "); a stamp adds metadata and an attached file, which would "
                     "invalidate the certification. Stamp the PDF before it is certified");
   }
-
   plan.original_length = reader.bytes().size();
+  if (options.badge) {
+    auto place = building(reader, [&] { return badge_place(reader, record, plan); });
+    if (!place) return std::unexpected(place.error());
+    if (*place) {
+      plan.badge_rect = (*place)->rect();
+      plan.adds_badge = true;
+    }
+    d.badge = std::move(*place);
+  }
+  return d;
+}
+
+// The update's objects, the last put of each number kept (the page may also
+// be the catalog's business in odd files).
+std::vector<UpdateObject> last_of_each(const std::vector<UpdateObject>& objects) {
+  std::vector<UpdateObject> unique;
+  std::set<std::uint32_t> seen;
+  for (auto it = objects.rbegin(); it != objects.rend(); ++it)
+    if (seen.insert(it->id.number).second) unique.push_back(*it);
+  std::reverse(unique.begin(), unique.end());
+  return unique;
+}
+
+}  // namespace
+
+Result<StampPlan> decide_stamp(const Reader& reader, const PdfMetadata& metadata, const PdfExtraction& extraction,
+                               const registry::VerifiedRecord& record, const StampOptions& options) {
+  auto d = decide(reader, metadata, extraction, record, options);
+  if (!d) return std::unexpected(d.error());
+  return std::move(d->plan);
+}
+
+Result<std::string> badge_update(const Reader& reader, const registry::VerifiedRecord& record,
+                                 const StampOptions& options) {
+  return building(reader, [&]() -> Result<std::string> {
+    StampPlan plan;
+    auto place = badge_place(reader, record, plan);
+    if (!place) return std::unexpected(place.error());
+    if (!*place) return std::string();
+    Builder b{reader, ObjectNumbers(reader.size()), {}};
+    if (auto ok = add_badge(b, **place, record, options, plan); !ok) return std::unexpected(ok.error());
+    return build_incremental_update(reader, last_of_each(b.objects), UpdateTrailer{*reader.root_id(), reader.info_id()});
+  });
+}
+
+Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, const PdfExtraction& extraction,
+                             const registry::VerifiedRecord& record, const StampOptions& options) {
+  auto decided = decide(reader, metadata, extraction, record, options);
+  if (!decided) return std::unexpected(decided.error());
+  StampPlan plan = std::move(decided->plan);
+  if (plan.outcome != StampOutcome::stamped) return plan;
   plan.original_sha256 = options.original_sha256 ? *options.original_sha256 : sha256_hex(reader.bytes());
 
-  try {
+  return building(reader, [&]() -> Result<StampPlan> {
     Builder b{reader, ObjectNumbers(reader.size()), {}};
     auto catalog_value = reader.catalog();
     if (!catalog_value) return std::unexpected(catalog_value.error());
@@ -424,26 +514,15 @@ Result<StampPlan> plan_stamp(const Reader& reader, const PdfMetadata& metadata, 
     b.put(info_id, info_dict);
 
     if (auto ok = add_embedded_bundle(b, record, options, catalog); !ok) return std::unexpected(ok.error());
-    if (options.badge)
-      if (auto ok = add_badge(b, record, options, plan); !ok) return std::unexpected(ok.error());
+    if (decided->badge)
+      if (auto ok = add_badge(b, *decided->badge, record, options, plan); !ok) return std::unexpected(ok.error());
 
     b.put(*reader.root_id(), catalog);
-    // A later put for the same object wins (the page may also be the catalog's
-    // business in odd files): keep the last of each number.
-    std::vector<UpdateObject> unique;
-    std::set<std::uint32_t> seen;
-    for (auto it = b.objects.rbegin(); it != b.objects.rend(); ++it)
-      if (seen.insert(it->id.number).second) unique.push_back(*it);
-    std::reverse(unique.begin(), unique.end());
-    auto update = build_incremental_update(reader, unique, UpdateTrailer{*reader.root_id(), info_id});
+    auto update = build_incremental_update(reader, last_of_each(b.objects), UpdateTrailer{*reader.root_id(), info_id});
     if (!update) return std::unexpected(update.error());
     plan.update = std::move(*update);
-  } catch (const PoDoFo::PdfError& e) {
-    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + describe_podofo_error(e));
-  } catch (const std::exception& e) {
-    return fail(ErrorKind::malformed, reader.name(), std::string("cannot build the update: ") + e.what());
-  }
-  return plan;
+    return std::move(plan);
+  });
 }
 
 }  // namespace pith::pdf

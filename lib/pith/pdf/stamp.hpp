@@ -82,4 +82,20 @@ struct StampPlan {
                                            const PdfExtraction& extraction, const registry::VerifiedRecord& record,
                                            const StampOptions& options);
 
+// What plan_stamp decides, without building the update or hashing anything:
+// its outcome, previous_number, original_length and, with options.badge, the
+// badge's badge_rect and adds_badge (or the note that it is skipped); the
+// same errors as plan_stamp for a PDF that cannot be stamped (certified). For
+// saying early whether a run stamps (stamp/examine.cpp).
+[[nodiscard]] Result<StampPlan> decide_stamp(const Reader& reader, const PdfMetadata& metadata,
+                                             const PdfExtraction& extraction, const registry::VerifiedRecord& record,
+                                             const StampOptions& options);
+
+// The update holding plan_stamp's badge alone, "" when page 1 already links
+// to the number: appended to the original, every page reads as it will once
+// stamped (nothing else of the update is on a page), so the pages can be
+// fingerprinted (options.page_text_sha256) before the one plan is made.
+[[nodiscard]] Result<std::string> badge_update(const Reader& reader, const registry::VerifiedRecord& record,
+                                               const StampOptions& options);
+
 }  // namespace pith::pdf

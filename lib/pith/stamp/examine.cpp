@@ -11,9 +11,12 @@
 #include "pith/registry/record.hpp"
 #include "pith/registry/visible_title.hpp"
 #include "pith/stamp/examine_wire.hpp"
+#include "pith/runner/child_scheduler.hpp"
+#include "pith/registry/verify.hpp"
 #include "pith/tex/source.hpp"
 
 #include <filesystem>
+#include <memory>
 
 namespace pith::stamp {
 namespace {
@@ -73,18 +76,6 @@ ChildLimits child_limits(const runner::ChildBudget& budget, std::uint64_t mapped
   ChildLimits limits = budget.limits(mapped_bytes);
   if (file) limits.keep_descriptor = file->fd();
   return limits;
-}
-
-// A checking child's verdict on what was written: passed, or why not (its
-// Error, or the crash or limit, named for `input`).
-Result<void> run_checking_child(const std::string& subject, const std::string& input, const runner::ChildBudget& budget,
-                                std::uint64_t mapped_bytes, const std::function<Result<void>()>& check,
-                                const OpenFile* file = nullptr) {
-  auto sent = run_in_child(
-      subject, [&check] { auto ok = check(); return ok ? encode_written_checked() : sent_error(ok.error()); },
-      child_limits(budget, mapped_bytes, file));
-  if (!sent) return fail(ErrorKind::malformed, input, sent.error().message);
-  return decode_written_checked(*sent, input);
 }
 
 // The reader pith-stamp writes with: a file whose cross-reference data had
@@ -158,63 +149,145 @@ ExaminePlan plan_message(const ExaminedPdf& examined) {
                      plan.previous_number, examined.pages, plan.badge_rect, examined.page_one, plan.update};
 }
 
+// Every page's text as stamped, fingerprinted for telling a later re-save
+// from an edit. The badge's appearance is text on page 1 (poppler reads
+// annotations too): with one, the pages are read with the badge appended
+// (pdf::badge_update: the only part of the update on a page), in one view
+// of the file and those bytes, as the written check reads them: no copy of
+// the whole file.
+Result<pdf::PageFingerprints> fingerprint_as_stamped(const OpenFile& file, std::string_view original,
+                                                     const PdfReadout& readout, const registry::VerifiedRecord& record,
+                                                     const pdf::StampOptions& options, const pdf::StampPlan& decided) {
+  if (!decided.adds_badge) return pdf::fingerprint_pages(original);
+  auto badge = pdf::badge_update(readout.reader, record, options);
+  if (!badge) return std::unexpected(badge.error());
+  const auto with_badge = MappedFile::map(file, *badge);
+  if (!with_badge) return std::unexpected(with_badge.error());
+  return pdf::fingerprint_pages(with_badge->bytes());
+}
+
 std::string framed(const std::string& message) {
   std::string out;
   append_framed(out, message);
   return out;
 }
 
-// In the child. Sends the first message early when there is a plan: the
-// parent may start copying while the original is hashed here.
-std::string examine_in_child(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
-                             pdf::StampOptions options, const EarlySend& send_early, bool draw_page_one) {
-  const auto mapped = MappedFile::map(file);
-  if (!mapped) return framed(sent_error(mapped.error()));
-  auto readout = read_pdf(opt.input, mapped->bytes());
-  if (!readout) return framed(sent_error(readout.error()));
-  ExaminedPdf examined;
-  const auto page_one_lines = [&] { return pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines(); };
-  examined.number = wanted_number(opt, readout->extraction, page_one_lines, examined.from);
-  examined.titles = title_metadata(*readout);
-  if (!record) return framed(encode(read_message(examined)));
+// ---- The examining worker: one process that maps and parses the PDF once
+// and answers pith-stamp's questions about it in turn (examine_wire.hpp:
+// read, plan with the record, finish), keeping what it read between them.
 
-  const bool hash_later = !options.original_sha256;
-  // Whether there is anything to write does not depend on the hash: decided first.
-  if (hash_later) options.original_sha256 = std::string(64, '0');
-  auto plan = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-  if (!plan) return framed(sent_error(plan.error()));
-  examined.plan = std::move(*plan);
-  send_early(framed(encode(read_message(examined))));
+// What the worker keeps between questions (in the worker only: in this
+// process it stays empty).
+struct WorkerState {
+  std::optional<MappedFile> mapped;
+  std::optional<PdfReadout> readout;
+  ExaminedPdf examined;
+  std::optional<registry::VerifiedRecord> record;
+  pdf::StampOptions options;
+};
+
+std::string worker_error(const std::string& input, const std::string& why) {
+  return framed(sent_error(Error{ErrorKind::internal, input, why}));
+}
+
+// What the PDF names (the number, the title metadata).
+std::string answer_read(const StampRunOptions& opt, const OpenFile& file, WorkerState& s) {
+  auto mapped = MappedFile::map(file);
+  if (!mapped) return framed(sent_error(mapped.error()));
+  s.mapped.emplace(std::move(*mapped));
+  auto readout = read_pdf(opt.input, s.mapped->bytes());
+  if (!readout) return framed(sent_error(readout.error()));
+  s.readout.emplace(std::move(*readout));
+  s.examined = ExaminedPdf{};
+  const auto page_one_lines = [&] { return pdf::read_page_text(s.mapped->bytes(), s.readout->metadata.link_uris).seen_lines(); };
+  s.examined.number = wanted_number(opt, s.readout->extraction, page_one_lines, s.examined.from);
+  s.examined.titles = title_metadata(*s.readout);
+  return framed(encode(read_message(s.examined)));
+}
+
+// Whether there is anything to write (it does not depend on the hash):
+// decided first and answered at once, so that this process can start
+// copying while the worker hashes (answer_finish). The record is verified
+// again here, with the run's trust store: only a verification makes one.
+std::string answer_plan(const std::string& input, const registry::TrustStore* trust, const pdf::StampOptions& base,
+                        const ExamineRequest& request, WorkerState& s) {
+  if (!s.readout) return worker_error(input, "the examining worker was asked to plan before it read the PDF");
+  if (!trust) return worker_error(input, "the examining worker has no trust store to verify the record with");
+  auto verified = registry::verify_document(request.document, *trust, input);
+  if (!verified || !verified->record()) return worker_error(input, "the record handed to the examining worker does not verify");
+  s.record.emplace(*std::move(*verified).record());
+  s.options = base;
+  s.options.restamp = request.restamp;
+  auto decided = pdf::decide_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, *s.record, s.options);
+  if (!decided) return framed(sent_error(decided.error()));
+  s.examined.plan = std::move(*decided);
+  s.examined.page_lines.clear();
+  s.examined.page_one.reset();
+  return framed(encode(read_message(s.examined)));
+}
+
+// The rest of the plan: with a stamp, the original hashed, the pages
+// fingerprinted, the one plan made, page 1's text when it can tell more
+// than the title metadata, page 1 drawn when asked.
+std::string answer_finish(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
+  if (!s.readout || !s.record || !s.examined.plan) return worker_error(input, "the examining worker was asked to finish a plan it has not made");
+  ExaminedPdf& examined = s.examined;
+  const registry::VerifiedRecord& record = *s.record;
+  pdf::StampOptions& options = s.options;
+  const std::string_view bytes = s.mapped->bytes();
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
-    if (hash_later) {
+    if (!options.original_sha256) {
       auto hashed_original = file.sha256_hex();  // streamed: the mapping is for what the update reads
       if (!hashed_original) return framed(sent_error(hashed_original.error()));
       options.original_sha256 = std::move(*hashed_original);
     }
-    // Every page's text as stamped, fingerprinted for telling a later re-save
-    // from an edit. The badge's appearance is text on page 1 (poppler reads
-    // annotations too): with one, the pages are read with the update appended.
-    // (One view of the file and the update, as the written check reads
-    // them: no copy of the whole file.)
-    pdf::PageFingerprints pages;
-    if (examined.plan->adds_badge) {
-      const auto with_update = MappedFile::map(file, examined.plan->update);
-      if (!with_update) return framed(sent_error(with_update.error()));
-      pages = pdf::fingerprint_pages(with_update->bytes());
-    } else {
-      pages = pdf::fingerprint_pages(mapped->bytes());
-    }
-    if (!pages.sha256.empty()) options.page_text_sha256 = pages.to_property();
-    auto hashed = pdf::plan_stamp(readout->reader, readout->metadata, readout->extraction, *record, options);
-    if (!hashed) return framed(sent_error(hashed.error()));
-    examined.plan = std::move(*hashed);
-    if (page_text_needed(examined.titles, *record))
-      examined.page_lines = pdf::read_page_text(mapped->bytes(), readout->metadata.link_uris).seen_lines();  // as pith-check
-    if (draw_page_one)
-      examined.page_one = pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, examined.plan->badge_rect);
+    auto pages = fingerprint_as_stamped(file, bytes, *s.readout, record, options, *examined.plan);
+    if (!pages) return framed(sent_error(pages.error()));
+    if (!pages->sha256.empty()) options.page_text_sha256 = pages->to_property();
+    auto plan = pdf::plan_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, record, options);
+    if (!plan) return framed(sent_error(plan.error()));
+    examined.plan = std::move(*plan);
+    if (page_text_needed(examined.titles, record))
+      examined.page_lines = pdf::read_page_text(bytes, s.readout->metadata.link_uris).seen_lines();  // as pith-check
+    if (request.draw_page_one)
+      examined.page_one = pdf::page_one_fingerprint(bytes, pdf::page_check_dpi, examined.plan->badge_rect);
   }
-  if (auto pages = readout->reader.page_count()) examined.pages = *pages;
+  if (auto pages = s.readout->reader.page_count()) examined.pages = *pages;
   return framed(encode(plan_message(examined)));
+}
+
+// What was written, re-read from disk (or, for -o -, the original and the
+// update in one view): the PDF read and its plan are let go first, so that
+// what this maps is the budget's one file.
+std::string answer_check(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
+  if (!s.examined.plan) return worker_error(input, "the examining worker was asked to check a plan it has not made");
+  s.readout.reset();
+  s.mapped.reset();
+  ExaminedPdf& examined = s.examined;
+  examined.page_one = request.page_one;
+  const auto checked = [&]() -> Result<void> {
+    auto written = request.written_path.empty() ? MappedFile::map(file, examined.plan->update)
+                                                : MappedFile::open(request.written_path);
+    if (!written) return std::unexpected(written.error());
+    return check_stamped_bytes(written->bytes(), request.name, examined);
+  }();
+  return checked ? encode_written_checked() : sent_error(checked.error());
+}
+
+runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, const OpenFile& file,
+                                                 const registry::TrustStore* trust, const pdf::StampOptions& base) {
+  auto state = std::make_shared<WorkerState>();
+  return [&opt, &file, trust, base, state](std::string_view message) -> std::string {
+    auto request = decode_examine_request(message);
+    if (!request) return framed(sent_error(request.error()));
+    switch (request->ask) {
+      case ExamineAsk::read: return answer_read(opt, file, *state);
+      case ExamineAsk::plan: return answer_plan(opt.input, trust, base, *request, *state);
+      case ExamineAsk::finish: return answer_finish(opt.input, file, *request, *state);
+      case ExamineAsk::check: return answer_check(opt.input, file, *request, *state);
+    }
+    return worker_error(opt.input, "the examining worker was asked something it does not know");
+  };
 }
 
 // What the parent makes of the examining child's answer.
@@ -243,28 +316,32 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
   return examined;
 }
 
-// Page 1 of the original drawn in a child of its own, started when the plan
-// is known to stamp: it runs beside the planning child's hashing and the
-// parent's copy instead of after them.
-ChildProcess start_drawing(const runner::ChildBudget& budget, const OpenFile& file,
-                           const std::optional<pdf::PdfRect>& badge_rect) {
-  return ChildProcess::start(
-      "drawing page 1",
-      [&file, badge_rect]() -> std::string {
-        const auto mapped = MappedFile::map(file);  // in the child, as the planning child maps it
-        if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
-        return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
-      },
-      child_limits(budget, file.size(), &file));
-}
+// Page 1 of the original drawn in a child of its own (runner::ChildScheduler:
+// a child forked for this work, under the run's child budget), started when
+// the plan is known to stamp: it runs beside the examining worker's hashing
+// and the parent's copy instead of after them. Ending it kills the child.
+class PageOneDrawing {
+ public:
+  PageOneDrawing(const runner::ChildBudget& budget, const OpenFile& file, std::optional<pdf::PdfRect> badge_rect)
+      : children_(runner::SchedulerOptions{.children = 1, .limits = child_limits(budget, file.size(), &file),
+                                           .subject = "drawing page 1"}) {
+    children_.start(0, [&file, badge_rect]() -> std::string {
+      const auto mapped = MappedFile::map(file);  // in the child, as the examining worker maps it
+      if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
+      return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
+    });
+  }
+  // A drawing that failed (poppler crashed or hit a limit) draws nothing: as
+  // for a page 1 poppler cannot draw, there is no picture to keep.
+  std::optional<pdf::PageFingerprint> finish() {
+    for (;;) {
+      for (auto& done : children_.wait().done) return done.answer ? decode_page_one(*done.answer).page_one : std::nullopt;
+    }
+  }
 
-// A drawing that failed (poppler crashed or hit a limit) draws nothing: as
-// for a page 1 poppler cannot draw, there is no picture to keep.
-std::optional<pdf::PageFingerprint> finish_drawing(ChildProcess& drawing) {
-  read_until_done_or_deadline(drawing);
-  auto sent = drawing.finish();
-  return sent ? decode_page_one(*sent).page_one : std::nullopt;
-}
+ private:
+  runner::ChildScheduler children_;
+};
 
 // Page 1 of the stamped bytes against the original's, in the checking
 // child: the same picture apart from the badge, or nothing is kept.
@@ -290,77 +367,126 @@ Result<void> check_page_one(std::string_view stamped, const std::string& name, c
                   "); pith-stamp keeps only updates that change no page. Please report it to pith's authors with the file");
 }
 
-Result<void> check_written(std::string_view written, const std::string& name, const ExaminedPdf& examined) {
+
+}  // namespace
+
+Result<void> check_stamped_bytes(std::string_view written, const std::string& name, const ExaminedPdf& examined) {
   const pdf::StampPlan& plan = *examined.plan;
   if (auto ok = pdf::check_written_update(written, name, plan.original_length, examined.pages); !ok) return ok;
   return check_page_one(written, name, examined);
 }
 
+struct Examiner::Worker {
+  Worker(runner::SchedulerOptions options, runner::ChildScheduler::Handler handler)
+      : scheduler(std::move(options), std::move(handler)) {}
+  runner::ChildScheduler scheduler;
+  std::uint64_t next_ticket = 0;
+};
+
+namespace {
+
+ExamineRequest asking(ExamineAsk ask) {
+  ExamineRequest request;
+  request.ask = ask;
+  return request;
+}
+
 }  // namespace
 
-Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file, const registry::VerifiedRecord* record,
-                                const pdf::StampOptions& options, const OnStamping& on_stamping) {
-  const std::string subject = record ? "reading the PDF and planning the update" : "reading the PDF";
-  // With a parent that acts on the early line, page 1 is drawn in a child of
-  // its own; otherwise the planning child draws it at the end.
-  const bool parent_draws = static_cast<bool>(on_stamping);
-  ChildProcess child = ChildProcess::start(
-      subject,
-      [&](const EarlySend& send_early) {
-        return examine_in_child(opt, file, record, options, send_early, /*draw_page_one=*/!parent_draws);
-      },
-      child_limits(opt.children, file.size(), &file));
-  std::optional<ChildProcess> drawing;
-  if (on_stamping) {
-    read_until_or_deadline(child, [&] {
-      std::string_view received = child.received();
-      return take_framed(received).has_value();
-    });
-    if (const auto early = decode_early_read(child.received()); early && early->outcome == pdf::StampOutcome::stamped) {
-      drawing.emplace(start_drawing(opt.children, file, early->badge_rect));
-      if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
+Examiner::Examiner(const StampRunOptions& opt, const OpenFile& file, const registry::TrustStore* trust,
+                   const pdf::StampOptions& options)
+    : opt_(opt), file_(file) {
+  runner::SchedulerOptions scheduling;
+  scheduling.limits = child_limits(opt.children, file.size(), &file);
+  scheduling.subject = "reading the PDF";
+  scheduling.requests_per_worker = 64;  // read, plan, finish, and --force's plan and finish again
+  worker_ = std::make_unique<Worker>(std::move(scheduling), examining_worker(opt, file, trust, options));
+}
+
+Examiner::~Examiner() = default;
+
+// The worker's answer to `request`, or why none came (a crash, a limit), for the input.
+Result<std::string> Examiner::ask(const ExamineRequest& request) {
+  const std::uint64_t ticket = worker_->next_ticket++;
+  worker_->scheduler.submit(ticket, encode(request));
+  for (;;) {
+    for (auto& done : worker_->scheduler.wait().done) {
+      if (done.ticket != ticket) continue;
+      if (!done.answer) return fail(ErrorKind::malformed, opt_.input, done.answer.error().message);
+      return std::move(*done.answer);
     }
   }
-  read_until_done_or_deadline(child);
-  auto sent = child.finish();
-  if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message);
-  auto examined = examined_from_wire(*sent, opt.input);
-  if (examined && examined->plan && drawing) examined->page_one = finish_drawing(*drawing);
+}
+
+Result<ExaminedPdf> Examiner::read() {
+  auto sent = ask(asking(ExamineAsk::read));
+  if (!sent) return std::unexpected(sent.error());
+  auto examined = examined_from_wire(*sent, opt_.input);
+  if (!examined) return examined;
   // The .tex beside outranks a number page 1 only prints (a hint), not one the PDF's metadata names.
-  const bool only_printed = examined && examined->number && examined->from == printed_number_from;
-  if (examined && (!examined->number || only_printed)) {
-    auto beside = number_beside(opt.input);
+  const bool only_printed = examined->number && examined->from == printed_number_from;
+  if (!examined->number || only_printed) {
+    auto beside = number_beside(opt_.input);
     if (!beside && !only_printed) return std::unexpected(beside.error());
     if (beside && *beside) {
       examined->number = (*beside)->number.to_string();
       examined->from = "the .tex beside the PDF (" + (*beside)->location() + ")";
     }
   }
+  read_ = *examined;
   return examined;
 }
 
-WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget, const ExaminedPdf& examined) {
-  return [target, budget, &examined](const std::string& written_path) -> Result<void> {
-    const pdf::StampPlan& plan = *examined.plan;
-    return run_checking_child("checking the written file", target, budget, plan.original_length, [&]() -> Result<void> {
-      auto written = MappedFile::open(written_path);
-      if (!written) return std::unexpected(written.error());
-      return check_written(written->bytes(), target, examined);
-    });
+Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool restamp, const OnStamping& on_stamping) {
+  // With a parent that acts on the outcome, page 1 is drawn in a child of
+  // its own beside the hashing; otherwise the worker draws it at the end.
+  ExamineRequest planning = asking(ExamineAsk::plan);
+  planning.document = record.document_bytes;
+  planning.restamp = restamp;
+  auto decided = ask(planning);
+  if (!decided) return std::unexpected(decided.error());
+  const auto outcome = decode_early_read(*decided);
+  if (!outcome) {  // the worker's error, or a malformed answer
+    auto examined = examined_from_wire(*decided, opt_.input);
+    if (!examined) return examined;
+    return fail(ErrorKind::internal, opt_.input, "reading the PDF sent back a malformed result (a plan with no outcome)");
+  }
+  std::optional<PageOneDrawing> drawing;
+  if (on_stamping && outcome->outcome == pdf::StampOutcome::stamped) {
+    drawing.emplace(opt_.children, file_, outcome->badge_rect);
+    if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
+  }
+  ExamineRequest finish = asking(ExamineAsk::finish);
+  finish.draw_page_one = !on_stamping;
+  auto finished = ask(finish);
+  if (!finished) return std::unexpected(finished.error());
+  auto examined = examined_from_wire(*decided + *finished, opt_.input);
+  if (examined && examined->plan && drawing) examined->page_one = drawing->finish();
+  if (examined && read_) {  // where the number came from is the read's word (the .tex beside included)
+    examined->number = read_->number;
+    examined->from = read_->from;
+  }
+  return examined;
+}
+
+Result<void> Examiner::check(const std::string& written_path, const std::string& name, const ExaminedPdf& examined) {
+  ExamineRequest checking = asking(ExamineAsk::check);
+  checking.written_path = written_path;
+  checking.name = name;
+  checking.page_one = examined.page_one;
+  auto sent = ask(checking);
+  if (!sent) return fail(ErrorKind::malformed, name, sent.error().message);
+  return decode_written_checked(*sent, name);
+}
+
+WrittenCheck written_check(Examiner& examiner, const std::string& target, const ExaminedPdf& examined) {
+  return [&examiner, target, &examined](const std::string& written_path) {
+    return examiner.check(written_path, target, examined);
   };
 }
 
-Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
-                             const ExaminedPdf& examined) {
-  const pdf::StampPlan& plan = *examined.plan;
-  return run_checking_child(
-      "checking the stamped bytes", input, budget, file.size() + plan.update.size(),
-      [&]() -> Result<void> {
-        auto whole = MappedFile::map(file, plan.update);
-        if (!whole) return std::unexpected(whole.error());
-        return check_written(whole->bytes(), input, examined);
-      },
-      &file);
+Result<void> check_in_memory(Examiner& examiner, const std::string& input, const ExaminedPdf& examined) {
+  return examiner.check({}, input, examined);
 }
 
 }  // namespace pith::stamp

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// pith-stamp's look at a PDF, in ONE limited child process per look
-// (base/child_process.hpp): PoDoFo and poppler parse the hostile PDF only
-// there; the children send back plain values and the parent keeps every write.
+// pith-stamp's look at a PDF, in limited child processes: PoDoFo and poppler
+// parse the hostile PDF only there; the children send back plain values and
+// the parent keeps every write.
 //
-// With the record at hand (--pith names the number), one child reads the PDF
-// and plans the update. Without it (the number is the PDF's own), a first
-// child reads the number, the parent obtains the record, and a second child
-// plans. The planning child says early whether the plan stamps, then hashes
-// the original (the hash goes into the update) while the parent copies it:
-// the copy in the kernel and the hash run on two cores at once, and a no-op
+// One examining worker (Examiner) parses the PDF once and is asked in turn:
+// what the PDF names (the parent then obtains the record), then the plan
+// with the record. It says first whether the plan stamps, then hashes the
+// original (the hash goes into the update) while the parent copies it: the
+// copy in the kernel and the hash run on two cores at once, and a no-op
 // (already stamped, conflict) costs neither. Page 1's text (poppler) is read
 // only when the plan stamps and the title metadata does not already bind the
 // paper to the record.
@@ -24,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,24 +56,61 @@ struct ExaminedPdf {
 // stops the child and is returned by examine_pdf.
 using OnStamping = std::function<Result<void>()>;
 
-// Reads `file` (opt.input) in a child and, with `record`, plans the update
-// with `options` (their original_sha256, when unset, is computed in the child
-// if the plan stamps). Only the child maps the file: this process never
-// holds the whole of it, whatever its size.
-[[nodiscard]] Result<ExaminedPdf> examine_pdf(const StampRunOptions& opt, const OpenFile& file,
-                                              const registry::VerifiedRecord* record, const pdf::StampOptions& options,
-                                              const OnStamping& on_stamping = {});
+struct ExamineRequest;  // examine_wire.hpp
 
-// The check before anything written is kept: the result, re-read from disk
-// in a child, has the update as its newest section, resolves /Root and has
-// the original's page count (pdf::check_written_update), and its page 1 is
-// the same picture as the original's, apart from the badge (page_one).
-[[nodiscard]] WrittenCheck written_check(const std::string& target, const runner::ChildBudget& budget,
-                                         const ExaminedPdf& examined);
+// The examining worker: ONE child process (runner/child_scheduler.hpp, under
+// the run's child budget) that maps `file` (opt.input) and parses it once,
+// then answers in turn: what the PDF names (read), and with the record the
+// plan of the update (plan). Only the worker maps the file: this process
+// never holds the whole of it, whatever its size. The worker starts with the
+// first question; `trust` (the run's trust store, loaded before it) is what
+// it verifies the record it is handed with again.
+class Examiner {
+ public:
+  Examiner(const StampRunOptions& opt, const OpenFile& file, const registry::TrustStore* trust,
+           const pdf::StampOptions& options);
+  Examiner(const Examiner&) = delete;
+  Examiner& operator=(const Examiner&) = delete;
+  ~Examiner();  // ends the worker
+
+  // The number the user wants and where it is from (the .tex beside the PDF
+  // read here, when the PDF names none or only prints one), the title metadata.
+  [[nodiscard]] Result<ExaminedPdf> read();
+  // The update for `record` (its original_sha256 hashed by the worker when
+  // the plan stamps); `restamp`: --force over a stamp pith-check does not call
+  // verified. `on_stamping` is called once the worker says the plan stamps,
+  // while it hashes.
+  [[nodiscard]] Result<ExaminedPdf> plan(const registry::VerifiedRecord& record, bool restamp,
+                                         const OnStamping& on_stamping = {});
+  // What was written at `written_path` (empty: the original and the plan's
+  // update in one view), checked against the plan, named `name`. The
+  // worker lets the PDF it read go first: ask nothing after.
+  [[nodiscard]] Result<void> check(const std::string& written_path, const std::string& name, const ExaminedPdf& examined);
+
+ private:
+  [[nodiscard]] Result<std::string> ask(const ExamineRequest& request);
+  struct Worker;
+  const StampRunOptions& opt_;
+  const OpenFile& file_;
+  std::unique_ptr<Worker> worker_;
+  std::optional<ExaminedPdf> read_;
+};
+
+// The check before anything written is kept, by the examining worker: the
+// result, re-read from disk, has the update as its newest section, resolves
+// /Root and has the original's page count (pdf::check_written_update), and
+// its page 1 is the same picture as the original's, apart from the badge
+// (page_one). `target`: the name messages give it.
+[[nodiscard]] WrittenCheck written_check(Examiner& examiner, const std::string& target, const ExaminedPdf& examined);
+
+// That check on `written` (the written file's bytes), named `name`, against
+// `examined` (its plan, page count and original page 1): in the examining
+// worker only (poppler draws the hostile page there).
+[[nodiscard]] Result<void> check_stamped_bytes(std::string_view written, const std::string& name,
+                                               const ExaminedPdf& examined);
 
 // `-o -`: the same check on the original followed by the update, one mapped
-// view of both in a child (the original is not copied).
-[[nodiscard]] Result<void> check_in_memory(const std::string& input, const runner::ChildBudget& budget, const OpenFile& file,
-                                           const ExaminedPdf& examined);
+// view of both (the original is not copied).
+[[nodiscard]] Result<void> check_in_memory(Examiner& examiner, const std::string& input, const ExaminedPdf& examined);
 
 }  // namespace pith::stamp

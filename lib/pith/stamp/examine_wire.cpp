@@ -3,6 +3,7 @@
 
 #include "pith/base/crypto.hpp"
 #include "pith/base/wire.hpp"
+#include "pith/signed_json/strict.hpp"
 
 namespace pith::stamp {
 namespace {
@@ -11,6 +12,13 @@ constexpr WireNames<pdf::StampOutcome, 3> outcome_names{{
     {pdf::StampOutcome::stamped, "stamped"},
     {pdf::StampOutcome::already_stamped, "already_stamped"},
     {pdf::StampOutcome::conflict, "conflict"},
+}};
+
+constexpr WireNames<ExamineAsk, 4> ask_names{{
+    {ExamineAsk::read, "read"},
+    {ExamineAsk::plan, "plan"},
+    {ExamineAsk::finish, "finish"},
+    {ExamineAsk::check, "check"},
 }};
 
 // A page 1 no screen could show: larger sides are a child making things up.
@@ -173,6 +181,33 @@ std::string encode(const PageOneDrawn& drawn) {
 }
 
 std::string encode_written_checked() { return WireWriter(written_checked_tag, examine_wire_version).take(); }
+
+std::string encode(const ExamineRequest& request) {
+  WireWriter w(examine_request_tag, examine_wire_version);
+  w.named(request.ask, ask_names);
+  w.bytes(request.document);
+  w.flag(request.restamp);
+  w.flag(request.draw_page_one);
+  w.bytes(request.written_path);
+  w.bytes(request.name);
+  put_page_one(w, request.page_one);
+  return w.take();
+}
+
+Result<ExamineRequest> decode_examine_request(std::string_view message) {
+  WireReader r(message, examine_request_tag, examine_wire_version);
+  ExamineRequest request;
+  request.ask = r.named("ask", ask_names);
+  request.document = r.bytes("document", signed_json::StrictJsonLimits{}.max_bytes);
+  request.restamp = r.flag("restamp");
+  request.draw_page_one = r.flag("draw_page_one");
+  request.written_path = r.bytes("written_path", max_examine_text_bytes);
+  request.name = r.bytes("name", max_examine_text_bytes);
+  std::optional<std::string> side;
+  request.page_one = take_page_one(r, side);
+  if (auto problem = problem_of(r, side)) return fail(ErrorKind::internal, "", "a malformed request to the examining worker (" + *problem + ")");
+  return request;
+}
 
 Result<ExamineAnswer> decode_examine_answer(std::string_view sent, std::string_view input) {
   const Decoding d{input};

@@ -7,12 +7,15 @@
 // too: enums by a table of names, hashes as 64 hex digits, text within bounds,
 // nothing after the last field.
 //
-// - The examining child sends an ExamineRead, then (with a plan) an
-//   ExaminePlan, each framed (base/wire append_framed): the parent acts on
-//   the first (starts copying, starts drawing page 1) while the child hashes.
-//   In place of either it may send an error (base/wire encode_error_message).
+// - The examining worker (examine.cpp: one process that parses the PDF once)
+//   is asked ExamineRequests: `read` (answered by an ExamineRead), `plan`
+//   with the record (an ExamineRead with the outcome), then `finish` (an
+//   ExaminePlan), each answer framed, and at last `check` what was written
+//   (a WrittenChecked or an error) (base/wire append_framed): the parent
+//   acts on the plan's outcome (starts copying, starts drawing page 1) while
+//   the worker hashes. In place of any it may send an error (base/wire
+//   encode_error_message).
 // - The child drawing page 1 sends a PageOneDrawn.
-// - The child checking what was written sends a WrittenChecked or an error.
 #include "pith/base/error.hpp"
 #include "pith/pdf/page_image.hpp"
 #include "pith/pdf/stamp.hpp"
@@ -55,6 +58,25 @@ struct ExamineAnswer {
   std::optional<ExaminePlan> plan;  // present exactly when read.outcome is
 };
 
+// What pith-stamp asks its examining worker.
+enum class ExamineAsk { read, plan, finish, check };
+struct ExamineRequest {
+  ExamineAsk ask = ExamineAsk::read;
+  // plan: the record's document (verified again by the worker, with the
+  // run's trust store: only a verification makes a record) and --force's
+  // stamping again over a stamp pith-check does not call verified.
+  std::string document;
+  bool restamp = false;
+  // finish: page 1 drawn by the worker (no parent draws it beside).
+  bool draw_page_one = false;
+  // check: the file written (empty: the original and the update in one
+  // view, for -o -), the name messages give it, and the original's page 1
+  // as drawn (nothing drawn: no picture to keep).
+  std::string written_path;
+  std::string name;
+  std::optional<pdf::PageFingerprint> page_one;
+};
+
 // Page 1 as poppler drew it, or nothing drawn.
 struct PageOneDrawn {
   std::optional<pdf::PageFingerprint> page_one;
@@ -63,6 +85,7 @@ struct PageOneDrawn {
 inline constexpr std::string_view examine_read_tag = "pith-stamp-read";
 inline constexpr std::string_view examine_plan_tag = "pith-stamp-plan";
 inline constexpr std::string_view page_one_tag = "pith-stamp-page-one";
+inline constexpr std::string_view examine_request_tag = "pith-stamp-request";
 inline constexpr std::string_view written_checked_tag = "pith-stamp-written-checked";
 inline constexpr std::uint64_t examine_wire_version = 1;
 
@@ -73,6 +96,9 @@ inline constexpr std::size_t max_examine_text_bytes = std::size_t{1} << 20;
 [[nodiscard]] std::string encode(const ExaminePlan& plan);
 [[nodiscard]] std::string encode(const PageOneDrawn& drawn);
 [[nodiscard]] std::string encode_written_checked();
+[[nodiscard]] std::string encode(const ExamineRequest& request);
+// In the worker: the request, or why it is malformed.
+[[nodiscard]] Result<ExamineRequest> decode_examine_request(std::string_view message);
 
 // The examining child's answer: the framed messages, whole. An error the
 // child sent is returned as it sent it; a malformed answer is an Error of

@@ -2,6 +2,7 @@
 #include "pith/stamp/job.hpp"
 
 #include "pith/base/command_line.hpp"
+#include "pith/base/exit_codes.hpp"
 #include "pith/resolver/command_line.hpp"
 #include "pith/stamp/arxiv.hpp"
 #include "pith/stamp/run.hpp"
@@ -13,6 +14,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pith::stamp {
 
@@ -20,6 +22,7 @@ namespace pith::stamp {
 // (the paper, -o, --trust-key) the upload's.
 struct StampJob::Options {
   StampRunOptions run;
+  std::vector<std::string> files;  // what to stamp: one PDF or .tex, or several PDFs
   StampPrintOptions print;
   bool arxiv = false;
   std::string compiler;  // --arxiv --compiler
@@ -36,6 +39,32 @@ std::optional<std::int64_t> source_date_epoch() {
   return n;
 }
 
+bool fs_is_tex(const std::string& file) { return file.size() >= 4 && file.ends_with(".tex"); }
+
+// A .tex among several files: each paper's pith.sty is its own run.
+StampRunOutcome tex_refused(const std::string& file) {
+  StampRunOutcome outcome;
+  outcome.status = StampRunStatus::error;
+  outcome.failure = ErrorKind::usage;
+  outcome.message = file + ": several files are stamped only when they are PDFs; run `pith-stamp " + file +
+                    "` on its own to write its pith.sty";
+  return outcome;
+}
+
+// One file's run: its outcome whatever happens in it (an exception is that
+// file's error, never the end of the others).
+StampRunOutcome stamp_one(const StampRunOptions& opt) {
+  try {
+    return run_stamp(opt);
+  } catch (const std::exception& e) {
+    StampRunOutcome outcome;
+    outcome.status = StampRunStatus::error;
+    outcome.failure = ErrorKind::internal;
+    outcome.message = opt.input + ": " + e.what() + "; nothing written";
+    return outcome;
+  }
+}
+
 }  // namespace
 
 StampJob::StampJob() : Job("pith-stamp"), options_(std::make_unique<Options>()) {
@@ -48,6 +77,8 @@ void StampJob::declare(CLI::App& app) {
   StampRunOptions& opt = options_->run;
   app.description(
       "Write a verified, signed Pith record into a PDF (one incremental update) or a LaTeX paper's pith.sty.\n"
+      "Several PDFs are stamped one after another, each on its own, one line each; the worst exit code wins\n"
+      "(1 > 2 > 4 > 3 > 0).\n"
       "Exit codes: 0 stamped, or already stamped and verified; 1 verification failed, conflicting\n"
       "number, or already stamped but pith-check says failed or altered; 2 usage or I/O error; 3 no Pith Number;\n"
       "4 nothing trusted to verify with, or already stamped but pith-check says unbound.\n"
@@ -55,7 +86,7 @@ void StampJob::declare(CLI::App& app) {
       "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).");
   // Not ->required(): CLI11 checks that before unknown options, so `--bogus`
   // alone would say "file is required" instead of naming --bogus.
-  app.add_option("file", opt.input, "the PDF (or .tex) to stamp");
+  app.add_option("file", options_->files, "the PDF (or .tex) to stamp; several PDFs are stamped one after another");
   app.add_option("--pith", opt.pith, "the Pith Number (default: from the PDF's metadata or the .tex beside it)");
   app.add_option("--bundle", opt.bundle,
                  "registry bundle or state file to stamp with, instead of asking the resolver (fully verified)")
@@ -69,6 +100,9 @@ void StampJob::declare(CLI::App& app) {
   app.add_flag("--force", opt.force,
                "replace a stamp for a different Pith Number; stamp although the title is not the record's, or "
                "again although the PDF already carries the record but does not verify");
+  app.add_flag("--dry-run", opt.dry_run,
+               "do everything but write: resolve, verify, plan and check the update, say what would be written, "
+               "exit as a real run would; no file is changed");
   app.add_flag("--badge", opt.badge, "add a linked badge to page 1 (top right) unless page 1 already links to this number");
   app.add_flag("--arxiv", options_->arxiv,
                "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
@@ -94,9 +128,14 @@ void StampJob::declare(CLI::App& app) {
 Result<int> StampJob::run() {
   StampRunOptions& opt = options_->run;
   const StampPrintOptions& print = options_->print;
-  if (opt.input.empty()) return usage_with_help("nothing to stamp (give a PDF or a .tex file)");
+  const std::vector<std::string>& files = options_->files;
+  if (files.empty() || files.front().empty()) return usage_with_help("nothing to stamp (give a PDF or a .tex file)");
+  opt.input = files.front();
   opt.source_date_epoch = source_date_epoch();
   opt.children.cpu_seconds = std::min(opt.children.cpu_seconds, opt.children.wall_seconds);
+  if (files.size() > 1) return stamp_several(files);
+  if (options_->arxiv && opt.dry_run)
+    return fail(ErrorKind::usage, "", "--dry-run is for PDFs; --arxiv builds its archive to check it");
   if (options_->arxiv) {
     // The upload archive and the verdict on what arXiv will build.
     ArxivOptions arxiv;
@@ -114,6 +153,27 @@ Result<int> StampJob::run() {
   const StampRunOutcome outcome = run_stamp(opt);
   print_stamp_outcome(opt.input, outcome, print, std::cout, std::cerr);
   return outcome.exit_code();
+}
+
+// Several PDFs, each on its own (a failure neither stops nor touches the
+// others): one line each (one JSON object a line with --json), the worst
+// exit code (base/exit_codes.hpp).
+Result<int> StampJob::stamp_several(const std::vector<std::string>& files) {
+  StampRunOptions opt = options_->run;
+  if (options_->arxiv) return fail(ErrorKind::usage, "", "--arxiv makes one paper's upload: give one .tex");
+  if (!opt.output.empty())
+    return fail(ErrorKind::usage, "", "-o names one output, and " + std::to_string(files.size()) +
+                                          " files were given: stamp them in place, or one at a time with -o");
+  StampPrintOptions print = options_->print;
+  print.each_in_a_line = true;
+  int worst = exit_code::ok;
+  for (const std::string& file : files) {
+    opt.input = file;
+    const StampRunOutcome outcome = fs_is_tex(file) ? tex_refused(file) : stamp_one(opt);
+    print_stamp_outcome(file, outcome, print, std::cout, std::cerr);
+    worst = exit_code::worst(worst, outcome.exit_code());
+  }
+  return worst;
 }
 
 }  // namespace pith::stamp

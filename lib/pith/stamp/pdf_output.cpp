@@ -49,16 +49,18 @@ Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const OpenFile& fil
 
 // Writes the plan's update: after the copy of the original (renamed over
 // the target), appended in place, or (-o -) with the original on standard
-// output. Each is checked before it is kept.
-Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, const ExaminedPdf& examined,
+// output. Each is checked before it is kept; --dry-run only checks.
+Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, Examiner& examiner, const ExaminedPdf& examined,
                          std::optional<AtomicRewrite>& copy) {
   const pdf::StampPlan& plan = *examined.plan;
+  // --dry-run: the check every write passes, on the original and the update in one view; nothing written.
+  if (opt.dry_run) return check_in_memory(examiner, opt.input, examined);
   if (writes_to_stdout(opt)) {
-    if (auto ok = check_in_memory(opt.input, opt.children, file, examined); !ok) return ok;
+    if (auto ok = check_in_memory(examiner, opt.input, examined); !ok) return ok;
     std::cout.flush();
     return write_to_descriptor(STDOUT_FILENO, opt.input, plan.original_length, plan.update);
   }
-  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(opt.input, opt.children, examined));
+  if (opt.append) return append_in_place(opt.input, plan.original_length, plan.update, written_check(examiner, opt.input, examined));
   if (!copy) return fail(ErrorKind::internal, opt.input, "internal: the copy of the original was not made");
   FileAttributes attrs{file.mode()};
   if (in_place(opt)) {
@@ -66,7 +68,7 @@ Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, const
     attrs.group = file.group();
     attrs.extended_attributes_from = opt.input;
   }
-  return copy->finish(plan.update, attrs, written_check(in_place(opt) ? opt.input : opt.output, opt.children, examined));
+  return copy->finish(plan.update, attrs, written_check(examiner, in_place(opt) ? opt.input : opt.output, examined));
 }
 
 // In place (not --append) replaces the file: a read-only one is refused as

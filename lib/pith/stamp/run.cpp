@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -133,58 +134,31 @@ pdf::StampOptions stamp_options(const StampRunOptions& opt) {
   return so;  // original_sha256 unset: hashed in the examining child, only when the plan stamps
 }
 
-// The record to plan with when it was obtained before the PDF was read:
-// verified, and the record of the number --pith names.
-const registry::VerifiedRecord* record_for_pith(const std::optional<registry::PithNumber>& pith,
-                                                const std::optional<Result<ObtainedRecord>>& obtained) {
-  if (!pith || !obtained || !*obtained) return nullptr;
-  const auto* record = std::get_if<registry::VerifiedRecord>(&**obtained);
-  return record && pith->matches(record->number()) ? record : nullptr;
-}
+// ---- stamp_pdf's steps. A step that may end the run returns the outcome
+// then (a Stop), or nullopt to go on.
+using Stop = std::optional<Outcome>;
 
-// `pith`: --pith, parsed (the text goes to the resolver as typed).
-Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::PithNumber>& pith) {
-  struct stat before {};
+// The file as it is before anything is read: there, writable when it is
+// replaced in place, one name when a new file is renamed over it.
+Stop refuse_input(const StampRunOptions& opt, struct stat& before) {
   if (::stat(opt.input.c_str(), &before) != 0)
     return failure(Status::error, ErrorKind::io, opt.input + ": cannot open: " + std::strerror(errno));
-  if (auto refused_read_only = refuse_read_only(opt, before)) return *refused_read_only;
-  if (auto refused_links = refuse_hard_linked(opt, before)) return *refused_links;
-  auto file = OpenFile::open(opt.input);  // not mapped here: the reading children map it (examine.hpp)
-  if (!file) return failure(Status::error, file.error().kind, file.error().describe());
+  if (auto refused_read_only = refuse_read_only(opt, before)) return refused_read_only;
+  return refuse_hard_linked(opt, before);
+}
 
-  Outcome outcome;
-  const pdf::StampOptions so = stamp_options(opt);
-  // The copy starts when the examining child says the plan stamps, and runs
-  // while the child hashes the original: a no-op costs no copy.
-  std::optional<AtomicRewrite> copy;
-  std::optional<Error> copy_failed;
-  OnStamping start_copy;
-  if (copies_the_original(opt)) {
-    start_copy = [&]() -> Result<void> {
-      auto begun = begin_copy(opt, *file);
-      if (!begun) return std::unexpected(*(copy_failed = begun.error()));
-      copy.emplace(std::move(*begun));
-      return {};
-    };
-  }
-  // --pith names the number without reading the PDF: the record is obtained
-  // first, and one child reads the PDF and plans. What goes wrong is still
-  // reported in the order of the steps (the PDF, its number, the record).
-  RunTrust trust(opt);
-  std::optional<Result<ObtainedRecord>> obtained;
-  if (pith) obtained = obtain_record(opt, trust, opt.pith, outcome);
-  auto examined = examine_pdf(opt, *file, record_for_pith(pith, obtained), so, start_copy);
-  if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
-  if (!examined) return refused(examined.error());
-  if (!examined->number) {
-    return failure(Status::no_number, ErrorKind::not_found,
-                   opt.input + ": no Pith Number given or found. Give one with --pith ID, put \\pithnumber{ID} in " +
-                       fs::path(opt.input).replace_extension(".tex").string() +
-                       ", or build the PDF with the pith LaTeX package");
-  }
-  const std::string number = *examined->number;
-  const std::string from = examined->from;
+Outcome no_number(const StampRunOptions& opt) {
+  return failure(Status::no_number, ErrorKind::not_found,
+                 opt.input + ": no Pith Number given or found. Give one with --pith ID, put \\pithnumber{ID} in " +
+                     fs::path(opt.input).replace_extension(".tex").string() +
+                     ", or build the PDF with the pith LaTeX package");
+}
 
+// The record of `number` (`obtained` first, unless --pith had it obtained
+// already): verified, and the number's; otherwise what ends the run (what
+// the PDF carries kept offline, not obtained, unverified, another number's).
+Stop judge_record(const StampRunOptions& opt, RunTrust& trust, std::optional<Result<ObtainedRecord>>& obtained,
+                  const std::string& number, const std::string& from, Outcome& outcome) {
   if (!obtained) obtained = obtain_record(opt, trust, number, outcome);
   if (!*obtained && registry_unreachable(opt, obtained->error())) {
     if (auto kept = pdf_verifies_offline(opt, trust, number)) return kept_offline(opt, obtained->error(), *kept, opt.input, "its record");
@@ -193,74 +167,140 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   if (const auto* refused = std::get_if<registry::DocumentVerification>(&**obtained))
     return unverified(opt, outcome, *refused, number);
   const registry::VerifiedRecord& record = std::get<registry::VerifiedRecord>(**obtained);
-  const std::string record_number = record.number().to_string();
-  outcome.pith_number = record_number;
+  outcome.pith_number = record.number().to_string();
   if (!registry::same_number(record.number(), number))
-    return wrong_record(opt, outcome, record_number, from + " names " + number);
+    return wrong_record(opt, outcome, outcome.pith_number, from + " names " + number);
+  return std::nullopt;
+}
 
-  if (!examined->plan) {  // the number was the PDF's: now plan with its record
-    examined = examine_pdf(opt, *file, &record, so, start_copy);
-    if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
-    if (!examined) return refused(examined.error());
-  }
-  // Already stamped: so only when pith-check says verified; --force stamps again.
-  std::optional<std::string> forced_over;
-  if (examined->plan->outcome == pdf::StampOutcome::already_stamped) {
-    if (auto report = stamp_not_verified(opt, trust, record.number())) {
-      if (!opt.force) return not_verified(opt, outcome, record_number, std::move(*report));
-      forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
-      pdf::StampOptions again = so;
-      again.restamp = true;
-      examined = examine_pdf(opt, *file, &record, again, start_copy);
-      if (!examined && copy_failed) return failure(Status::error, copy_failed->kind, copy_failed->describe());
-      if (!examined) return refused(examined.error());
-    }
-  }
-  const pdf::StampPlan& plan = *examined->plan;
+// The copy of the original, begun when the examining worker says the plan
+// stamps (a no-op costs no copy), and what went wrong beginning it.
+struct Copy {
+  std::optional<AtomicRewrite> rewrite;
+  std::optional<Error> failed;
+};
+
+// The plan for `record` from the examining worker, into `examined`; a copy
+// that could not begin is named as such.
+Stop plan_with(Examiner& examiner, const registry::VerifiedRecord& record, bool restamp, const OnStamping& start_copy,
+               const Copy& copy, Result<ExaminedPdf>& examined) {
+  examined = examiner.plan(record, restamp, start_copy);
+  if (!examined && copy.failed) return failure(Status::error, copy.failed->kind, copy.failed->describe());
+  if (!examined) return refused(examined.error());
+  return std::nullopt;
+}
+
+// "Already stamped" only when pith-check says verified (not_verified
+// otherwise); --force plans again, over what pith-check said (`forced_over`).
+Stop settle_already_stamped(const StampRunOptions& opt, RunTrust& trust, const registry::VerifiedRecord& record,
+                            Outcome& outcome, const std::function<Stop()>& plan_again,
+                            std::optional<std::string>& forced_over) {
+  auto report = stamp_not_verified(opt, trust, record.number());
+  if (!report) return std::nullopt;
+  if (!opt.force) return not_verified(opt, outcome, outcome.pith_number, std::move(*report));
+  forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
+  return plan_again();
+}
+
+// The plan's notes (and --force's warning) and where it writes.
+void take_plan_notes(const StampRunOptions& opt, const pdf::StampPlan& plan, const std::optional<std::string>& forced_over,
+                     Outcome& outcome) {
   outcome.notes.clear();
   for (const auto& note : plan.notes) outcome.notes.push_back(StampNote{StampNote::Severity::info, note});
   for (const auto& warning : plan.warnings) outcome.notes.push_back(StampNote{StampNote::Severity::warning, warning});
   if (forced_over) outcome.notes.push_back(warning_note("--force: stamped again although pith-check said " + *forced_over));
   outcome.output = opt.output.empty() ? opt.input : opt.output;
+}
 
-  switch (plan.outcome) {
-    case pdf::StampOutcome::conflict:
-      outcome.status = Status::conflict;
-      outcome.failure = ErrorKind::conflict;
-      outcome.message = opt.input + " already carries " + plan.previous_number.value_or("another Pith Number") +
-                        "; refusing to stamp " + record_number + " (use --force to replace it)";
-      return outcome;
-    case pdf::StampOutcome::already_stamped:
-      outcome.status = Status::already_stamped;
-      outcome.message = opt.input + ": already stamped with " + record_number;
-      if (writes_to_stdout(opt)) {
-        if (auto ok = write_to_descriptor(STDOUT_FILENO, opt.input, file->size(), {}); !ok)
-          return failure(Status::error, ok.error().kind, ok.error().describe());
-      } else if (!in_place(opt)) {
-        auto ok = write_atomically(opt.output, opt.input, file->size(), {}, FileAttributes{file->mode()}, {},
-                                   AtTargetLink::replace);
-        if (!ok) return failure(Status::error, ok.error().kind, ok.error().describe());
-      }
-      return outcome;
-    case pdf::StampOutcome::stamped: break;
+// A plan that writes no update: another number's stamp (conflict), or this
+// record's already (then -o OUT and -o - still get the file as it is).
+Outcome without_update(const StampRunOptions& opt, const OpenFile& file, const pdf::StampPlan& plan, Outcome outcome) {
+  if (plan.outcome == pdf::StampOutcome::conflict) {
+    outcome.status = Status::conflict;
+    outcome.failure = ErrorKind::conflict;
+    outcome.message = opt.input + " already carries " + plan.previous_number.value_or("another Pith Number") +
+                      "; refusing to stamp " + outcome.pith_number + " (use --force to replace it)";
+    return outcome;
   }
-  if (auto refused_paper = refuse_other_paper(opt, examined->titles, examined->page_lines, record, outcome)) return *refused_paper;
-  if (auto refused_hint = refuse_unbound_hint(opt, *examined, record, outcome)) return *refused_hint;
+  outcome.status = Status::already_stamped;
+  outcome.message = opt.input + ": already stamped with " + outcome.pith_number;
+  if (opt.dry_run || (!writes_to_stdout(opt) && in_place(opt))) return outcome;
+  auto ok = writes_to_stdout(opt) ? write_to_descriptor(STDOUT_FILENO, opt.input, file.size(), {})
+                                  : write_atomically(opt.output, opt.input, file.size(), {}, FileAttributes{file.mode()},
+                                                     {}, AtTargetLink::replace);
+  return ok ? outcome : failure(Status::error, ok.error().kind, ok.error().describe());
+}
+
+// Before writing: the record's paper (its title, or page 1 showing it), a
+// printed number's record bound by its title, and the file unchanged since it was read.
+Stop refuse_before_writing(const StampRunOptions& opt, const ExaminedPdf& examined, const registry::VerifiedRecord& record,
+                           const struct stat& before, Outcome& outcome) {
+  if (auto refused_paper = refuse_other_paper(opt, examined.titles, examined.page_lines, record, outcome)) return refused_paper;
+  if (auto refused_hint = refuse_unbound_hint(opt, examined, record, outcome)) return refused_hint;
+  if (!same_file_state(opt.input, before))
+    return failure(Status::error, ErrorKind::io, opt.input + ": the file changed while pith-stamp read it; nothing written");
+  return std::nullopt;
+}
+
+// The update written (checked before it is kept: pdf_output.cpp).
+Outcome written(const StampRunOptions& opt, const OpenFile& file, Examiner& examiner, const ExaminedPdf& examined,
+                std::optional<AtomicRewrite>& copy, Outcome outcome) {
+  const pdf::StampPlan& plan = *examined.plan;
   outcome.status = Status::stamped;
   outcome.original_length = plan.original_length;
   outcome.original_sha256 = plan.original_sha256;
   outcome.update_bytes = plan.update.size();
-
-  if (!same_file_state(opt.input, before)) {
-    return failure(Status::error, ErrorKind::io,
-                   opt.input + ": the file changed while pith-stamp read it; nothing written");
-  }
-  if (auto written = write_stamp(opt, *file, *examined, copy); !written) {
+  if (auto ok = write_stamp(opt, file, examiner, examined, copy); !ok) {
     outcome.status = Status::error;
-    outcome.failure = written.error().kind;
-    outcome.message = written.error().describe();
+    outcome.failure = ok.error().kind;
+    outcome.message = ok.error().describe();
   }
   return outcome;
+}
+
+// `pith`: --pith, parsed (the text goes to the resolver as typed).
+Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::PithNumber>& pith) {
+  struct stat before {};
+  if (auto refused_input = refuse_input(opt, before)) return *refused_input;
+  auto file = OpenFile::open(opt.input);  // not mapped here: the reading children map it (examine.hpp)
+  if (!file) return failure(Status::error, file.error().kind, file.error().describe());
+
+  Outcome outcome;
+  Copy copy;
+  OnStamping start_copy;
+  if (copies_the_original(opt) && !opt.dry_run) {
+    start_copy = [&]() -> Result<void> {
+      auto begun = begin_copy(opt, *file);
+      if (!begun) return std::unexpected(*(copy.failed = begun.error()));
+      copy.rewrite.emplace(std::move(*begun));
+      return {};
+    };
+  }
+  // --pith names the number without reading the PDF: the record is obtained
+  // first. What goes wrong is still reported in the order of the steps (the
+  // PDF, its number, the record). The trust store is loaded before the
+  // examining worker starts: it verifies the record it is handed with it.
+  RunTrust trust(opt);
+  const auto& loaded_trust = trust.get();
+  Examiner examiner(opt, *file, loaded_trust ? &*loaded_trust : nullptr, stamp_options(opt));
+  std::optional<Result<ObtainedRecord>> obtained;
+  if (pith) obtained = obtain_record(opt, trust, opt.pith, outcome);
+  auto examined = examiner.read();
+  if (!examined) return refused(examined.error());
+  if (!examined->number) return no_number(opt);
+  if (auto stop = judge_record(opt, trust, obtained, *examined->number, examined->from, outcome)) return *stop;
+  const registry::VerifiedRecord& record = std::get<registry::VerifiedRecord>(**obtained);
+
+  const auto plan_again = [&] { return plan_with(examiner, record, /*restamp=*/true, start_copy, copy, examined); };
+  std::optional<std::string> forced_over;
+  Stop stop = plan_with(examiner, record, /*restamp=*/false, start_copy, copy, examined);
+  if (!stop && examined->plan->outcome == pdf::StampOutcome::already_stamped)
+    stop = settle_already_stamped(opt, trust, record, outcome, plan_again, forced_over);
+  if (stop) return *stop;
+  take_plan_notes(opt, *examined->plan, forced_over, outcome);
+  if (examined->plan->outcome != pdf::StampOutcome::stamped) return without_update(opt, *file, *examined->plan, outcome);
+  if (auto refused_write = refuse_before_writing(opt, *examined, record, before, outcome)) return *refused_write;
+  return written(opt, *file, examiner, *examined, copy.rewrite, outcome);
 }
 
 }  // namespace
@@ -298,6 +338,7 @@ nlohmann::json StampRunOutcome::to_json(const std::string& input) const {
   if (!record_source.empty()) j["record_source"] = record_source;
   if (verification) j["verification"] = verification->to_json();
   if (file_check) j["file_check"] = file_check->to_json();
+  if (dry_run) j["dry_run"] = true;
   return j;
 }
 
@@ -317,14 +358,21 @@ StampRunOutcome run_stamp(const StampRunOptions& options) {
     }
     pith = std::move(*parsed);
   }
-  if (fs::path(options.input).extension() == ".tex") return stamp_tex_file(options, pith);
-  return stamp_pdf(options, pith);
+  if (fs::path(options.input).extension() == ".tex") {
+    if (options.dry_run)
+      return failure(Status::error, ErrorKind::usage, "--dry-run is for PDFs; a .tex is stamped by writing pith.sty beside it");
+    return stamp_tex_file(options, pith);
+  }
+  StampRunOutcome outcome = stamp_pdf(options, pith);
+  outcome.dry_run = options.dry_run;
+  return outcome;
 }
 
 void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, const StampPrintOptions& print,
                          std::ostream& out, std::ostream& err) {
   if (print.json) {
-    out << o.to_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out << o.to_json(input).dump(print.each_in_a_line ? -1 : 2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
     return;
   }
   for (const auto& w : o.warnings) err << "pith-stamp: warning: " << w << "\n";
@@ -334,18 +382,21 @@ void print_stamp_outcome(const std::string& input, const StampRunOutcome& o, con
     if (o.file_check && print.verbose) err << o.file_check->to_text(false);
     return;
   }
+  const bool quiet = !print.verbose && !o.dry_run && !print.each_in_a_line;
   if (!print.verbose) {  // quiet on success (latexmk), but never about a warning
     for (const auto& n : o.notes)
       if (n.severity == StampNote::Severity::warning) err << "pith-stamp: " << n.to_string() << "\n";
-    return;
   }
+  if (quiet) return;
   if (o.status == Status::already_stamped) {
     err << "pith-stamp: " << terminal_safe(o.message) << " (nothing to do)\n";
     return;
   }
-  err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output) << ": stamped with " << terminal_safe(o.pith_number);
+  err << "pith-stamp: " << terminal_safe(o.output.empty() ? input : o.output)
+      << (o.dry_run ? ": would be stamped with " : ": stamped with ") << terminal_safe(o.pith_number);
   if (o.original_length) err << " (+" << *o.update_bytes << " bytes after the original " << *o.original_length << ")";
-  err << "\n";
+  err << (o.dry_run ? "; dry run: nothing written\n" : "\n");
+  if (!print.verbose) return;
   for (const auto& n : o.notes) err << "pith-stamp: " << terminal_safe(n.to_string()) << "\n";
 }
 

@@ -102,8 +102,8 @@ using ObtainedRecord = std::variant<registry::VerifiedRecord, registry::Document
 // appending to it or writing it to standard output.
 [[nodiscard]] bool copies_the_original(const StampRunOptions& opt);
 [[nodiscard]] Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const OpenFile& file);
-[[nodiscard]] Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, const ExaminedPdf& examined,
-                                       std::optional<AtomicRewrite>& copy);
+[[nodiscard]] Result<void> write_stamp(const StampRunOptions& opt, const OpenFile& file, Examiner& examiner,
+                                       const ExaminedPdf& examined, std::optional<AtomicRewrite>& copy);
 [[nodiscard]] std::optional<Outcome> refuse_read_only(const StampRunOptions& opt, const struct stat& st);
 [[nodiscard]] std::optional<Outcome> refuse_hard_linked(const StampRunOptions& opt, const struct stat& st);
 

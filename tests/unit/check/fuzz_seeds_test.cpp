@@ -5,6 +5,7 @@
 // again, docs/fuzzing.md).
 #include "pith/base/wire.hpp"
 #include "pith/check/file.hpp"
+#include "pith/pdf/crop_wire.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/runner/worker_wire.hpp"
@@ -80,6 +81,17 @@ TEST_CASE("the stamp_examine_wire seeds are messages of today's wire") {
   CHECK(error.error() == pith::Error{pith::ErrorKind::malformed, "paper.pdf", "damaged"});
   CHECK(pith::stamp::decode_page_one(seeds.at("page-one")).page_one);
   CHECK(pith::stamp::decode_written_checked(seeds.at("written-checked"), "seed.pdf"));
+}
+
+TEST_CASE("the page_crop_wire seeds are messages of today's wire") {
+  const auto seeds = seeds_of("page_crop_wire");
+  const auto crop = pith::pdf::decode_page_crop(seeds.at("crop"));
+  REQUIRE(crop);
+  CHECK(crop->width == 2);
+  CHECK(pith::pdf::encode_page_crop(*crop) == seeds.at("crop"));
+  const auto none = pith::pdf::decode_page_crop(seeds.at("not-rendered"));
+  REQUIRE_FALSE(none);
+  CHECK(none.error().message.find("poppler could not render it") != std::string::npos);
 }
 
 TEST_CASE("the worker_request and broker_wire seeds are messages of today's wire") {

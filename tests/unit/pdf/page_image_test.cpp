@@ -147,9 +147,7 @@ TEST_CASE("page image: pith-stamp's written check keeps nothing whose page 1 loo
   examined.pages = reader->page_count().value();
   examined.page_one = page_one_fingerprint(original, page_check_dpi, std::nullopt);
   REQUIRE(examined.page_one);
-  const fs::path written = pith::test::fresh_temp_dir("page-image") / "written.pdf";
-  pith::test::write_file(written, repainted);
-  auto got = pith::stamp::written_check("paper.pdf", {}, examined)(written.string());
+  auto got = pith::stamp::check_stamped_bytes(repainted, "paper.pdf", examined);
   REQUIRE_FALSE(got);
   CHECK(got.error().message.find("page 1 would look different") != std::string::npos);
   CHECK(got.error().kind == pith::ErrorKind::internal);
@@ -158,13 +156,13 @@ TEST_CASE("page image: pith-stamp's written check keeps nothing whose page 1 loo
   const auto plan_ok = badge_plan(original);
   examined.plan = plan_ok;
   examined.page_one = page_one_fingerprint(original, page_check_dpi, plan_ok.badge_rect);
-  pith::test::write_file(written, original + plan_ok.update);
-  CHECK(pith::stamp::written_check("paper.pdf", {}, examined)(written.string()));
+  const std::string written = original + plan_ok.update;
+  CHECK(pith::stamp::check_stamped_bytes(written, "paper.pdf", examined));
 
   // A picture of the original that its drawing child got otherwise (near its
   // memory limit) is not a change: the original is drawn again beside the
   // stamped file, and they agree.
   examined.page_one = page_one_fingerprint(repainted, page_check_dpi, plan_ok.badge_rect);
   REQUIRE(examined.page_one != page_one_fingerprint(original, page_check_dpi, plan_ok.badge_rect));
-  CHECK(pith::stamp::written_check("paper.pdf", {}, examined)(written.string()));
+  CHECK(pith::stamp::check_stamped_bytes(written, "paper.pdf", examined));
 }

@@ -5,6 +5,7 @@
 #include "pith/pdf/reader.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/stamp.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "support/pdf_samples.hpp"
@@ -282,6 +283,52 @@ TEST_CASE("stamp: the badge is skipped when page 1 already links to this number,
   CHECK(to_old == 0);
   CHECK(to_new == 1);
   CHECK(others >= 1);  // hyperref's \url link survives
+}
+
+// pith-stamp says early what the plan will be (stamp/examine.cpp), and
+// fingerprints the pages with the badge alone before the one plan is made.
+TEST_CASE("stamp: decide_stamp says what plan_stamp does; the badge alone reads on the pages as the whole update") {
+  const auto record = fixture_record();
+  const std::string original = pith::test::require_sample(SamplePdf::pdflatex);
+  auto reader = Reader::open(original, "sample.pdf");
+  REQUIRE(reader);
+  const auto metadata = pith::pdf::read_pdf_metadata(*reader);
+  const auto extraction = pith::pdf::extract_pith_numbers(metadata);
+  REQUIRE(extraction);
+  for (bool badge : {false, true}) {
+    INFO("badge " << badge);
+    pith::pdf::StampOptions options;
+    options.badge = badge;
+    auto decided = pith::pdf::decide_stamp(*reader, metadata, *extraction, record, options);
+    auto plan = pith::pdf::plan_stamp(*reader, metadata, *extraction, record, options);
+    REQUIRE(decided);
+    REQUIRE(plan);
+    CHECK(decided->outcome == plan->outcome);
+    CHECK(decided->adds_badge == plan->adds_badge);
+    CHECK(decided->adds_badge == badge);
+    CHECK(decided->badge_rect == plan->badge_rect);
+    CHECK(decided->original_length == plan->original_length);
+    CHECK(decided->update.empty());
+    auto alone = pith::pdf::badge_update(*reader, record, options);
+    REQUIRE(alone);
+    if (!badge) continue;
+    CHECK(alone->find("/Subtype /Link") != std::string::npos);
+    CHECK(alone->find("pith-bundle.json") == std::string::npos);
+    const auto whole = pith::pdf::fingerprint_pages(original + plan->update);
+    const auto with_badge = pith::pdf::fingerprint_pages(original + *alone);
+    REQUIRE_FALSE(whole.sha256.empty());
+    CHECK(with_badge.to_property() == whole.to_property());
+    CHECK(pith::pdf::fingerprint_pages(original).sha256.front() != whole.sha256.front());  // the badge is read
+  }
+  // A PDF already stamped with this record: decided at once, nothing to add.
+  auto stamped = Reader::open(original + pith::pdf::plan_stamp(*reader, metadata, *extraction, record, {})->update, "s.pdf");
+  REQUIRE(stamped);
+  const auto again_metadata = pith::pdf::read_pdf_metadata(*stamped);
+  const auto again = pith::pdf::extract_pith_numbers(again_metadata);
+  REQUIRE(again);
+  auto decided = pith::pdf::decide_stamp(*stamped, again_metadata, *again, record, {});
+  REQUIRE(decided);
+  CHECK(decided->outcome == StampOutcome::already_stamped);
 }
 
 TEST_CASE("stamp then check: pith-check's extraction and checks accept what pith-stamp wrote") {
