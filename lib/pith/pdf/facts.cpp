@@ -381,10 +381,10 @@ std::vector<std::string> confirm_in_file(std::string_view bytes, PdfFacts& facts
 
 // --- Revisions, as the bytes end them ----------------------------------------
 
-std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
+std::vector<std::size_t> revision_ends(std::string_view bytes, std::size_t from) {
   static constexpr std::string_view keyword = "startxref";
   const auto is_space = [](char c) { return c == ' ' || c == '\r' || c == '\n' || c == '\t' || c == '\f' || c == '\0'; };
-  std::size_t count = 0;
+  std::vector<std::size_t> ends;
   for (auto at = bytes.find(keyword, from); at != std::string_view::npos; at = bytes.find(keyword, at + 1)) {
     std::size_t i = at + keyword.size();
     const std::size_t before_space = i;
@@ -397,10 +397,15 @@ std::size_t count_revision_ends(std::string_view bytes, std::size_t from) {
     // linearized file (qpdf writes it so), not the end of a revision.
     const bool points_at_nothing = bytes.substr(digits, i - digits).find_first_not_of('0') == std::string_view::npos;
     while (i < bytes.size() && is_space(bytes[i])) ++i;
-    if (bytes.substr(i).starts_with("%%EOF") && !points_at_nothing) ++count;
+    if (!bytes.substr(i).starts_with("%%EOF") || points_at_nothing) continue;
+    std::size_t end = i + 5;
+    while (end < bytes.size() && (bytes[end] == '\r' || bytes[end] == '\n')) ++end;
+    ends.push_back(end);
   }
-  return count;
+  return ends;
 }
+
+std::size_t count_revision_ends(std::string_view bytes, std::size_t from) { return revision_ends(bytes, from).size(); }
 
 bool ends_a_revision(std::string_view prefix) {
   while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.remove_suffix(1);

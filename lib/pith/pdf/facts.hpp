@@ -101,6 +101,10 @@ struct PdfFacts {
 // Revisions that end in bytes[from, end): a `startxref <offset> %%EOF` tail
 // (not `startxref 0`: a linearized file's first-page trailer).
 [[nodiscard]] std::size_t count_revision_ends(std::string_view bytes, std::size_t from = 0);
+// The same tails, each as the offset just past its `%%EOF` and the end of
+// line after it: where each revision ends (pith-stamp --remove names the
+// revisions a removal would drop by them).
+[[nodiscard]] std::vector<std::size_t> revision_ends(std::string_view bytes, std::size_t from = 0);
 // The stamped bytes end with a revision (`%%EOF`, then an end of line):
 // pith-stamp appends its update right there. A file rewritten as a whole
 // has other bytes at that offset.

@@ -3,9 +3,11 @@
 
 #include "pith/base/command_line.hpp"
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/terminal_text.hpp"
 #include "pith/resolver/command_line.hpp"
 #include "pith/stamp/arxiv.hpp"
 #include "pith/stamp/run.hpp"
+#include "pith/stamp/unstamp.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -25,6 +27,7 @@ struct StampJob::Options {
   std::vector<std::string> files;  // what to stamp: one PDF or .tex, or several PDFs
   StampPrintOptions print;
   bool arxiv = false;
+  bool remove = false;   // --remove: write the original back (stamp/unstamp.hpp)
   std::string compiler;  // --arxiv --compiler
 };
 
@@ -65,6 +68,31 @@ StampRunOutcome stamp_one(const StampRunOptions& opt) {
   }
 }
 
+// --remove: the options that only stamping reads are refused, and the
+// output must be named (-o FILE itself replaces it).
+Result<UnstampOutcome> remove_stamp_with(const StampRunOptions& opt, const StampPrintOptions& print, bool arxiv) {
+  const std::string only_for_stamping = arxiv             ? "--arxiv"
+                                        : !opt.pith.empty()   ? "--pith"
+                                        : !opt.bundle.empty() ? "--bundle"
+                                        : opt.append          ? "--append"
+                                        : opt.badge           ? "--badge"
+                                        : print.json          ? "--json"
+                                        : opt.dry_run         ? "--dry-run"
+                                                              : "";
+  if (!only_for_stamping.empty()) return fail(ErrorKind::usage, "", "--remove cannot be combined with " + only_for_stamping);
+  if (opt.output.empty() || opt.output == "-")
+    return fail(ErrorKind::usage, opt.input,
+                "--remove writes a file: give -o OUT for the original beside it, or -o " + opt.input + " to replace it");
+  return remove_stamp(UnstampOptions{opt.input, opt.output, opt.force, opt.children});
+}
+
+void print_removed(const StampRunOptions& opt, const UnstampOutcome& removed) {
+  std::cerr << "pith-stamp: " << terminal_safe(opt.input) << ": removed the stamp"
+            << (removed.number.empty() ? "" : " of " + terminal_safe(removed.number)) << " (" << removed.update_bytes
+            << " bytes): wrote the " << removed.original_length << " original bytes (SHA-256 "
+            << removed.original_sha256 << ") to " << terminal_safe(opt.output) << "\n";
+}
+
 }  // namespace
 
 StampJob::StampJob() : Job("pith-stamp"), options_(std::make_unique<Options>()) {
@@ -83,7 +111,9 @@ void StampJob::declare(CLI::App& app) {
       "number, or already stamped but pith-check says failed or altered; 2 usage or I/O error; 3 no Pith Number;\n"
       "4 nothing trusted to verify with, or already stamped but pith-check says unbound.\n"
       "--arxiv: 0 what arXiv will build verifies, 1 it does not verify, 2 something missing or\n"
-      "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).");
+      "the build fails, 3 no Pith Number, 4 signed by no trusted key (docs/arxiv.md).\n"
+      "--remove: 0 the original written, 1 the bytes do not prove it or (no --force) revisions follow the stamp,\n"
+      "2 usage or I/O error, 3 no stamp to remove (docs/pdf-stamping.md).");
   // Not ->required(): CLI11 checks that before unknown options, so `--bogus`
   // alone would say "file is required" instead of naming --bogus.
   app.add_option("file", options_->files, "the PDF (or .tex) to stamp; several PDFs are stamped one after another");
@@ -107,6 +137,9 @@ void StampJob::declare(CLI::App& app) {
   app.add_flag("--arxiv", options_->arxiv,
                "paper.tex: pack what the build reads (with pith.sty and the .bbl) into <paper>-arxiv.tar.gz (or -o), "
                "rebuild it as arXiv does and check the PDF offline");
+  app.add_flag("--remove", options_->remove,
+               "write FILE as it was before pith-stamp stamped it to -o OUT (-o FILE replaces it), when its bytes "
+               "prove it; --force also drops revisions appended after the stamp");
   app.add_option("--compiler", options_->compiler,
                  "with --arxiv: pdflatex, latex or xelatex, the engines arXiv runs (default: the paper's last build; "
                  "after lualatex, xelatex); lualatex is refused")
@@ -133,6 +166,14 @@ Result<int> StampJob::run() {
   opt.input = files.front();
   opt.source_date_epoch = source_date_epoch();
   opt.children.cpu_seconds = std::min(opt.children.cpu_seconds, opt.children.wall_seconds);
+  if (options_->remove) {
+    if (files.size() > 1) return fail(ErrorKind::usage, "", "--remove takes one file at a time");
+    auto removed = remove_stamp_with(opt, print, options_->arxiv);
+    if (!removed) return std::unexpected(removed.error());
+    for (const auto& dropped : removed->dropped) warn(opt.input + ": dropped with the stamp (--force): " + dropped);
+    if (print.verbose) print_removed(opt, *removed);
+    return exit_code::ok;
+  }
   if (files.size() > 1) return stamp_several(files);
   if (options_->arxiv && opt.dry_run)
     return fail(ErrorKind::usage, "", "--dry-run is for PDFs; --arxiv builds its archive to check it");
