@@ -243,7 +243,7 @@ std::optional<std::array<int, 4>> type3_shape(const double* ctm) {
 
 }  // namespace
 
-void GlyphShapes::begin_type3_glyph(GfxState* state, double, double, CharCode code, const Unicode* u, int u_len,
+void GlyphShapes::begin_type3_glyph(GfxState* state, CharCode code, const Unicode* u, int u_len,
                                     int position) {
   Drawn drawn;
   drawn.position = position;

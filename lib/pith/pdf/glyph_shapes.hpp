@@ -55,8 +55,8 @@ class GlyphShapes {
   // gives and anything it draws that its procedure's bytes do not hold (an
   // image, a form, a shading, a pattern, text: it is then not told), then
   // end. Its key is its procedure's bytes with the shape of its matrix.
-  void begin_type3_glyph(GfxState* state, double x, double y, CharCode code, const Unicode* u, int u_len,
-                         int position);
+  // (Its origin is the translation of the CTM poppler sets for it.)
+  void begin_type3_glyph(GfxState* state, CharCode code, const Unicode* u, int u_len, int position);
   void type3_bounds(GfxState* state, double llx, double lly, double urx, double ury);
   void taint_type3_glyph();
   void end_type3_glyph(SplashOutputDev& device, GfxState* state);

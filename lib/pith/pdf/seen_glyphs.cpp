@@ -91,7 +91,7 @@ class InkProbe final : public SplashOutputDev {
     if (type3_depth_ == 0) {
       const int position = position_;
       position_ += 1;  // Type 3 fonts are simple fonts: one byte a character
-      if (mode_ == Mode::page) shapes_.begin_type3_glyph(state, x, y, code, u, uLen, position);
+      if (mode_ == Mode::page) shapes_.begin_type3_glyph(state, code, u, uLen, position);
       if (mode_ == Mode::bare) return true;  // "drawn": Gfx skips its CharProc
       if (mode_ == Mode::ink) {
         if (!selected(position)) return true;
