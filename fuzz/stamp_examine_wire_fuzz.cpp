@@ -2,7 +2,7 @@
 // What pith-stamp's reading children send it (stamp/examine_wire.hpp), as a
 // child taken over by a parser exploit could write it: the examining
 // child's framed answer (and its early first message), the drawing child's
-// page 1, the checking child's verdict; and pith-stamp's requests to the
+// page 1, the checking child's verdict, the pages read; and pith-stamp's requests to the
 // examining worker. Decoded strictly; an answer that
 // decodes has exactly one encoding: encoding it again gives the same bytes.
 #include "broken_promise.hpp"
@@ -34,6 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     broken_promise("a decoded request encodes to the same bytes");
   if (pith::stamp::decode_written_checked(bytes, "fuzz.pdf") && bytes != pith::stamp::encode_written_checked()) {
     broken_promise("only the one passed-check message passes");
+  }
+  if (pith::stamp::decode_pages_read(bytes, "fuzz.pdf") && bytes != pith::stamp::encode_pages_read()) {
+    broken_promise("only the one pages-read message passes");
   }
   return 0;
 }

@@ -44,6 +44,19 @@ cp "$work/good/paper.pdf" "$work/good/before.pdf"
 run 0 "pith-stamp the sample" "${stamp[@]}" -v "$work/good/paper.pdf"
 grep -q "already stamped with $number (nothing to do)" "$work/err" || fail "the sample is not 'already stamped': $(cat "$work/err")"
 cmp -s "$work/good/paper.pdf" "$work/good/before.pdf" || fail "already stamped changed the file"
+# No registry and no bundle: the record the PDF carries still verifies, so
+# it is kept (exit 0), and -o OUT / -o - still get the file it vouches for.
+kept=("$bin/pith-stamp" --offline --cache-dir "$work/empty-cache")
+run 0 "pith-stamp -o OUT, kept offline" "${kept[@]}" --json -o "$work/good/kept.pdf" "$work/good/paper.pdf"
+$py - "$work/out" "$work/good/kept.pdf" <<'PY' || fail "-o OUT, kept offline: $(head -c 600 "$work/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "already_stamped" and r["offline"] is True, r
+assert r["output"] == sys.argv[2], r["output"]
+PY
+cmp -s "$work/good/kept.pdf" "$work/good/before.pdf" || fail "kept offline, but -o OUT is not the PDF as it is"
+run 0 "pith-stamp -o -, kept offline" "${kept[@]}" -o - "$work/good/paper.pdf"
+cmp -s "$work/out" "$work/good/before.pdf" || fail "kept offline, but -o - did not write the PDF as it is"
 
 # ---- the title edited after pith.sty was generated: failed, so not already stamped --
 build "$work/edited" 's/^\\title{Layered gradient accumulation and modular pipeline parallelism:/\\title{Layered gradients, retitled:/'

@@ -61,6 +61,11 @@ void write_examine_seeds(const fs::path& dir) {
   test::write_file(dir / "error", framed({encode_error_message(Error{ErrorKind::malformed, "paper.pdf", "damaged"})}));
   test::write_file(dir / "page-one", encode(stamp::PageOneDrawn{pdf::PageFingerprint{306, 396, sha}}));
   test::write_file(dir / "written-checked", stamp::encode_written_checked());
+  test::write_file(dir / "pages-read", stamp::encode_pages_read());
+  stamp::ExamineRequest finish;
+  finish.ask = stamp::ExamineAsk::finish;
+  finish.original_sha256 = sha;
+  test::write_file(dir / "finish-request", stamp::encode(finish));
 }
 
 void write_crop_seeds(const fs::path& dir) {

@@ -16,6 +16,7 @@
 #include "pith/tex/source.hpp"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 
 namespace pith::stamp {
@@ -184,6 +185,7 @@ struct WorkerState {
   ExaminedPdf examined;
   std::optional<registry::VerifiedRecord> record;
   pdf::StampOptions options;
+  std::optional<pdf::PageFingerprints> pages;  // of the pages as stamped, once asked (answer_pages)
 };
 
 std::string worker_error(const std::string& input, const std::string& why) {
@@ -221,14 +223,28 @@ std::string answer_plan(const std::string& input, const registry::TrustStore* tr
   auto decided = pdf::decide_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, *s.record, s.options);
   if (!decided) return framed(sent_error(decided.error()));
   s.examined.plan = std::move(*decided);
+  s.pages.reset();
   s.examined.page_lines.clear();
   s.examined.page_one.reset();
   return framed(encode(read_message(s.examined)));
 }
 
-// The rest of the plan: with a stamp, the original hashed, the pages
-// fingerprinted, the one plan made, page 1's text when it can tell more
-// than the title metadata, page 1 drawn when asked.
+// The pages' text fingerprinted as stamped (the longest part of a stamp's
+// work on a long paper), asked for as soon as the plan stamps: this process
+// copies and hashes the original meanwhile.
+std::string answer_pages(const std::string& input, const OpenFile& file, WorkerState& s) {
+  if (!s.readout || !s.record || !s.examined.plan) return worker_error(input, "the examining worker was asked for the pages of a plan it has not made");
+  if (s.examined.plan->outcome != pdf::StampOutcome::stamped) return encode_pages_read();
+  auto pages = fingerprint_as_stamped(file, s.mapped->bytes(), *s.readout, *s.record, s.options, *s.examined.plan);
+  if (!pages) return sent_error(pages.error());
+  s.pages = std::move(*pages);
+  return encode_pages_read();
+}
+
+// The rest of the plan: with a stamp, the original's hash (this process's,
+// from the request), the pages fingerprinted (answer_pages, or now), the
+// one plan made, page 1's text when it can tell more than the title
+// metadata, page 1 drawn when asked.
 std::string answer_finish(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
   if (!s.readout || !s.record || !s.examined.plan) return worker_error(input, "the examining worker was asked to finish a plan it has not made");
   ExaminedPdf& examined = s.examined;
@@ -236,14 +252,14 @@ std::string answer_finish(const std::string& input, const OpenFile& file, const 
   pdf::StampOptions& options = s.options;
   const std::string_view bytes = s.mapped->bytes();
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
-    if (!options.original_sha256) {
-      auto hashed_original = file.sha256_hex();  // streamed: the mapping is for what the update reads
-      if (!hashed_original) return framed(sent_error(hashed_original.error()));
-      options.original_sha256 = std::move(*hashed_original);
+    if (request.original_sha256.empty()) return worker_error(input, "the examining worker was asked to finish a stamp without the original's hash");
+    options.original_sha256 = request.original_sha256;
+    if (!s.pages) {
+      auto pages = fingerprint_as_stamped(file, bytes, *s.readout, record, options, *examined.plan);
+      if (!pages) return framed(sent_error(pages.error()));
+      s.pages = std::move(*pages);
     }
-    auto pages = fingerprint_as_stamped(file, bytes, *s.readout, record, options, *examined.plan);
-    if (!pages) return framed(sent_error(pages.error()));
-    if (!pages->sha256.empty()) options.page_text_sha256 = pages->to_property();
+    if (!s.pages->sha256.empty()) options.page_text_sha256 = s.pages->to_property();
     auto plan = pdf::plan_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, record, options);
     if (!plan) return framed(sent_error(plan.error()));
     examined.plan = std::move(*plan);
@@ -283,6 +299,7 @@ runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, con
     switch (request->ask) {
       case ExamineAsk::read: return answer_read(opt, file, *state);
       case ExamineAsk::plan: return answer_plan(opt.input, trust, base, *request, *state);
+      case ExamineAsk::pages: return answer_pages(opt.input, file, *state);
       case ExamineAsk::finish: return answer_finish(opt.input, file, *request, *state);
       case ExamineAsk::check: return answer_check(opt.input, file, *request, *state);
     }
@@ -381,6 +398,7 @@ struct Examiner::Worker {
       : scheduler(std::move(options), std::move(handler)) {}
   runner::ChildScheduler scheduler;
   std::uint64_t next_ticket = 0;
+  std::map<std::uint64_t, Result<std::string>> answered;  // answers come in while another is awaited
 };
 
 namespace {
@@ -405,18 +423,27 @@ Examiner::Examiner(const StampRunOptions& opt, const OpenFile& file, const regis
 
 Examiner::~Examiner() = default;
 
-// The worker's answer to `request`, or why none came (a crash, a limit), for the input.
-Result<std::string> Examiner::ask(const ExamineRequest& request) {
+// `request` given to the worker (queued behind the one it is at, if any):
+// its ticket, for await_answer.
+std::uint64_t Examiner::submit(const ExamineRequest& request) {
   const std::uint64_t ticket = worker_->next_ticket++;
   worker_->scheduler.submit(ticket, encode(request));
-  for (;;) {
-    for (auto& done : worker_->scheduler.wait().done) {
-      if (done.ticket != ticket) continue;
-      if (!done.answer) return fail(ErrorKind::malformed, opt_.input, done.answer.error().message);
-      return std::move(*done.answer);
-    }
-  }
+  return ticket;
 }
+
+// The worker's answer to `ticket`, or why none came (a crash, a limit), for the input.
+Result<std::string> Examiner::await_answer(std::uint64_t ticket) {
+  auto& answered = worker_->answered;
+  while (!answered.contains(ticket)) {
+    for (auto& done : worker_->scheduler.wait().done) answered.emplace(done.ticket, std::move(done.answer));
+  }
+  auto answer = std::move(answered.at(ticket));
+  answered.erase(ticket);
+  if (!answer) return fail(ErrorKind::malformed, opt_.input, answer.error().message);
+  return answer;
+}
+
+Result<std::string> Examiner::ask(const ExamineRequest& request) { return await_answer(submit(request)); }
 
 Result<ExaminedPdf> Examiner::read() {
   auto sent = ask(asking(ExamineAsk::read));
@@ -451,13 +478,28 @@ Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool 
     if (!examined) return examined;
     return fail(ErrorKind::internal, opt_.input, "reading the PDF sent back a malformed result (a plan with no outcome)");
   }
+  // With a stamp: the worker reads the pages' text while this process
+  // starts drawing page 1 beside it, copies the original and hashes it.
+  const bool stamps = outcome->outcome == pdf::StampOutcome::stamped;
+  const std::optional<std::uint64_t> reading_pages =
+      stamps ? std::optional(submit(asking(ExamineAsk::pages))) : std::nullopt;
   std::optional<PageOneDrawing> drawing;
-  if (on_stamping && outcome->outcome == pdf::StampOutcome::stamped) {
+  if (on_stamping && stamps) {
     drawing.emplace(opt_.children, file_, outcome->badge_rect);
     if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
   }
   ExamineRequest finish = asking(ExamineAsk::finish);
   finish.draw_page_one = !on_stamping;
+  if (stamps) {
+    auto hashed = file_.sha256_hex();  // streamed, in this process: the hash the stamp vouches for is its own
+    if (!hashed) return std::unexpected(hashed.error());
+    finish.original_sha256 = std::move(*hashed);
+  }
+  if (reading_pages) {
+    auto sent = await_answer(*reading_pages);
+    if (!sent) return std::unexpected(sent.error());
+    if (auto read = decode_pages_read(*sent, opt_.input); !read) return std::unexpected(read.error());
+  }
   auto finished = ask(finish);
   if (!finished) return std::unexpected(finished.error());
   auto examined = examined_from_wire(*decided + *finished, opt_.input);

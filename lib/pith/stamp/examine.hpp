@@ -76,10 +76,10 @@ class Examiner {
   // The number the user wants and where it is from (the .tex beside the PDF
   // read here, when the PDF names none or only prints one), the title metadata.
   [[nodiscard]] Result<ExaminedPdf> read();
-  // The update for `record` (its original_sha256 hashed by the worker when
-  // the plan stamps); `restamp`: --force over a stamp pith-check does not call
+  // The update for `record` (its original_sha256 hashed by this process,
+  // while the worker reads the pages' text, when the plan stamps); `restamp`: --force over a stamp pith-check does not call
   // verified. `on_stamping` is called once the worker says the plan stamps,
-  // while it hashes.
+  // while it reads the pages.
   [[nodiscard]] Result<ExaminedPdf> plan(const registry::VerifiedRecord& record, bool restamp,
                                          const OnStamping& on_stamping = {});
   // What was written at `written_path` (empty: the original and the plan's
@@ -88,6 +88,8 @@ class Examiner {
   [[nodiscard]] Result<void> check(const std::string& written_path, const std::string& name, const ExaminedPdf& examined);
 
  private:
+  [[nodiscard]] std::uint64_t submit(const ExamineRequest& request);
+  [[nodiscard]] Result<std::string> await_answer(std::uint64_t ticket);
   [[nodiscard]] Result<std::string> ask(const ExamineRequest& request);
   struct Worker;
   const StampRunOptions& opt_;

@@ -14,9 +14,10 @@ constexpr WireNames<pdf::StampOutcome, 3> outcome_names{{
     {pdf::StampOutcome::conflict, "conflict"},
 }};
 
-constexpr WireNames<ExamineAsk, 4> ask_names{{
+constexpr WireNames<ExamineAsk, 5> ask_names{{
     {ExamineAsk::read, "read"},
     {ExamineAsk::plan, "plan"},
+    {ExamineAsk::pages, "pages"},
     {ExamineAsk::finish, "finish"},
     {ExamineAsk::check, "check"},
 }};
@@ -182,12 +183,15 @@ std::string encode(const PageOneDrawn& drawn) {
 
 std::string encode_written_checked() { return WireWriter(written_checked_tag, examine_wire_version).take(); }
 
+std::string encode_pages_read() { return WireWriter(pages_read_tag, examine_wire_version).take(); }
+
 std::string encode(const ExamineRequest& request) {
   WireWriter w(examine_request_tag, examine_wire_version);
   w.named(request.ask, ask_names);
   w.bytes(request.document);
   w.flag(request.restamp);
   w.flag(request.draw_page_one);
+  w.bytes(request.original_sha256);
   w.bytes(request.written_path);
   w.bytes(request.name);
   put_page_one(w, request.page_one);
@@ -201,10 +205,13 @@ Result<ExamineRequest> decode_examine_request(std::string_view message) {
   request.document = r.bytes("document", signed_json::StrictJsonLimits{}.max_bytes);
   request.restamp = r.flag("restamp");
   request.draw_page_one = r.flag("draw_page_one");
+  request.original_sha256 = r.bytes("original_sha256", 64);
   request.written_path = r.bytes("written_path", max_examine_text_bytes);
   request.name = r.bytes("name", max_examine_text_bytes);
   std::optional<std::string> side;
   request.page_one = take_page_one(r, side);
+  if (!side && !request.original_sha256.empty() && !is_sha256_hex(request.original_sha256))
+    side = "original_sha256 is not a SHA-256 in hex";
   if (auto problem = problem_of(r, side)) return fail(ErrorKind::internal, "", "a malformed request to the examining worker (" + *problem + ")");
   return request;
 }
@@ -240,12 +247,25 @@ PageOneDrawn decode_page_one(std::string_view sent) {
   return drawn;
 }
 
-Result<void> decode_written_checked(std::string_view sent, std::string_view input) {
+namespace {
+
+// An answer that says only that the work is done (`tag`), or the child's Error.
+Result<void> decode_done(std::string_view sent, std::string_view input, std::string_view tag) {
   const Decoding d{input};
   if (auto error = sent_error(sent, d)) return std::unexpected(*error);
-  WireReader r(sent, written_checked_tag, examine_wire_version);
+  WireReader r(sent, tag, examine_wire_version);
   if (auto problem = r.finish()) return std::unexpected(d.malformed(*problem));
   return {};
+}
+
+}  // namespace
+
+Result<void> decode_written_checked(std::string_view sent, std::string_view input) {
+  return decode_done(sent, input, written_checked_tag);
+}
+
+Result<void> decode_pages_read(std::string_view sent, std::string_view input) {
+  return decode_done(sent, input, pages_read_tag);
 }
 
 }  // namespace pith::stamp

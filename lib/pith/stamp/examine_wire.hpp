@@ -9,11 +9,13 @@
 //
 // - The examining worker (examine.cpp: one process that parses the PDF once)
 //   is asked ExamineRequests: `read` (answered by an ExamineRead), `plan`
-//   with the record (an ExamineRead with the outcome), then `finish` (an
-//   ExaminePlan), each answer framed, and at last `check` what was written
-//   (a WrittenChecked or an error) (base/wire append_framed): the parent
-//   acts on the plan's outcome (starts copying, starts drawing page 1) while
-//   the worker hashes. In place of any it may send an error (base/wire
+//   with the record (an ExamineRead with the outcome), then `pages` (a
+//   PagesRead: the pages fingerprinted, kept in the worker) and `finish`
+//   with the original's hash (an ExaminePlan), each answer framed, and at
+//   last `check` what was written (a WrittenChecked or an error) (base/wire
+//   append_framed): the parent acts on the plan's outcome (starts copying,
+//   starts drawing page 1, hashes the original) while the worker reads the
+//   pages' text. In place of any it may send an error (base/wire
 //   encode_error_message).
 // - The child drawing page 1 sends a PageOneDrawn.
 #include "pith/base/error.hpp"
@@ -59,7 +61,7 @@ struct ExamineAnswer {
 };
 
 // What pith-stamp asks its examining worker.
-enum class ExamineAsk { read, plan, finish, check };
+enum class ExamineAsk { read, plan, pages, finish, check };
 struct ExamineRequest {
   ExamineAsk ask = ExamineAsk::read;
   // plan: the record's document (verified again by the worker, with the
@@ -67,8 +69,11 @@ struct ExamineRequest {
   // stamping again over a stamp pith-check does not call verified.
   std::string document;
   bool restamp = false;
-  // finish: page 1 drawn by the worker (no parent draws it beside).
+  // finish: page 1 drawn by the worker (no parent draws it beside), and the
+  // original's SHA-256 as this process hashed it (64 lower-case hex digits;
+  // empty: the plan writes nothing).
   bool draw_page_one = false;
+  std::string original_sha256;
   // check: the file written (empty: the original and the update in one
   // view, for -o -), the name messages give it, and the original's page 1
   // as drawn (nothing drawn: no picture to keep).
@@ -87,6 +92,7 @@ inline constexpr std::string_view examine_plan_tag = "pith-stamp-plan";
 inline constexpr std::string_view page_one_tag = "pith-stamp-page-one";
 inline constexpr std::string_view examine_request_tag = "pith-stamp-request";
 inline constexpr std::string_view written_checked_tag = "pith-stamp-written-checked";
+inline constexpr std::string_view pages_read_tag = "pith-stamp-pages-read";
 inline constexpr std::uint64_t examine_wire_version = 1;
 
 // A text field's bound (a title, a note, a line of page 1, a number as written).
@@ -96,6 +102,7 @@ inline constexpr std::size_t max_examine_text_bytes = std::size_t{1} << 20;
 [[nodiscard]] std::string encode(const ExaminePlan& plan);
 [[nodiscard]] std::string encode(const PageOneDrawn& drawn);
 [[nodiscard]] std::string encode_written_checked();
+[[nodiscard]] std::string encode_pages_read();
 [[nodiscard]] std::string encode(const ExamineRequest& request);
 // In the worker: the request, or why it is malformed.
 [[nodiscard]] Result<ExamineRequest> decode_examine_request(std::string_view message);
@@ -112,5 +119,7 @@ inline constexpr std::size_t max_examine_text_bytes = std::size_t{1} << 20;
 [[nodiscard]] PageOneDrawn decode_page_one(std::string_view sent);
 // The checking child's answer: the check passed, or its Error.
 [[nodiscard]] Result<void> decode_written_checked(std::string_view sent, std::string_view input);
+// The answer to `pages`: the pages are fingerprinted, or the Error.
+[[nodiscard]] Result<void> decode_pages_read(std::string_view sent, std::string_view input);
 
 }  // namespace pith::stamp

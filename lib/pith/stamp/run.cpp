@@ -212,6 +212,15 @@ void take_plan_notes(const StampRunOptions& opt, const pdf::StampPlan& plan, con
   outcome.output = opt.output.empty() ? opt.input : opt.output;
 }
 
+// The original, unchanged, to -o OUT or -o - (in place: nothing to write).
+Outcome written_as_it_is(const StampRunOptions& opt, const OpenFile& file, Outcome outcome) {
+  if (opt.dry_run || (!writes_to_stdout(opt) && in_place(opt))) return outcome;
+  auto ok = writes_to_stdout(opt) ? write_to_descriptor(STDOUT_FILENO, opt.input, file.size(), {})
+                                  : write_atomically(opt.output, opt.input, file.size(), {}, FileAttributes{file.mode()},
+                                                     {}, AtTargetLink::replace);
+  return ok ? outcome : failure(Status::error, ok.error().kind, ok.error().describe());
+}
+
 // A plan that writes no update: another number's stamp (conflict), or this
 // record's already (then -o OUT and -o - still get the file as it is).
 Outcome without_update(const StampRunOptions& opt, const OpenFile& file, const pdf::StampPlan& plan, Outcome outcome) {
@@ -224,11 +233,15 @@ Outcome without_update(const StampRunOptions& opt, const OpenFile& file, const p
   }
   outcome.status = Status::already_stamped;
   outcome.message = opt.input + ": already stamped with " + outcome.pith_number;
-  if (opt.dry_run || (!writes_to_stdout(opt) && in_place(opt))) return outcome;
-  auto ok = writes_to_stdout(opt) ? write_to_descriptor(STDOUT_FILENO, opt.input, file.size(), {})
-                                  : write_atomically(opt.output, opt.input, file.size(), {}, FileAttributes{file.mode()},
-                                                     {}, AtTargetLink::replace);
-  return ok ? outcome : failure(Status::error, ok.error().kind, ok.error().describe());
+  return written_as_it_is(opt, file, std::move(outcome));
+}
+
+// A PDF kept as it is (its record still verifies offline) is still written
+// where -o OUT or -o - asks: the user gets the file the exit code vouches for.
+Outcome kept_where_asked(const StampRunOptions& opt, const OpenFile& file, Outcome outcome) {
+  if (!outcome.kept_offline || (!writes_to_stdout(opt) && in_place(opt))) return outcome;
+  if (!writes_to_stdout(opt)) outcome.output = opt.output;
+  return written_as_it_is(opt, file, std::move(outcome));
 }
 
 // Before writing: the record's paper (its title, or page 1 showing it), a
@@ -288,7 +301,8 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   auto examined = examiner.read();
   if (!examined) return refused(examined.error());
   if (!examined->number) return no_number(opt);
-  if (auto stop = judge_record(opt, trust, obtained, *examined->number, examined->from, outcome)) return *stop;
+  if (auto stop = judge_record(opt, trust, obtained, *examined->number, examined->from, outcome))
+    return kept_where_asked(opt, *file, std::move(*stop));
   const registry::VerifiedRecord& record = std::get<registry::VerifiedRecord>(**obtained);
 
   const auto plan_again = [&] { return plan_with(examiner, record, /*restamp=*/true, start_copy, copy, examined); };

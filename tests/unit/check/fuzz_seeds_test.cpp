@@ -63,7 +63,7 @@ std::map<std::string, std::string> seeds_of(const std::string& target) {
 
 TEST_CASE("the stamp_examine_wire seeds are messages of today's wire") {
   const auto seeds = seeds_of("stamp_examine_wire");
-  REQUIRE(seeds.size() == 6);
+  REQUIRE(seeds.size() == 8);
   for (const char* name : {"read", "stamped", "already-stamped"}) {
     INFO(name);
     const std::string& bytes = seeds.at(name);
@@ -81,6 +81,11 @@ TEST_CASE("the stamp_examine_wire seeds are messages of today's wire") {
   CHECK(error.error() == pith::Error{pith::ErrorKind::malformed, "paper.pdf", "damaged"});
   CHECK(pith::stamp::decode_page_one(seeds.at("page-one")).page_one);
   CHECK(pith::stamp::decode_written_checked(seeds.at("written-checked"), "seed.pdf"));
+  CHECK(pith::stamp::decode_pages_read(seeds.at("pages-read"), "seed.pdf"));
+  const auto finish = pith::stamp::decode_examine_request(seeds.at("finish-request"));
+  REQUIRE(finish);
+  CHECK(finish->ask == pith::stamp::ExamineAsk::finish);
+  CHECK(finish->original_sha256 == std::string(64, 'a'));
 }
 
 TEST_CASE("the page_crop_wire seeds are messages of today's wire") {

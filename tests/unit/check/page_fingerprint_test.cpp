@@ -4,6 +4,7 @@
 // comparison after a full rewrite (check/pdf.hpp: check_page_text) and its way
 // over the strict wire from the parsing child (pdf/facts.hpp).
 #include "pith/base/crypto.hpp"
+#include "pith/base/utf8.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
@@ -11,6 +12,10 @@
 #include "support/pdf_samples.hpp"
 
 #include <catch2/catch.hpp>
+#include <utf8proc.h>
+
+#include <cstdlib>
+#include <random>
 
 #include <string>
 #include <vector>
@@ -49,6 +54,60 @@ PageFingerprints fingerprints(std::uint64_t pages, std::vector<std::string> text
 const pith::Check* find(const Report& r, const char* code) { return r.find(code); }
 
 }  // namespace
+
+namespace {
+
+// The rule's steps 1-3 over the whole text at once, as pith 0.x wrote
+// them: normalise_page_text normalises only the non-ASCII stretches, and
+// must give the same bytes.
+std::string whole_text_normalised(const std::string& text) {
+  std::string valid;
+  for (std::string_view rest = text; !rest.empty();) {
+    const pith::Utf8Step step = pith::next_utf8(rest);
+    valid += step.code_point < 0 ? std::string_view("\xEF\xBF\xBD") : rest.substr(0, step.length);
+    rest.remove_prefix(step.length);
+  }
+  utf8proc_uint8_t* mapped = nullptr;
+  const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(valid.data()),
+                                   static_cast<utf8proc_ssize_t>(valid.size()), &mapped,
+                                   static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT));
+  REQUIRE(length >= 0);
+  std::string nfkc(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(length));
+  std::free(mapped);
+  std::string out;
+  for (std::string_view rest = nfkc; !rest.empty();) {
+    const pith::Utf8Step step = pith::next_utf8(rest);
+    const auto category = utf8proc_category(step.code_point);
+    const bool white = (step.code_point >= 0x09 && step.code_point <= 0x0D) || step.code_point == 0x85 ||
+                       category == UTF8PROC_CATEGORY_ZS || category == UTF8PROC_CATEGORY_ZL ||
+                       category == UTF8PROC_CATEGORY_ZP;
+    if (!white) out += rest.substr(0, step.length);
+    rest.remove_prefix(step.length);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("page text normalised stretch by stretch is the whole text normalised", "[page-fingerprint]") {
+  // Pieces where NFKC acts across a boundary, or could: bases and the marks
+  // that compose with them (e + U+0301, < + U+0338, marks to reorder),
+  // ligatures, Hangul jamo, compatibility forms, white space of every kind,
+  // invalid and cut sequences.
+  const std::vector<std::string> pieces = {
+      "a", "e", "<", "=", "A", "1", " ", "\t", "\n", "\r\n", ".", "(", "\xCC\x81", "\xCC\xB8", "\xCC\x88",
+      "\xCC\xA3", "\xCD\x85", "\xEF\xAC\x81", "\xEF\xAC\x82", "\xC2\xA0", "\xE2\x80\xA8", "\xE3\x80\x80",
+      "\xE1\x84\x80", "\xE1\x85\xA1", "\xE1\x86\xA8", "\xEA\xB0\x80", "\xEF\xBC\xA1", "\xE2\x91\xB4",
+      "\xE1\xB8\x8A", "\xC3\xA9", "\xFF", "\xC3", "\xE2\x80", "\xC2\x85", "\xE2\x84\xAB", "\xCE\x85"};
+  std::mt19937 random(22);
+  std::uniform_int_distribution<std::size_t> piece(0, pieces.size() - 1), length(0, 24);
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (std::size_t n = length(random); n > 0; --n) text += pieces[piece(random)];
+    INFO(text);
+    REQUIRE(normalise_page_text(text) == whole_text_normalised(text));
+  }
+}
 
 TEST_CASE("page text is normalised: NFKC, no white space, valid UTF-8", "[fingerprint]") {
   CHECK(normalise_page_text("  Efﬁcient\t\tﬂows\n\n over\r\n  time  ") == "Efficientflowsovertime");

@@ -99,3 +99,26 @@ TEST_CASE("a hostile answer is a malformed result naming the problem") {
   CHECK_FALSE(decode_page_one("garbage").page_one);
   CHECK(decode_page_one(encode(PageOneDrawn{stamping_plan().page_one})).page_one);
 }
+
+TEST_CASE("a finish request carries the hash this process made, and only a hash") {
+  ExamineRequest finish;
+  finish.ask = ExamineAsk::finish;
+  finish.original_sha256 = std::string(64, 'd');
+  const auto back = decode_examine_request(encode(finish));
+  REQUIRE(back);
+  CHECK(back->ask == ExamineAsk::finish);
+  CHECK(back->original_sha256 == finish.original_sha256);
+  finish.original_sha256 = std::string(64, 'D');  // upper case: not the one form a hash has on the wire
+  const auto refused = decode_examine_request(encode(finish));
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("original_sha256"));
+}
+
+TEST_CASE("the pages read are one message, or the worker's error") {
+  CHECK(decode_pages_read(encode_pages_read(), "paper.pdf"));
+  const auto error = decode_pages_read(pith::encode_error_message(pith::Error{pith::ErrorKind::malformed, "paper.pdf", "damaged"}), "paper.pdf");
+  REQUIRE_FALSE(error);
+  CHECK(error.error().message == "damaged");
+  CHECK_FALSE(decode_pages_read(encode_written_checked(), "paper.pdf"));
+  CHECK_FALSE(decode_pages_read(encode_pages_read() + "x", "paper.pdf"));
+}
