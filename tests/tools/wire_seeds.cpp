@@ -59,12 +59,15 @@ void write_examine_seeds(const fs::path& dir) {
   test::write_file(dir / "already-stamped", framed({encode(already), encode(nothing)}));
 
   test::write_file(dir / "error", framed({encode_error_message(Error{ErrorKind::malformed, "paper.pdf", "damaged"})}));
-  test::write_file(dir / "page-one", encode(stamp::PageOneDrawn{pdf::PageFingerprint{306, 396, sha}}));
+  pdf::PageTextRun run{12, 7, {sha, std::string(64, 'c')}, {4100, 3900}, std::nullopt};
+  test::write_file(dir / "page-one", stamp::encode(stamp::PageOneDrawn{pdf::PageFingerprint{306, 396, sha}, run}));
+  run.first_page = 1;
   test::write_file(dir / "written-checked", stamp::encode_written_checked());
-  test::write_file(dir / "pages-read", stamp::encode_pages_read());
+  test::write_file(dir / "pages-read", stamp::encode(run));
   stamp::ExamineRequest finish;
   finish.ask = stamp::ExamineAsk::finish;
   finish.original_sha256 = sha;
+  finish.page_text_sha256 = "pith-text-1 12 " + sha;
   test::write_file(dir / "finish-request", stamp::encode(finish));
 }
 

@@ -185,32 +185,87 @@ Result<PageFingerprints> PageFingerprints::from_property(std::string_view value)
   return out;
 }
 
-PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprintLimits& limits) {
-  PageFingerprints out;
+namespace {
+
+// The first and one-past-last page (1-based) of `share` among `pages`.
+std::pair<std::uint64_t, std::uint64_t> pages_of_share(std::uint64_t pages, PageShare share,
+                                                       const PageFingerprintLimits& limits) {
+  const std::uint64_t read = std::min<std::uint64_t>(pages, limits.max_pages);
+  const unsigned of = std::max(share.of, 1u);
+  // Rounded up: the first share holds page 1 whenever a page is read.
+  const auto start = [&](unsigned i) { return 1 + (read * std::min(i, of) + of - 1) / of; };
+  return {start(share.index), start(share.index + 1)};
+}
+
+// Pages [first, end) of `document` read into `run` (page 1's watermark-free
+// hash into `page_one_without_watermark`, when it is read).
+void read_pages(PDFDoc& document, std::uint64_t first, std::uint64_t end, const PageFingerprintLimits& limits,
+                PageTextRun& run, std::string& page_one_without_watermark) {
+  std::uint64_t text_bytes = 0;
+  for (std::uint64_t page = first; page < end && text_bytes < limits.max_text_bytes; ++page) {
+    const std::string text = raw_order_text(document, static_cast<int>(page));
+    text_bytes += text.size();
+    const std::string collapsed = collapsed_text(text);
+    run.sha256.push_back(sha256_hex(without_spaces(collapsed)));
+    run.text_bytes.push_back(text.size());
+    if (page == 1) {
+      if (const auto rest = without_watermark(collapsed)) page_one_without_watermark = sha256_hex(without_spaces(*rest));
+    }
+  }
+}
+
+PageTextRun read_share(std::string_view bytes, PageShare share, const PageFingerprintLimits& limits,
+                       std::string& page_one_without_watermark) {
+  PageTextRun run;
   try {
     const Result<std::unique_ptr<PDFDoc>> opened = open_for_text(bytes);
     if (!opened) {
-      out.problem = opened.error().message;
-      return out;
+      run.problem = opened.error().message;
+      return run;
     }
     PDFDoc& document = **opened;
-    const int pages = document.getNumPages();
-    out.page_count = static_cast<std::uint64_t>(pages);
-    std::size_t text_bytes = 0;
-    for (int index = 0; index < pages && out.sha256.size() < limits.max_pages && text_bytes < limits.max_text_bytes;
-         ++index) {
-      const std::string text = raw_order_text(document, index + 1);
-      text_bytes += text.size();
-      const std::string collapsed = collapsed_text(text);
-      out.sha256.push_back(sha256_hex(without_spaces(collapsed)));
-      if (index == 0) {
-        if (const auto rest = without_watermark(collapsed)) out.page_one_without_watermark = sha256_hex(without_spaces(*rest));
-      }
-    }
+    run.page_count = static_cast<std::uint64_t>(document.getNumPages());
+    const auto [first, end] = pages_of_share(run.page_count, share, limits);
+    run.first_page = first;
+    read_pages(document, first, end, limits, run, page_one_without_watermark);
   } catch (const std::exception& e) {
-    out.problem = std::string("the pages' text could not be read: ") + e.what();
+    run.problem = std::string("the pages' text could not be read: ") + e.what();
+  }
+  return run;
+}
+
+}  // namespace
+
+PageTextRun fingerprint_page_share(std::string_view bytes, PageShare share, const PageFingerprintLimits& limits) {
+  std::string unused;
+  return read_share(bytes, share, limits, unused);
+}
+
+PageFingerprints join_page_runs(const std::vector<PageTextRun>& runs, const PageFingerprintLimits& limits) {
+  PageFingerprints out;
+  std::uint64_t next = 1, text_bytes = 0;
+  for (const PageTextRun& run : runs) {
+    if (&run == &runs.front()) out.page_count = run.page_count;
+    if (run.first_page != next || run.page_count != out.page_count) break;
+    for (std::size_t i = 0; i < run.sha256.size(); ++i) {
+      if (out.sha256.size() >= limits.max_pages || text_bytes >= limits.max_text_bytes) return out;
+      out.sha256.push_back(run.sha256[i]);
+      text_bytes += i < run.text_bytes.size() ? run.text_bytes[i] : 0;
+      ++next;
+    }
+    if (run.problem) {  // the pages read before it went wrong are kept, as one reading keeps them
+      out.problem = run.problem;
+      break;
+    }
   }
   if (out.sha256.empty() && !out.problem) out.problem = "no page's text could be read";
+  return out;
+}
+
+PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprintLimits& limits) {
+  std::string page_one_without_watermark;
+  PageFingerprints out = join_page_runs({read_share(bytes, PageShare{}, limits, page_one_without_watermark)}, limits);
+  out.page_one_without_watermark = std::move(page_one_without_watermark);
   return out;
 }
 

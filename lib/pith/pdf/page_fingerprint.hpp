@@ -64,6 +64,38 @@ struct PageFingerprints {
 // `limits`. A PDF poppler cannot open gives `problem`; never throws.
 [[nodiscard]] PageFingerprints fingerprint_pages(std::string_view bytes, const PageFingerprintLimits& limits = {});
 
+// A run of pages fingerprinted, for reading one document's pages in two
+// processes at once (pith-stamp: the examining worker and the child that
+// draws page 1) and joining them as fingerprint_pages would have read them.
+struct PageTextRun {
+  std::uint64_t page_count = 0;          // pages in the document
+  std::uint64_t first_page = 1;          // 1-based: sha256[0] is this page's
+  std::vector<std::string> sha256;       // one per page read, in order
+  std::vector<std::uint64_t> text_bytes; // each page's extracted text, as limits.max_text_bytes counts it
+  std::optional<std::string> problem;    // why the run could not be read
+  friend bool operator==(const PageTextRun&, const PageTextRun&) = default;
+};
+
+// Which pages a run reads: a share of the pages fingerprint_pages reads
+// (the first min(page_count, max_pages)). `share` 0 of 2 is the first half,
+// 1 of 2 the rest.
+struct PageShare {
+  unsigned index = 0;
+  unsigned of = 1;
+};
+
+// The pages of `share` fingerprinted, within `limits` (a run stops once
+// its own text passes max_text_bytes: the whole document's text passes it
+// no later).
+[[nodiscard]] PageTextRun fingerprint_page_share(std::string_view bytes, PageShare share,
+                                                 const PageFingerprintLimits& limits = {});
+
+// Runs (in page order) joined under `limits` as one reading of the pages
+// would be: the pages up to the first gap or a run's problem, no more than
+// max_pages, each begun while the text before it was under max_text_bytes.
+[[nodiscard]] PageFingerprints join_page_runs(const std::vector<PageTextRun>& runs,
+                                              const PageFingerprintLimits& limits = {});
+
 // What a rewritten file's pages say against the stamped fingerprints.
 struct PageTextComparison {
   std::uint64_t pages_compared = 0;

@@ -150,21 +150,21 @@ ExaminePlan plan_message(const ExaminedPdf& examined) {
                      plan.previous_number, examined.pages, plan.badge_rect, examined.page_one, plan.update};
 }
 
-// Every page's text as stamped, fingerprinted for telling a later re-save
-// from an edit. The badge's appearance is text on page 1 (poppler reads
-// annotations too): with one, the pages are read with the badge appended
-// (pdf::badge_update: the only part of the update on a page), in one view
-// of the file and those bytes, as the written check reads them: no copy of
-// the whole file.
-Result<pdf::PageFingerprints> fingerprint_as_stamped(const OpenFile& file, std::string_view original,
-                                                     const PdfReadout& readout, const registry::VerifiedRecord& record,
-                                                     const pdf::StampOptions& options, const pdf::StampPlan& decided) {
-  if (!decided.adds_badge) return pdf::fingerprint_pages(original);
+// A share of the pages' text as stamped, fingerprinted for telling a later
+// re-save from an edit. The badge's appearance is text on page 1 (poppler
+// reads annotations too): with one, the pages are read with the badge
+// appended (pdf::badge_update: the only part of the update on a page), in
+// one view of the file and those bytes, as the written check reads them: no
+// copy of the whole file. Pages after the first read the same either way.
+Result<pdf::PageTextRun> fingerprint_as_stamped(const OpenFile& file, std::string_view original, const PdfReadout& readout,
+                                                const registry::VerifiedRecord& record, const pdf::StampOptions& options,
+                                                const pdf::StampPlan& decided, pdf::PageShare share) {
+  if (!decided.adds_badge) return pdf::fingerprint_page_share(original, share);
   auto badge = pdf::badge_update(readout.reader, record, options);
   if (!badge) return std::unexpected(badge.error());
   const auto with_badge = MappedFile::map(file, *badge);
   if (!with_badge) return std::unexpected(with_badge.error());
-  return pdf::fingerprint_pages(with_badge->bytes());
+  return pdf::fingerprint_page_share(with_badge->bytes(), share);
 }
 
 std::string framed(const std::string& message) {
@@ -185,7 +185,6 @@ struct WorkerState {
   ExaminedPdf examined;
   std::optional<registry::VerifiedRecord> record;
   pdf::StampOptions options;
-  std::optional<pdf::PageFingerprints> pages;  // of the pages as stamped, once asked (answer_pages)
 };
 
 std::string worker_error(const std::string& input, const std::string& why) {
@@ -223,29 +222,27 @@ std::string answer_plan(const std::string& input, const registry::TrustStore* tr
   auto decided = pdf::decide_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, *s.record, s.options);
   if (!decided) return framed(sent_error(decided.error()));
   s.examined.plan = std::move(*decided);
-  s.pages.reset();
   s.examined.page_lines.clear();
   s.examined.page_one.reset();
   return framed(encode(read_message(s.examined)));
 }
 
-// The pages' text fingerprinted as stamped (the longest part of a stamp's
-// work on a long paper), asked for as soon as the plan stamps: this process
-// copies and hashes the original meanwhile.
-std::string answer_pages(const std::string& input, const OpenFile& file, WorkerState& s) {
+// A share of the pages' text fingerprinted as stamped (the longest part of
+// a stamp's work on a long paper), asked for as soon as the plan stamps:
+// this process copies and hashes the original meanwhile, and the child
+// drawing page 1 reads the other share.
+std::string answer_pages(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
   if (!s.readout || !s.record || !s.examined.plan) return worker_error(input, "the examining worker was asked for the pages of a plan it has not made");
-  if (s.examined.plan->outcome != pdf::StampOutcome::stamped) return encode_pages_read();
-  auto pages = fingerprint_as_stamped(file, s.mapped->bytes(), *s.readout, *s.record, s.options, *s.examined.plan);
+  auto pages = fingerprint_as_stamped(file, s.mapped->bytes(), *s.readout, *s.record, s.options, *s.examined.plan, request.share);
   if (!pages) return sent_error(pages.error());
-  s.pages = std::move(*pages);
-  return encode_pages_read();
+  return encode(*pages);
 }
 
-// The rest of the plan: with a stamp, the original's hash (this process's,
-// from the request), the pages fingerprinted (answer_pages, or now), the
-// one plan made, page 1's text when it can tell more than the title
-// metadata, page 1 drawn when asked.
-std::string answer_finish(const std::string& input, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
+// The rest of the plan: with a stamp, the original's hash and the pages'
+// fingerprint (this process's, from the request), the one plan made, page
+// 1's text when it can tell more than the title metadata, page 1 drawn when
+// asked.
+std::string answer_finish(const std::string& input, const ExamineRequest& request, WorkerState& s) {
   if (!s.readout || !s.record || !s.examined.plan) return worker_error(input, "the examining worker was asked to finish a plan it has not made");
   ExaminedPdf& examined = s.examined;
   const registry::VerifiedRecord& record = *s.record;
@@ -254,12 +251,8 @@ std::string answer_finish(const std::string& input, const OpenFile& file, const 
   if (examined.plan->outcome == pdf::StampOutcome::stamped) {
     if (request.original_sha256.empty()) return worker_error(input, "the examining worker was asked to finish a stamp without the original's hash");
     options.original_sha256 = request.original_sha256;
-    if (!s.pages) {
-      auto pages = fingerprint_as_stamped(file, bytes, *s.readout, record, options, *examined.plan);
-      if (!pages) return framed(sent_error(pages.error()));
-      s.pages = std::move(*pages);
-    }
-    if (!s.pages->sha256.empty()) options.page_text_sha256 = s.pages->to_property();
+    options.page_text_sha256.reset();
+    if (!request.page_text_sha256.empty()) options.page_text_sha256 = request.page_text_sha256;
     auto plan = pdf::plan_stamp(s.readout->reader, s.readout->metadata, s.readout->extraction, record, options);
     if (!plan) return framed(sent_error(plan.error()));
     examined.plan = std::move(*plan);
@@ -299,8 +292,8 @@ runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, con
     switch (request->ask) {
       case ExamineAsk::read: return answer_read(opt, file, *state);
       case ExamineAsk::plan: return answer_plan(opt.input, trust, base, *request, *state);
-      case ExamineAsk::pages: return answer_pages(opt.input, file, *state);
-      case ExamineAsk::finish: return answer_finish(opt.input, file, *request, *state);
+      case ExamineAsk::pages: return answer_pages(opt.input, file, *request, *state);
+      case ExamineAsk::finish: return answer_finish(opt.input, *request, *state);
       case ExamineAsk::check: return answer_check(opt.input, file, *request, *state);
     }
     return worker_error(opt.input, "the examining worker was asked something it does not know");
@@ -333,32 +326,42 @@ Result<ExaminedPdf> examined_from_wire(std::string_view sent, const std::string&
   return examined;
 }
 
+}  // namespace
+
 // Page 1 of the original drawn in a child of its own (runner::ChildScheduler:
 // a child forked for this work, under the run's child budget), started when
-// the plan is known to stamp: it runs beside the examining worker's hashing
-// and the parent's copy instead of after them. Ending it kills the child.
+// the plan is known to stamp: it runs beside the examining worker's reading
+// of the pages and the parent's copy and hash instead of after them. Then
+// it reads `share` of the pages (of the original: pages after the first
+// read the same with the badge). Ending it kills the child.
 class PageOneDrawing {
  public:
-  PageOneDrawing(const runner::ChildBudget& budget, const OpenFile& file, std::optional<pdf::PdfRect> badge_rect)
+  PageOneDrawing(const runner::ChildBudget& budget, const OpenFile& file, std::optional<pdf::PdfRect> badge_rect,
+                 pdf::PageShare share)
       : children_(runner::SchedulerOptions{.children = 1, .limits = child_limits(budget, file.size(), &file),
                                            .subject = "drawing page 1"}) {
-    children_.start(0, [&file, badge_rect]() -> std::string {
+    children_.start(0, [&file, badge_rect, share]() -> std::string {
       const auto mapped = MappedFile::map(file);  // in the child, as the examining worker maps it
       if (!mapped) return encode(PageOneDrawn{});  // nothing drawn: no picture to keep
-      return encode(PageOneDrawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect)});
+      PageOneDrawn drawn{pdf::page_one_fingerprint(mapped->bytes(), pdf::page_check_dpi, badge_rect), std::nullopt};
+      drawn.pages = pdf::fingerprint_page_share(mapped->bytes(), share);
+      return encode(drawn);
     });
   }
   // A drawing that failed (poppler crashed or hit a limit) draws nothing: as
-  // for a page 1 poppler cannot draw, there is no picture to keep.
-  std::optional<pdf::PageFingerprint> finish() {
+  // for a page 1 poppler cannot draw, there is no picture to keep (and the
+  // pages it was to read are read by the worker).
+  PageOneDrawn finish() {
     for (;;) {
-      for (auto& done : children_.wait().done) return done.answer ? decode_page_one(*done.answer).page_one : std::nullopt;
+      for (auto& done : children_.wait().done) return done.answer ? decode_page_one(*done.answer) : PageOneDrawn{};
     }
   }
 
  private:
   runner::ChildScheduler children_;
 };
+
+namespace {
 
 // Page 1 of the stamped bytes against the original's, in the checking
 // child: the same picture apart from the badge, or nothing is kept.
@@ -409,6 +412,12 @@ ExamineRequest asking(ExamineAsk ask) {
   return request;
 }
 
+ExamineRequest asking_pages(pdf::PageShare share) {
+  ExamineRequest request = asking(ExamineAsk::pages);
+  request.share = share;
+  return request;
+}
+
 }  // namespace
 
 Examiner::Examiner(const StampRunOptions& opt, const OpenFile& file, const registry::TrustStore* trust,
@@ -445,6 +454,31 @@ Result<std::string> Examiner::await_answer(std::uint64_t ticket) {
 
 Result<std::string> Examiner::ask(const ExamineRequest& request) { return await_answer(submit(request)); }
 
+Result<pdf::PageTextRun> Examiner::pages_answer(std::uint64_t ticket) {
+  auto sent = await_answer(ticket);
+  if (!sent) return std::unexpected(sent.error());
+  return decode_pages_read(*sent, opt_.input);
+}
+
+// The pages' fingerprint joined from the worker's share (`first`) and the
+// drawing child's (whose page 1, drawn or not, goes to `page_one`); the
+// worker reads the rest when the drawing child read nothing.
+Result<pdf::PageFingerprints> Examiner::read_pages(std::uint64_t first, std::optional<PageOneDrawing>& drawing,
+                                                   std::optional<pdf::PageFingerprint>& page_one) {
+  auto runs = std::vector<pdf::PageTextRun>{};
+  auto worker_share = pages_answer(first);
+  if (!worker_share) return std::unexpected(worker_share.error());
+  runs.push_back(std::move(*worker_share));
+  if (drawing) {
+    PageOneDrawn drawn = drawing->finish();
+    page_one = std::move(drawn.page_one);
+    auto rest = drawn.pages ? Result<pdf::PageTextRun>(std::move(*drawn.pages)) : pages_answer(submit(asking_pages({1, 2})));
+    if (!rest) return std::unexpected(rest.error());
+    runs.push_back(std::move(*rest));
+  }
+  return pdf::join_page_runs(runs);
+}
+
 Result<ExaminedPdf> Examiner::read() {
   auto sent = ask(asking(ExamineAsk::read));
   if (!sent) return std::unexpected(sent.error());
@@ -478,32 +512,34 @@ Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool 
     if (!examined) return examined;
     return fail(ErrorKind::internal, opt_.input, "reading the PDF sent back a malformed result (a plan with no outcome)");
   }
-  // With a stamp: the worker reads the pages' text while this process
-  // starts drawing page 1 beside it, copies the original and hashes it.
+  // With a stamp: the worker reads the first share of the pages' text while
+  // this process starts the child that draws page 1 and reads the rest,
+  // copies the original and hashes it.
   const bool stamps = outcome->outcome == pdf::StampOutcome::stamped;
+  const bool beside = on_stamping && stamps;
+  const pdf::PageShare first_share = beside ? pdf::PageShare{0, 2} : pdf::PageShare{0, 1};
   const std::optional<std::uint64_t> reading_pages =
-      stamps ? std::optional(submit(asking(ExamineAsk::pages))) : std::nullopt;
+      stamps ? std::optional(submit(asking_pages(first_share))) : std::nullopt;
   std::optional<PageOneDrawing> drawing;
-  if (on_stamping && stamps) {
-    drawing.emplace(opt_.children, file_, outcome->badge_rect);
+  if (beside) {
+    drawing.emplace(opt_.children, file_, outcome->badge_rect, pdf::PageShare{1, 2});
     if (auto started = on_stamping(); !started) return std::unexpected(started.error());  // the children are killed
   }
   ExamineRequest finish = asking(ExamineAsk::finish);
   finish.draw_page_one = !on_stamping;
+  std::optional<pdf::PageFingerprint> page_one;
   if (stamps) {
     auto hashed = file_.sha256_hex();  // streamed, in this process: the hash the stamp vouches for is its own
     if (!hashed) return std::unexpected(hashed.error());
     finish.original_sha256 = std::move(*hashed);
-  }
-  if (reading_pages) {
-    auto sent = await_answer(*reading_pages);
-    if (!sent) return std::unexpected(sent.error());
-    if (auto read = decode_pages_read(*sent, opt_.input); !read) return std::unexpected(read.error());
+    auto pages = read_pages(*reading_pages, drawing, page_one);
+    if (!pages) return std::unexpected(pages.error());
+    if (!pages->sha256.empty()) finish.page_text_sha256 = pages->to_property();
   }
   auto finished = ask(finish);
   if (!finished) return std::unexpected(finished.error());
   auto examined = examined_from_wire(*decided + *finished, opt_.input);
-  if (examined && examined->plan && drawing) examined->page_one = drawing->finish();
+  if (examined && examined->plan && drawing) examined->page_one = std::move(page_one);
   if (examined && read_) {  // where the number came from is the read's word (the .tex beside included)
     examined->number = read_->number;
     examined->from = read_->from;

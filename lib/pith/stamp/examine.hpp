@@ -15,6 +15,7 @@
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/error.hpp"
 #include "pith/base/mapped_file.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_image.hpp"
 #include "pith/pdf/stamp.hpp"
 #include "pith/registry/title.hpp"
@@ -57,6 +58,7 @@ struct ExaminedPdf {
 using OnStamping = std::function<Result<void>()>;
 
 struct ExamineRequest;  // examine_wire.hpp
+class PageOneDrawing;   // examine.cpp: the child that draws page 1
 
 // The examining worker: ONE child process (runner/child_scheduler.hpp, under
 // the run's child budget) that maps `file` (opt.input) and parses it once,
@@ -91,6 +93,9 @@ class Examiner {
   [[nodiscard]] std::uint64_t submit(const ExamineRequest& request);
   [[nodiscard]] Result<std::string> await_answer(std::uint64_t ticket);
   [[nodiscard]] Result<std::string> ask(const ExamineRequest& request);
+  [[nodiscard]] Result<pdf::PageTextRun> pages_answer(std::uint64_t ticket);
+  [[nodiscard]] Result<pdf::PageFingerprints> read_pages(std::uint64_t first, std::optional<PageOneDrawing>& drawing,
+                                                         std::optional<pdf::PageFingerprint>& page_one);
   struct Worker;
   const StampRunOptions& opt_;
   const OpenFile& file_;

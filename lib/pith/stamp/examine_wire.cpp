@@ -5,6 +5,8 @@
 #include "pith/base/wire.hpp"
 #include "pith/signed_json/strict.hpp"
 
+#include <algorithm>
+
 namespace pith::stamp {
 namespace {
 
@@ -70,6 +72,34 @@ std::optional<pdf::PageFingerprint> take_page_one(WireReader& r, std::optional<s
     return std::nullopt;
   }
   return pdf::PageFingerprint{static_cast<int>(width), static_cast<int>(height), std::move(sha256)};
+}
+
+void put_run(WireWriter& w, const pdf::PageTextRun& run) {
+  w.count(run.page_count);
+  w.count(run.first_page);
+  w.bytes_list(run.sha256);
+  w.counts(run.text_bytes);
+  w.optional_bytes(run.problem);
+}
+
+// Strict: a first page from 1, no more hashes than pages nor than are ever
+// read, each a lower-case hex SHA-256 with its text's size beside it.
+pdf::PageTextRun take_run(WireReader& r, std::optional<std::string>& problem) {
+  pdf::PageTextRun run;
+  run.page_count = r.count("pages page_count");
+  run.first_page = r.count("pages first_page");
+  run.sha256 = r.bytes_list("pages sha256");
+  run.text_bytes = r.counts("pages text_bytes");
+  if (r.flag("pages problem")) run.problem = r.bytes("pages problem", max_examine_text_bytes);
+  if (r.problem() || problem) return run;
+  const std::uint64_t most = pdf::PageFingerprintLimits{}.max_pages;
+  if (run.first_page == 0 || run.sha256.size() > most || run.sha256.size() != run.text_bytes.size() ||
+      run.sha256.size() > run.page_count || run.first_page - 1 > run.page_count - run.sha256.size()) {
+    problem = "pages holds no such run of pages";
+  } else if (!std::all_of(run.sha256.begin(), run.sha256.end(), [](const std::string& h) { return is_sha256_hex(h); })) {
+    problem = "pages holds a hash that is not a SHA-256 in hex";
+  }
+  return run;
 }
 
 void put_texts(WireWriter& w, const std::vector<std::string>& texts) { w.bytes_list(texts); }
@@ -178,12 +208,18 @@ std::string encode(const ExaminePlan& plan) {
 std::string encode(const PageOneDrawn& drawn) {
   WireWriter w(page_one_tag, examine_wire_version);
   put_page_one(w, drawn.page_one);
+  w.flag(drawn.pages.has_value());
+  if (drawn.pages) put_run(w, *drawn.pages);
   return w.take();
 }
 
 std::string encode_written_checked() { return WireWriter(written_checked_tag, examine_wire_version).take(); }
 
-std::string encode_pages_read() { return WireWriter(pages_read_tag, examine_wire_version).take(); }
+std::string encode(const pdf::PageTextRun& pages) {
+  WireWriter w(pages_read_tag, examine_wire_version);
+  put_run(w, pages);
+  return w.take();
+}
 
 std::string encode(const ExamineRequest& request) {
   WireWriter w(examine_request_tag, examine_wire_version);
@@ -191,7 +227,10 @@ std::string encode(const ExamineRequest& request) {
   w.bytes(request.document);
   w.flag(request.restamp);
   w.flag(request.draw_page_one);
+  w.count(request.share.index);
+  w.count(request.share.of);
   w.bytes(request.original_sha256);
+  w.bytes(request.page_text_sha256);
   w.bytes(request.written_path);
   w.bytes(request.name);
   put_page_one(w, request.page_one);
@@ -205,13 +244,17 @@ Result<ExamineRequest> decode_examine_request(std::string_view message) {
   request.document = r.bytes("document", signed_json::StrictJsonLimits{}.max_bytes);
   request.restamp = r.flag("restamp");
   request.draw_page_one = r.flag("draw_page_one");
+  const std::uint64_t share_index = r.count("share index"), share_of = r.count("share of");
   request.original_sha256 = r.bytes("original_sha256", 64);
+  request.page_text_sha256 = r.bytes("page_text_sha256", max_examine_text_bytes);
   request.written_path = r.bytes("written_path", max_examine_text_bytes);
   request.name = r.bytes("name", max_examine_text_bytes);
   std::optional<std::string> side;
   request.page_one = take_page_one(r, side);
   if (!side && !request.original_sha256.empty() && !is_sha256_hex(request.original_sha256))
     side = "original_sha256 is not a SHA-256 in hex";
+  if (!side && (share_of == 0 || share_of > 2 || share_index >= share_of)) side = "share names no share of the pages";
+  request.share = pdf::PageShare{static_cast<unsigned>(share_index), static_cast<unsigned>(share_of)};
   if (auto problem = problem_of(r, side)) return fail(ErrorKind::internal, "", "a malformed request to the examining worker (" + *problem + ")");
   return request;
 }
@@ -242,30 +285,28 @@ std::optional<ExamineRead> decode_early_read(std::string_view received) {
 PageOneDrawn decode_page_one(std::string_view sent) {
   WireReader r(sent, page_one_tag, examine_wire_version);
   std::optional<std::string> side;
-  PageOneDrawn drawn{take_page_one(r, side)};
+  PageOneDrawn drawn{take_page_one(r, side), std::nullopt};
+  if (r.flag("pages")) drawn.pages = take_run(r, side);
   if (problem_of(r, side)) return PageOneDrawn{};
   return drawn;
 }
 
-namespace {
-
-// An answer that says only that the work is done (`tag`), or the child's Error.
-Result<void> decode_done(std::string_view sent, std::string_view input, std::string_view tag) {
+Result<void> decode_written_checked(std::string_view sent, std::string_view input) {
   const Decoding d{input};
   if (auto error = sent_error(sent, d)) return std::unexpected(*error);
-  WireReader r(sent, tag, examine_wire_version);
+  WireReader r(sent, written_checked_tag, examine_wire_version);
   if (auto problem = r.finish()) return std::unexpected(d.malformed(*problem));
   return {};
 }
 
-}  // namespace
-
-Result<void> decode_written_checked(std::string_view sent, std::string_view input) {
-  return decode_done(sent, input, written_checked_tag);
-}
-
-Result<void> decode_pages_read(std::string_view sent, std::string_view input) {
-  return decode_done(sent, input, pages_read_tag);
+Result<pdf::PageTextRun> decode_pages_read(std::string_view sent, std::string_view input) {
+  const Decoding d{input};
+  if (auto error = sent_error(sent, d)) return std::unexpected(*error);
+  WireReader r(sent, pages_read_tag, examine_wire_version);
+  std::optional<std::string> side;
+  auto run = take_run(r, side);
+  if (auto problem = problem_of(r, side)) return std::unexpected(d.malformed(*problem));
+  return run;
 }
 
 }  // namespace pith::stamp

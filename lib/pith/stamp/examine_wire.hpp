@@ -10,15 +10,17 @@
 // - The examining worker (examine.cpp: one process that parses the PDF once)
 //   is asked ExamineRequests: `read` (answered by an ExamineRead), `plan`
 //   with the record (an ExamineRead with the outcome), then `pages` (a
-//   PagesRead: the pages fingerprinted, kept in the worker) and `finish`
-//   with the original's hash (an ExaminePlan), each answer framed, and at
+//   PageTextRun: its share of the pages fingerprinted) and `finish` with the
+//   original's hash and the pages' fingerprint (an ExaminePlan), each answer framed, and at
 //   last `check` what was written (a WrittenChecked or an error) (base/wire
 //   append_framed): the parent acts on the plan's outcome (starts copying,
 //   starts drawing page 1, hashes the original) while the worker reads the
 //   pages' text. In place of any it may send an error (base/wire
 //   encode_error_message).
-// - The child drawing page 1 sends a PageOneDrawn.
+// - The child drawing page 1 sends a PageOneDrawn (with the other share of
+//   the pages read).
 #include "pith/base/error.hpp"
+#include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_image.hpp"
 #include "pith/pdf/stamp.hpp"
 #include "pith/registry/title.hpp"
@@ -69,11 +71,15 @@ struct ExamineRequest {
   // stamping again over a stamp pith-check does not call verified.
   std::string document;
   bool restamp = false;
-  // finish: page 1 drawn by the worker (no parent draws it beside), and the
+  // pages: which share of the pages to read (pdf::PageShare).
+  pdf::PageShare share;
+  // finish: page 1 drawn by the worker (no parent draws it beside), the
   // original's SHA-256 as this process hashed it (64 lower-case hex digits;
-  // empty: the plan writes nothing).
+  // empty: the plan writes nothing) and the pages' fingerprint as this
+  // process joined it (pdf::PageFingerprints::to_property; empty: none).
   bool draw_page_one = false;
   std::string original_sha256;
+  std::string page_text_sha256;
   // check: the file written (empty: the original and the update in one
   // view, for -o -), the name messages give it, and the original's page 1
   // as drawn (nothing drawn: no picture to keep).
@@ -82,9 +88,11 @@ struct ExamineRequest {
   std::optional<pdf::PageFingerprint> page_one;
 };
 
-// Page 1 as poppler drew it, or nothing drawn.
+// Page 1 as poppler drew it, or nothing drawn; and the share of the pages
+// the drawing child read (none: not asked, or not read).
 struct PageOneDrawn {
   std::optional<pdf::PageFingerprint> page_one;
+  std::optional<pdf::PageTextRun> pages;
 };
 
 inline constexpr std::string_view examine_read_tag = "pith-stamp-read";
@@ -102,7 +110,7 @@ inline constexpr std::size_t max_examine_text_bytes = std::size_t{1} << 20;
 [[nodiscard]] std::string encode(const ExaminePlan& plan);
 [[nodiscard]] std::string encode(const PageOneDrawn& drawn);
 [[nodiscard]] std::string encode_written_checked();
-[[nodiscard]] std::string encode_pages_read();
+[[nodiscard]] std::string encode(const pdf::PageTextRun& pages);
 [[nodiscard]] std::string encode(const ExamineRequest& request);
 // In the worker: the request, or why it is malformed.
 [[nodiscard]] Result<ExamineRequest> decode_examine_request(std::string_view message);
@@ -119,7 +127,8 @@ inline constexpr std::size_t max_examine_text_bytes = std::size_t{1} << 20;
 [[nodiscard]] PageOneDrawn decode_page_one(std::string_view sent);
 // The checking child's answer: the check passed, or its Error.
 [[nodiscard]] Result<void> decode_written_checked(std::string_view sent, std::string_view input);
-// The answer to `pages`: the pages are fingerprinted, or the Error.
-[[nodiscard]] Result<void> decode_pages_read(std::string_view sent, std::string_view input);
+// The answer to `pages`: the run read (hashes in hex, no more than
+// pdf::PageFingerprintLimits' pages), or the Error.
+[[nodiscard]] Result<pdf::PageTextRun> decode_pages_read(std::string_view sent, std::string_view input);
 
 }  // namespace pith::stamp

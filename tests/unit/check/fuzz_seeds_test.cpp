@@ -81,7 +81,10 @@ TEST_CASE("the stamp_examine_wire seeds are messages of today's wire") {
   CHECK(error.error() == pith::Error{pith::ErrorKind::malformed, "paper.pdf", "damaged"});
   CHECK(pith::stamp::decode_page_one(seeds.at("page-one")).page_one);
   CHECK(pith::stamp::decode_written_checked(seeds.at("written-checked"), "seed.pdf"));
-  CHECK(pith::stamp::decode_pages_read(seeds.at("pages-read"), "seed.pdf"));
+  const auto pages = pith::stamp::decode_pages_read(seeds.at("pages-read"), "seed.pdf");
+  REQUIRE(pages);
+  CHECK(pages->sha256.size() == 2);
+  CHECK(pith::stamp::decode_page_one(seeds.at("page-one")).pages->first_page == 7);
   const auto finish = pith::stamp::decode_examine_request(seeds.at("finish-request"));
   REQUIRE(finish);
   CHECK(finish->ask == pith::stamp::ExamineAsk::finish);

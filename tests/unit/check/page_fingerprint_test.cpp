@@ -167,6 +167,35 @@ TEST_CASE("every page of a PDF is fingerprinted, within the limits", "[fingerpri
   CHECK(broken.sha256.empty());
 }
 
+TEST_CASE("two shares of the pages, read apart and joined, are the pages read at once", "[fingerprint]") {
+  using pith::pdf::PageShare;
+  using pith::pdf::PageTextRun;
+  const std::vector<std::string> texts = {"One", "Two two", "Three three three", "Four", "Five", "Six", "Seven"};
+  pith::pdf::PageFingerprintLimits few;  // a page and text limit that cut inside the second share
+  few.max_pages = 5;
+  pith::pdf::PageFingerprintLimits little;
+  little.max_text_bytes = 12;
+  for (std::size_t pages = 1; pages <= texts.size(); ++pages) {
+    const std::string pdf = pdf_with_pages({texts.begin(), texts.begin() + static_cast<std::ptrdiff_t>(pages)});
+    for (const auto& limits : {pith::pdf::PageFingerprintLimits{}, few, little}) {
+      INFO(pages << " pages, at most " << limits.max_pages << " pages and " << limits.max_text_bytes << " bytes");
+      const PageTextRun first = pith::pdf::fingerprint_page_share(pdf, PageShare{0, 2}, limits);
+      const PageTextRun rest = pith::pdf::fingerprint_page_share(pdf, PageShare{1, 2}, limits);
+      CHECK(first.first_page == 1);
+      CHECK_FALSE(first.sha256.empty());  // page 1 (which the badge changes) is always the first share's
+      PageFingerprints whole = pith::pdf::fingerprint_pages(pdf, limits);
+      whole.page_one_without_watermark.clear();
+      CHECK(pith::pdf::join_page_runs({first, rest}, limits) == whole);
+      CHECK(pith::pdf::join_page_runs({rest}, limits).sha256.empty());  // a gap before it: nothing joins
+    }
+  }
+  PageTextRun failed;
+  failed.problem = "poppler could not open it";
+  const PageFingerprints none = pith::pdf::join_page_runs({failed});
+  CHECK(none.problem == failed.problem);
+  CHECK(none.sha256.empty());
+}
+
 TEST_CASE("an arXiv watermark line on page 1 is told apart from other text", "[fingerprint]") {
   const std::string plain = pdf_with_pages({"Title of the paper", "Body"});
   const std::string marked = pdf_with_pages({"Title of the paper arXiv:2106.02679v2  [cs.LG]  4 Jun 2021", "Body"});

@@ -97,7 +97,7 @@ TEST_CASE("a hostile answer is a malformed result naming the problem") {
   CHECK_THAT(problem(answer_of({read, plan}).substr(0, 40)), Catch::Contains("cut short"));
   // The drawing child: anything but a well-formed page 1 draws nothing.
   CHECK_FALSE(decode_page_one("garbage").page_one);
-  CHECK(decode_page_one(encode(PageOneDrawn{stamping_plan().page_one})).page_one);
+  CHECK(decode_page_one(encode(PageOneDrawn{stamping_plan().page_one, std::nullopt})).page_one);
 }
 
 TEST_CASE("a finish request carries the hash this process made, and only a hash") {
@@ -114,11 +114,30 @@ TEST_CASE("a finish request carries the hash this process made, and only a hash"
   CHECK_THAT(refused.error().message, Catch::Contains("original_sha256"));
 }
 
-TEST_CASE("the pages read are one message, or the worker's error") {
-  CHECK(decode_pages_read(encode_pages_read(), "paper.pdf"));
+TEST_CASE("a run of pages read comes back whole, or as the worker's error, and strictly") {
+  pith::pdf::PageTextRun run{12, 3, {std::string(64, 'a'), std::string(64, 'b')}, {100, 200}, std::nullopt};
+  const auto back = decode_pages_read(encode(run), "paper.pdf");
+  REQUIRE(back);
+  CHECK(*back == run);
   const auto error = decode_pages_read(pith::encode_error_message(pith::Error{pith::ErrorKind::malformed, "paper.pdf", "damaged"}), "paper.pdf");
   REQUIRE_FALSE(error);
   CHECK(error.error().message == "damaged");
   CHECK_FALSE(decode_pages_read(encode_written_checked(), "paper.pdf"));
-  CHECK_FALSE(decode_pages_read(encode_pages_read() + "x", "paper.pdf"));
+  CHECK_FALSE(decode_pages_read(encode(run) + "x", "paper.pdf"));
+  const auto refused = [](pith::pdf::PageTextRun bad) {
+    const auto decoded = decode_pages_read(encode(bad), "paper.pdf");
+    return decoded ? std::string() : decoded.error().message;
+  };
+  auto past_the_end = run;
+  past_the_end.first_page = 12;  // pages 12 and 13 of 12
+  CHECK_THAT(refused(past_the_end), Catch::Contains("no such run of pages"));
+  auto huge = run;
+  huge.first_page = ~std::uint64_t{0};  // no wrap-around past the page count
+  CHECK_THAT(refused(huge), Catch::Contains("no such run of pages"));
+  auto no_sizes = run;
+  no_sizes.text_bytes.pop_back();
+  CHECK_THAT(refused(no_sizes), Catch::Contains("no such run of pages"));
+  auto upper = run;
+  upper.sha256[1] = std::string(64, 'B');
+  CHECK_THAT(refused(upper), Catch::Contains("not a SHA-256 in hex"));
 }
