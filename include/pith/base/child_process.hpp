@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Running work on hostile input in a forked child process under CPU-time,
-// memory and wall-clock limits: a crash, a hang or a blow-up in a parser
-// (PoDoFo 0.9.x has a long CVE list and no fuzzing) becomes an Error of the
-// caller, never a crash or a hang of the tool. The child sends back bytes
-// (the caller chooses their format); the parent keeps every write to the
-// user's files. Used by pith-check and pith-serve (runner/isolation.hpp) and
-// pith-stamp (reading and planning the update, checking the written file).
+// The parts of a child process's life for work on hostile input, under
+// CPU-time, memory and wall-clock limits: a crash, a hang or a blow-up in a
+// parser (PoDoFo 0.9.x has a long CVE list and no fuzzing) becomes an Error
+// of the caller, never a crash or a hang of the tool. The child sends back
+// bytes (the caller chooses their format); the parent keeps every write to
+// the user's files. Every child is forked by runner/ (runner/isolation.hpp:
+// one piece of work; runner/child_scheduler.hpp: many, or long-lived
+// workers), on these parts: its confinement, its envelope, the wording of
+// why it gave no answer, the one poll loop and the one kill and reap.
 //
-// fork() without exec: call this from a single-threaded process.
+// fork() without exec: fork from a single-threaded process.
 #include "pith/base/error.hpp"
 
 #include <chrono>
@@ -22,13 +24,6 @@
 #include <vector>
 
 namespace pith {
-
-// What a child's work may send before it returns: the first part of its
-// result, for a parent that acts on a decision while the child goes on
-// (pith-stamp copies the original while the child hashes it). The parent
-// reads it with ChildProcess::received(); an exception after an early send
-// ends the child abnormally (what was sent cannot be taken back).
-using EarlySend = std::function<void(std::string_view)>;
 
 struct ChildLimits {
   std::uint32_t cpu_seconds = 30;                        // RLIMIT_CPU (SIGXCPU)
@@ -52,64 +47,6 @@ struct ChildLimits {
   std::uint64_t mapped_bytes = 0;
 };
 
-// One child at work, for callers that watch several at once (pith-check -j N
-// polls their descriptors). run_in_child is start, read until complete or
-// the deadline, finish.
-class ChildProcess {
- public:
-  // Forks the child, which runs `work` under `limits` with stdout and stderr
-  // on /dev/null (libraries such as Exempi print) and default actions for
-  // crash signals, sends back what `work` returned and _exits. `subject`
-  // names the work in messages ("the check", "reading the PDF"). A failure
-  // to fork or to make the pipe is not an exception: finish() reports it.
-  [[nodiscard]] static ChildProcess start(std::string subject, const std::function<std::string()>& work,
-                                          const ChildLimits& limits = {});
-  // The same, for work that sends part of its result early (EarlySend).
-  [[nodiscard]] static ChildProcess start(std::string subject,
-                                          const std::function<std::string(const EarlySend&)>& work,
-                                          const ChildLimits& limits = {});
-  ChildProcess(ChildProcess&& other) noexcept;
-  ChildProcess& operator=(ChildProcess&& other) noexcept;
-  ChildProcess(const ChildProcess&) = delete;
-  ChildProcess& operator=(const ChildProcess&) = delete;
-  ~ChildProcess();  // kills and reaps a child still running
-
-  // The read end of the child's pipe; -1 once nothing more is read.
-  [[nodiscard]] int fd() const { return fd_; }
-  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const { return deadline_; }
-  // Reads what the child has written (call when fd() is readable). True once
-  // there is nothing more to read: end of file, or more than allowed.
-  bool read_available();
-  // What the child has sent so far (its result once complete), without the
-  // framing; finish() still decides whether it is a result.
-  [[nodiscard]] std::string_view received() const;
-  // Waits for the child (killing it first if it is still running past its
-  // deadline or sent too much): what `work` returned, or an Error (kind
-  // malformed: the input made the work fail) naming the crash or the limit,
-  // e.g. "the check crashed (signal 11 (Segmentation fault))".
-  [[nodiscard]] Result<std::string> finish();
-
- private:
-  ChildProcess() = default;
-  void release();
-
-  std::string subject_;
-  ChildLimits limits_;
-  pid_t pid_ = -1;
-  int fd_ = -1;
-  std::chrono::steady_clock::time_point deadline_{};
-  std::string data_;
-  bool too_large_ = false;
-  std::string early_error_;  // set when the child could not be started
-};
-
-// Runs `work` in a child process under `limits` and returns what it returned.
-[[nodiscard]] Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
-                                               const ChildLimits& limits = {});
-
-// The parts of a child's life that the scheduler of many children shares
-// (runner/child_scheduler.hpp: a fork per piece of work, or long-lived
-// workers, under the same rules).
 // In the child, before touching the input: stdout/stderr to /dev/null,
 // default crash signals, RLIMIT_CPU/AS/CORE from `limits`, then the sandbox
 // keeping only `keep_fd`. An Error: the child must not go on.
@@ -155,30 +92,11 @@ struct ChildEvents {
 };
 
 // The one poll loop with deadlines, for every runner of children
-// (read_until_or_deadline below; runner/child_scheduler.hpp
-// ChildScheduler::wait): waits until a watched
+// (runner/child_scheduler.hpp: ChildScheduler::wait): waits until a watched
 // descriptor or `also` (a descriptor of the caller's; -1: none) is ready, or
 // the nearest deadline passes. With no watch it waits for `also` alone, and
 // returns at once without one. What happened to each child (read it, finish
 // it, kill it past its deadline) is the caller's.
 [[nodiscard]] ChildEvents poll_children(const std::vector<ChildWatch>& watches, int also = -1);
-
-// Reads until `enough()` says so, the child is done or its deadline has passed.
-template <class Child, class Enough>
-void read_until_or_deadline(Child& child, const Enough& enough) {
-  while (child.fd() >= 0 && !enough()) {
-    if (std::chrono::steady_clock::now() >= child.deadline()) break;  // finish() kills it: wall-clock limit
-    const ChildEvents events = poll_children({ChildWatch{child.fd(), POLLIN, child.deadline()}});
-    if (events.revents[0] != 0) child.read_available();
-  }
-}
-
-// Reads what one child sends until it is complete or its deadline has passed
-// (its finish() then kills it: the wall-clock limit). For ChildProcess and the
-// classes that wrap it.
-template <class Child>
-void read_until_done_or_deadline(Child& child) {
-  read_until_or_deadline(child, [] { return false; });
-}
 
 }  // namespace pith

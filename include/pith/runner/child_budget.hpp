@@ -12,10 +12,16 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace pith::runner {
 
 inline constexpr std::uint64_t default_child_memory_mib = 512;
+// Drawing page 1 for a person to look at (pdf/evidence.hpp: pith-check
+// --evidence, pith-serve's page) or for OCR to read its title's lines
+// (pdf/drawn_letters.hpp): poppler decodes the page's images whole, so these
+// children may take 1 GiB beside the file, whatever the parsers' budget.
+inline constexpr std::uint64_t render_child_memory_mib = 1024;
 
 struct ChildBudget {
   std::uint64_t memory_mib = default_child_memory_mib;  // beside the mapped file
@@ -37,5 +43,16 @@ struct ChildBudget {
     return l;
   }
 };
+
+// The budget of a child that draws page 1 (render_child_memory_mib; the
+// time the same as a parser's), naming `memory_option` and `time_option`
+// when it is stopped: the options of the tool that raise it (none: empty).
+[[nodiscard]] inline ChildBudget rendering_budget(std::string memory_option = {}, std::string time_option = {}) {
+  ChildBudget budget;
+  budget.memory_mib = render_child_memory_mib;
+  budget.memory_option = std::move(memory_option);
+  budget.time_option = std::move(time_option);
+  return budget;
+}
 
 }  // namespace pith::runner

@@ -53,4 +53,11 @@ inline constexpr const char* isolated_subject = "the check";
 [[nodiscard]] Result<std::string> run_isolated(const std::function<std::string()>& read,
                                                const IsolationLimits& limits = {});
 
+// The same for any one piece of hostile work (the crop a person looks at,
+// OCR of the title's lines, pith-stamp --remove's read): `subject` names it
+// in messages ("rendering page 1 crashed (…)"), `limits` as given (a budget's:
+// child_budget.hpp, with the descriptor the child keeps and the options named).
+[[nodiscard]] Result<std::string> run_isolated(std::string subject, const std::function<std::string()>& work,
+                                               const ChildLimits& limits);
+
 }  // namespace pith::runner

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/child_process.hpp"
 
-#include "pith/base/fd_io.hpp"
-
 #include "pith/base/sandbox.hpp"
 
 #include <algorithm>
@@ -13,7 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <iostream>
 #include <new>
 #include <poll.h>
 #include <sys/resource.h>
@@ -46,31 +43,6 @@ std::uint64_t address_space_now() {
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
   const rlimit limit{soft, hard};
   ::setrlimit(resource, &limit);
-}
-
-// The child: limits, quiet output, run, send the result, leave without
-// running the parent's atexit handlers or flushing its stdio buffers.
-[[noreturn]] void run_child(int out_fd, const std::string& subject,
-                            const std::function<std::string(const EarlySend&)>& work, const ChildLimits& limits) {
-  std::string payload;
-  bool sent_early = false;
-  if (auto confined = confine_child(out_fd, limits); !confined) {
-    payload = std::string(1, error_tag) + subject + " failed: internal error: " + confined.error().describe();
-  } else {
-    // The first early part carries the result tag; the final payload then loses it.
-    const EarlySend send_early = [&](std::string_view part) {
-      const std::string_view tag = sent_early ? std::string_view{} : std::string_view(&result_tag, 1);
-      if (!write_all(out_fd, tag) || !write_all(out_fd, part)) ::_exit(3);
-      sent_early = true;
-    };
-    payload = child_work_payload(subject, [&] { return work(send_early); }, limits);
-    if (sent_early) {
-      // An error after an early send cannot be framed as one: end abnormally.
-      if (payload.front() == error_tag) ::_exit(4);
-      payload.erase(0, 1);  // the tag went with the first early part
-    }
-  }
-  ::_exit(write_all(out_fd, payload) ? 0 : 3);
 }
 
 std::string describe_signal(int sig) {
@@ -214,125 +186,6 @@ Result<std::string> child_payload(const std::string& subject, std::string payloa
   if (payload.front() != result_tag) return stopped(subject + " sent back no complete result");
   payload.erase(0, 1);
   return payload;
-}
-
-ChildProcess ChildProcess::start(std::string subject, const std::function<std::string()>& work,
-                                 const ChildLimits& limits) {
-  return start(std::move(subject), [&work](const EarlySend&) { return work(); }, limits);
-}
-
-ChildProcess ChildProcess::start(std::string subject, const std::function<std::string(const EarlySend&)>& work,
-                                 const ChildLimits& limits) {
-  ChildProcess child;
-  child.subject_ = std::move(subject);
-  child.limits_ = limits;
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    child.early_error_ = "cannot isolate " + child.subject_ + ": pipe: " + std::strerror(errno);
-    return child;
-  }
-  // Nothing buffered may be written twice (once by the child).
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int e = errno;
-    ::close(fds[0]);
-    ::close(fds[1]);
-    child.early_error_ = "cannot isolate " + child.subject_ + ": fork: " + std::strerror(e);
-    return child;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    run_child(fds[1], child.subject_, work, limits);
-  }
-  ::close(fds[1]);
-  child.pid_ = pid;
-  child.fd_ = fds[0];
-  child.deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(limits.wall_seconds);
-  return child;
-}
-
-ChildProcess::ChildProcess(ChildProcess&& other) noexcept { *this = std::move(other); }
-
-ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
-  if (this != &other) {
-    release();
-    subject_ = std::move(other.subject_);
-    limits_ = other.limits_;
-    pid_ = std::exchange(other.pid_, -1);
-    fd_ = std::exchange(other.fd_, -1);
-    deadline_ = other.deadline_;
-    data_ = std::move(other.data_);
-    too_large_ = other.too_large_;
-    early_error_ = std::move(other.early_error_);
-  }
-  return *this;
-}
-
-ChildProcess::~ChildProcess() { release(); }
-
-void ChildProcess::release() {
-  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
-  if (pid_ > 0) (void)reap_child(std::exchange(pid_, -1), std::chrono::steady_clock::time_point::min());
-}
-
-bool ChildProcess::read_available() {
-  if (fd_ < 0) return true;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd_, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
-    if (n <= 0) break;  // EOF (or an error: judged by the exit status)
-    data_.append(buffer, static_cast<std::size_t>(n));
-    if (data_.size() > limits_.max_output_bytes + 1) {
-      too_large_ = true;
-      break;
-    }
-    // One read per call: the caller polls again (the descriptor is blocking).
-    return false;
-  }
-  ::close(std::exchange(fd_, -1));
-  return true;
-}
-
-std::string_view ChildProcess::received() const {
-  if (data_.empty() || data_.front() != result_tag) return {};
-  return std::string_view(data_).substr(1);
-}
-
-Result<std::string> ChildProcess::finish() {
-  auto stopped = [](std::string message) { return fail(ErrorKind::malformed, "", std::move(message)); };
-  if (!early_error_.empty()) return fail(ErrorKind::io, "", early_error_);
-  // A result already written in full is taken even if the caller comes to
-  // read it late (another child kept it busy): drain what is there now.
-  while (fd_ >= 0) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, 0) <= 0 || read_available()) break;
-  }
-  const bool still_open = fd_ >= 0;  // the child is still at work past its deadline
-  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
-  // The pipe's end normally means the child is exiting; one that closed it
-  // and lives on is still held to the deadline.
-  const bool stop_now = still_open || too_large_;
-  const ChildEnd end =
-      reap_child(std::exchange(pid_, -1), stop_now ? std::chrono::steady_clock::time_point::min() : deadline_);
-  const bool timed_out = still_open || (end.killed && !stop_now);
-  const int status = end.status;
-
-  if (timed_out) return stopped(describe_wall_clock_stop(subject_, limits_));
-  if (too_large_) return stopped(describe_too_large(subject_, limits_));
-  if (auto ended = describe_child_end(subject_, status, limits_)) return stopped(std::move(*ended));
-  return child_payload(subject_, std::move(data_));
-}
-
-Result<std::string> run_in_child(std::string subject, const std::function<std::string()>& work,
-                                 const ChildLimits& limits) {
-  ChildProcess child = ChildProcess::start(std::move(subject), work, limits);
-  read_until_done_or_deadline(child);
-  return child.finish();
 }
 
 }  // namespace pith

@@ -5,8 +5,8 @@
 #include "pith/base/input_file.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
+#include "pith/check/page_renders.hpp"
 #include "pith/check/pdf.hpp"
-#include "pith/pdf/drawn_letters.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/pdf/xmp.hpp"
 #include "pith/registry/documents.hpp"
@@ -286,7 +286,7 @@ FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const reg
   };
   probes.page_fingerprints = [&facts] { return facts.page_fingerprints; };
   probes.read_drawn = [bytes](const std::vector<pdf::Box>& lines, pdf::ReadMode mode) {
-    return pdf::read_drawn_letters(bytes, lines, mode);
+    return read_drawn_letters(bytes, lines, mode);
   };
   probes.page_text = [&facts] {
     if (facts.page) return *facts.page;

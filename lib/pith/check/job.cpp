@@ -11,11 +11,11 @@
 #include "pith/check/extract.hpp"
 #include "pith/check/file.hpp"
 #include "pith/check/online.hpp"
+#include "pith/check/page_renders.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/check/shape_memory.hpp"
 #include "pith/check/table.hpp"
 #include "pith/check/visible.hpp"
-#include "pith/pdf/evidence.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/resolver/lookup.hpp"
 #include "pith/resolver/resolver.hpp"
@@ -241,7 +241,7 @@ class Writer {
     std::error_code ec;
     std::filesystem::create_directories(options_.evidence_dir, ec);
     if (ec) return run_error("--evidence " + options_.evidence_dir + ": cannot create the directory (" + ec.message() + ")");
-    auto png = pdf::render_evidence_png(bytes, region->box);
+    auto png = render_evidence_png(bytes, region->box, 150, options_.evidence_budget);
     if (!png) return run_error("--evidence: " + input.name + ": " + png.error().message);
     std::string stem = std::filesystem::path(input.member.empty() ? input.name : input.member).stem().string();
     if (stem.empty()) stem = "input";
@@ -527,6 +527,9 @@ Result<int> CheckJob::run() {
   run.limits.cpu_seconds = std::min(run.limits.cpu_seconds, run.limits.wall_seconds);
   run.limits.memory_option = "--child-memory MiB";  // named when a child is stopped by its limit
   run.limits.time_option = "--file-timeout SECONDS";
+  run.evidence_budget.memory_mib = std::max(run.evidence_budget.memory_mib, o.file_memory_mb);
+  run.evidence_budget.cpu_seconds = run.limits.cpu_seconds;
+  run.evidence_budget.wall_seconds = run.limits.wall_seconds;
   if (!o.extract_dir.empty()) return extract(o);
   if (o.force) return usage("--force goes with --extract DIR (it replaces the files already in DIR)");
   if (!o.shard.empty()) {

@@ -7,6 +7,7 @@
 #include "pith/check/job.hpp"
 #include "pith/resolver/options.hpp"
 #include "pith/resolver/resolver.hpp"
+#include "pith/runner/child_budget.hpp"
 #include "pith/runner/corpus_input.hpp"
 #include "pith/runner/isolation.hpp"
 
@@ -56,8 +57,11 @@ struct CheckRunOptions {
   bool fork_per_file = false;
   // --evidence DIR: for each PDF that binds, DIR/NAME.page1.png, the crop of
   // page 1 where the binding was seen (pdf/evidence.hpp), named in the
-  // report (details.evidence). Created when missing.
+  // report (details.evidence). Created when missing. Drawn in a child under
+  // `evidence_budget` (check/page_renders.hpp): a drawing's, raised by
+  // --child-memory past it and timed by --file-timeout.
   std::string evidence_dir;
+  runner::ChildBudget evidence_budget = runner::rendering_budget("--child-memory MiB", "--file-timeout SECONDS");
   // --summary FILE (JSON) and --html FILE: written at the end (runner/corpus_summary.hpp).
   std::string summary_file;
   std::string html_file;

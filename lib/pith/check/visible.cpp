@@ -5,7 +5,7 @@
 #include "pith/base/crypto.hpp"
 #include "pith/check/drawn_title.hpp"
 #include "pith/check/shape_memory.hpp"
-#include "pith/pdf/evidence.hpp"
+#include "pith/check/page_renders.hpp"
 #include "pith/registry/documents.hpp"
 #include "pith/registry/identifier.hpp"
 #include "pith/registry/title.hpp"
@@ -494,7 +494,7 @@ std::string describe_binding(std::string_view binding) {
 void embed_evidence(Report& report, std::string_view pdf_bytes) {
   const auto region = evidence_region(report);
   if (!region) return;
-  auto png = pdf::render_evidence_png(pdf_bytes, region->box, 110);
+  auto png = render_evidence_png(pdf_bytes, region->box, 110);
   if (!png) return;
   report.extra["evidence"] = {
       {"binding", region->binding},

@@ -14,7 +14,7 @@
 // details.bindings, the evidence crop comes from their regions.
 //
 // Pure functions of plain values: they run wherever the judging runs (the
-// evidence crop excepted: it is rendered in a child, pdf/evidence.hpp).
+// evidence crop excepted: it is rendered in a child, check/page_renders.hpp).
 #include "pith/base/error.hpp"
 #include "pith/base/report.hpp"
 #include "pith/pdf/drawn_letters.hpp"
@@ -93,7 +93,7 @@ BindingState check_title_binding(const std::vector<TitleCandidate>& candidates, 
                                  bool title_seen = false);
 
 // The letters drawn in lines of page 1 (their boxes, PageText's space), read
-// from their pixels in a child (pdf/drawn_letters.hpp: read_drawn_letters
+// from their pixels in a child (check/page_renders.hpp: read_drawn_letters
 // over the file's bytes). Empty where the bytes are not at hand.
 using DrawnReader = std::function<Result<std::vector<std::string>>(const std::vector<pdf::Box>&, pdf::ReadMode)>;
 
@@ -146,7 +146,7 @@ struct EvidenceRegion {
 // read); nullopt otherwise.
 [[nodiscard]] std::optional<EvidenceRegion> evidence_region(const Report& report);
 
-// pith-serve: the PNG of the report's evidence region (pdf/evidence.hpp)
+// pith-serve: the PNG of the report's evidence region (check/page_renders.hpp)
 // put into the report itself (details.evidence: binding, box, png_base64),
 // for the page to show beside the verdict. Nothing when no binding says
 // where it was seen; a render that fails leaves the report as it was.

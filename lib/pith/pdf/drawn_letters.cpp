@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/drawn_letters.hpp"
 
-#include "pith/base/child_process.hpp"
 #include "pith/pdf/poppler_document.hpp"
 #include "pith/pdf/tesseract_library.hpp"
 
@@ -160,13 +159,6 @@ std::string one_line(const char* text) {
   return out.substr(first, out.find_last_not_of(' ') - first + 1);
 }
 
-// What the child sends: one line of text per line read.
-std::string to_wire(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
-}
-
 }  // namespace
 
 Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_bytes, const std::vector<Box>& lines,
@@ -196,24 +188,19 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
   return read;
 }
 
-Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes, const std::vector<Box>& lines,
-                                                    ReadMode mode) {
-  if (mode == ReadMode::available) return read_drawn_letters_here(pdf_bytes, lines, mode);
-  if (auto reader = english_reader(); !reader) return std::unexpected(reader.error());  // here, once: the children inherit it
-  ChildLimits limits;
-  limits.cpu_seconds = 10;  // a line takes 20-100 ms
-  limits.wall_seconds = 20;
-  limits.memory_bytes = (std::uint64_t{1} << 30) + pdf_bytes.size();
-  limits.max_output_bytes = 64 * 1024;
-  auto sent = run_in_child(
-      "reading the title's glyphs",
-      [&]() -> std::string {
-        auto read = read_drawn_letters_here(pdf_bytes, lines, mode);
-        return read ? "ok\n" + to_wire(*read) : "error\n" + read.error().message;
-      },
-      limits);
-  if (!sent) return std::unexpected(sent.error());
-  const std::string_view wire = *sent;
+Result<void> load_drawn_letters_model() {
+  if (auto reader = english_reader(); !reader) return std::unexpected(reader.error());
+  return {};
+}
+
+std::string drawn_letters_to_wire(const Result<std::vector<std::string>>& read) {
+  if (!read) return "error\n" + read.error().message;
+  std::string out = "ok\n";
+  for (const auto& l : *read) out += l + "\n";
+  return out;
+}
+
+Result<std::vector<std::string>> drawn_letters_from_wire(std::string_view wire, std::size_t lines) {
   if (wire.starts_with("error\n")) return fail(ErrorKind::internal, "glyph check", std::string(wire.substr(6, 300)));
   if (!wire.starts_with("ok\n")) return fail(ErrorKind::internal, "glyph check", "the reading child sent a malformed answer");
   std::vector<std::string> read;
@@ -224,7 +211,7 @@ Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes, 
     read.emplace_back(rest.substr(0, newline));
     rest.remove_prefix(newline + 1);
   }
-  if (read.size() != lines.size() || !rest.empty())
+  if (read.size() != lines || !rest.empty())
     return fail(ErrorKind::internal, "glyph check", "the reading child sent a malformed answer");
   return read;
 }

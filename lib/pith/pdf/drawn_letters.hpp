@@ -11,13 +11,15 @@
 // a block (mode 6: a text-layer "line" that poppler joined from two printed
 // lines, as at a hyphen, which line mode misreads).
 //
-// Both run in a sandboxed child (base/child_process.hpp): poppler parses the
-// hostile PDF, and Tesseract reads the hostile pixels. The model is loaded
-// once per process, in the caller, from the system's tessdata (trusted data,
-// never the PDF), and the children inherit it loaded: before the sandbox is
-// entered, without a file to open in it, and 80-170 ms saved a title after
-// the first. OpenMP's worker threads are turned off (the sandbox refuses
-// clone: a thread would kill the child, and one line gains nothing).
+// Both run in a sandboxed child (the caller's: check/page_renders.hpp, through
+// runner/): poppler parses the hostile PDF, and Tesseract reads the hostile
+// pixels. This file is the reading itself, in the process it is called in,
+// and what the child sends. The model is loaded once per process, in the
+// caller (load_drawn_letters_model), from the system's tessdata (trusted
+// data, never the PDF), and the children inherit it loaded: before the
+// sandbox is entered, without a file to open in it, and 80-170 ms saved a
+// title after the first. OpenMP's worker threads are turned off (the sandbox
+// refuses clone: a thread would kill the child, and one line gains nothing).
 #include "pith/base/error.hpp"
 #include "pith/pdf/glyph_visibility.hpp"
 
@@ -38,15 +40,20 @@ inline constexpr std::size_t max_drawn_lines = 8;
 
 // The letters drawn in each of `lines` (boxes in PageText's space: points
 // from the top left of page 1 as shown), one string per line, in order,
-// valid UTF-8 without line breaks. An error when the child could not read
-// them (no model installed, poppler or Tesseract failed, a limit hit).
-[[nodiscard]] Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes,
-                                                                  const std::vector<Box>& lines,
-                                                                  ReadMode mode = ReadMode::line);
-
-// The same, in this process (tests; the child's own work).
+// valid UTF-8 without line breaks, read in this process (the child's work;
+// tests). An error when they could not be read (no model installed, poppler
+// or Tesseract failed). ReadMode::available reads nothing.
 [[nodiscard]] Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_bytes,
                                                                        const std::vector<Box>& lines,
-                                                                  ReadMode mode = ReadMode::line);
+                                                                       ReadMode mode = ReadMode::line);
+
+// Loads Tesseract's English model in this process, once, before the reading
+// children are forked (they inherit it); an error when it is not installed.
+[[nodiscard]] Result<void> load_drawn_letters_model();
+
+// What the reading child sends: "ok", then one line of text per line read;
+// or "error" and why. Decoding wants exactly `lines` lines.
+[[nodiscard]] std::string drawn_letters_to_wire(const Result<std::vector<std::string>>& read);
+[[nodiscard]] Result<std::vector<std::string>> drawn_letters_from_wire(std::string_view wire, std::size_t lines);
 
 }  // namespace pith::pdf

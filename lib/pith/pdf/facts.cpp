@@ -340,9 +340,15 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     facts.error = message_about(reader.error(), name);
     return facts;
   }
-  facts.metadata = pdf::read_pdf_metadata(*reader);
-  facts.file_key = reader->file_key();
-  facts.signatures = pdf::read_signatures(*reader).value_or(std::vector<pdf::PdfSignature>{});
+  return read_pdf_facts(*reader, bytes);
+}
+
+PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes) {
+  PdfFacts facts;
+  const std::string_view name = reader.name();
+  facts.metadata = pdf::read_pdf_metadata(reader);
+  facts.file_key = reader.file_key();
+  facts.signatures = pdf::read_signatures(reader).value_or(std::vector<pdf::PdfSignature>{});
   // Page 1's text is read even without a hint in the metadata: a copy
   // printed to PDF (pdftocairo, pdftops | ps2pdf) keeps only the badge's
   // printed `pith:YYYY:BODY`, where the parent looks for it
@@ -351,9 +357,9 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
   if (!hints_at_number(facts.metadata)) return facts;
   if (facts.metadata.xmp_packet) {
     const auto length = original_length_hint(*facts.metadata.xmp_packet);
-    if (length && *length < bytes.size() && revisions_follow(*reader, *length))
-      read_stamped_revision(*reader, *length, name, facts);
-    if (length && (maybe_rewritten(bytes, *length) || edited_after_pith_update(*reader, *length)) &&
+    if (length && *length < bytes.size() && revisions_follow(reader, *length))
+      read_stamped_revision(reader, *length, name, facts);
+    if (length && (maybe_rewritten(bytes, *length) || edited_after_pith_update(reader, *length)) &&
         facts.metadata.xmp_packet->find(carrier::xmp_page_text_sha256) != std::string::npos)
       facts.page_fingerprints = pdf::fingerprint_pages(bytes);
   }

@@ -87,6 +87,10 @@ struct PdfFacts {
 // The child's half: opens `bytes` with the lazy reader (recovering a
 // damaged xref as common readers do) and reads the facts. Never throws.
 [[nodiscard]] PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name);
+// The same facts of a PDF already open on `bytes` (pith-stamp's examining
+// worker: the reader it stamps with, opened as above less what pith-stamp
+// refuses, a rebuilt xref and encryption): the file is parsed once.
+[[nodiscard]] PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes);
 
 // The parent's confirmation, in `bytes` (the same file), of what a verdict
 // rests on, as above: an XMP packet or embedded bundle that is not the

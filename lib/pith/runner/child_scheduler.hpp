@@ -5,7 +5,7 @@
 // (limits, quiet output, default crash signals, the sandbox), each piece of
 // work held to its wall-clock deadline, all of them waited for in the one
 // poll loop (base/child_process.hpp: poll_children), killed and reaped here,
-// and why a child gave no answer worded as ChildProcess::finish words it.
+// and why a child gave no answer worded once (base/child_process.hpp).
 // pith-check's corpus runs (corpus.hpp) and pith-serve's broker
 // (serve/broker.cpp) run on it.
 //

@@ -4,6 +4,7 @@
 #include "pith/base/child_process.hpp"
 #include "pith/base/wire.hpp"
 #include "pith/pdf/extract.hpp"
+#include "pith/pdf/facts.hpp"
 #include "pith/pdf/page_fingerprint.hpp"
 #include "pith/pdf/page_text.hpp"
 #include "pith/pdf/reader.hpp"
@@ -283,6 +284,15 @@ std::string answer_check(const std::string& input, const OpenFile& file, const E
   return checked ? encode_written_checked() : sent_error(checked.error());
 }
 
+// What pith-check's parsing child would send (pdf/facts.hpp), from the
+// reader the worker stamps with: no second parse, no second child.
+std::string answer_facts(const WorkerState& s) {
+  if (s.mapped && s.readout) return pdf::read_pdf_facts(s.readout->reader, s.mapped->bytes()).to_wire();
+  pdf::PdfFacts none;
+  none.error = "internal error: the examining worker was asked for facts before it read the PDF";
+  return none.to_wire();
+}
+
 runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, const OpenFile& file,
                                                  const registry::TrustStore* trust, const pdf::StampOptions& base) {
   auto state = std::make_shared<WorkerState>();
@@ -295,6 +305,7 @@ runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, con
       case ExamineAsk::pages: return answer_pages(opt.input, file, *request, *state);
       case ExamineAsk::finish: return answer_finish(opt.input, *request, *state);
       case ExamineAsk::check: return answer_check(opt.input, file, *request, *state);
+      case ExamineAsk::facts: return answer_facts(*state);
     }
     return worker_error(opt.input, "the examining worker was asked something it does not know");
   };
@@ -556,6 +567,8 @@ Result<void> Examiner::check(const std::string& written_path, const std::string&
   if (!sent) return fail(ErrorKind::malformed, name, sent.error().message);
   return decode_written_checked(*sent, name);
 }
+
+Result<std::string> Examiner::facts() { return ask(asking(ExamineAsk::facts)); }
 
 WrittenCheck written_check(Examiner& examiner, const std::string& target, const ExaminedPdf& examined) {
   return [&examiner, target, &examined](const std::string& written_path) {

@@ -88,6 +88,11 @@ class Examiner {
   // update in one view), checked against the plan, named `name`. The
   // worker lets the PDF it read go first: ask nothing after.
   [[nodiscard]] Result<void> check(const std::string& written_path, const std::string& name, const ExaminedPdf& examined);
+  // After read (before check): what pith-check's parsing child would send
+  // for the PDF (pdf/facts.hpp's wire), read by the worker from the PDF it
+  // holds open, for this process to judge as pith-check does
+  // (stamp/file_judgement.hpp); or why none came (a crash, a limit).
+  [[nodiscard]] Result<std::string> facts();
 
  private:
   [[nodiscard]] std::uint64_t submit(const ExamineRequest& request);

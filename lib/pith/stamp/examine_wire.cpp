@@ -16,12 +16,13 @@ constexpr WireNames<pdf::StampOutcome, 3> outcome_names{{
     {pdf::StampOutcome::conflict, "conflict"},
 }};
 
-constexpr WireNames<ExamineAsk, 5> ask_names{{
+constexpr WireNames<ExamineAsk, 6> ask_names{{
     {ExamineAsk::read, "read"},
     {ExamineAsk::plan, "plan"},
     {ExamineAsk::pages, "pages"},
     {ExamineAsk::finish, "finish"},
     {ExamineAsk::check, "check"},
+    {ExamineAsk::facts, "facts"},
 }};
 
 // A page 1 no screen could show: larger sides are a child making things up.

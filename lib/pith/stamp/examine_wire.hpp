@@ -11,11 +11,13 @@
 //   is asked ExamineRequests: `read` (answered by an ExamineRead), `plan`
 //   with the record (an ExamineRead with the outcome), then `pages` (a
 //   PageTextRun: its share of the pages fingerprinted) and `finish` with the
-//   original's hash and the pages' fingerprint (an ExaminePlan), each answer framed, and at
-//   last `check` what was written (a WrittenChecked or an error) (base/wire
-//   append_framed): the parent acts on the plan's outcome (starts copying,
-//   starts drawing page 1, hashes the original) while the worker reads the
-//   pages' text. In place of any it may send an error (base/wire
+//   original's hash and the pages' fingerprint (an ExaminePlan), each answer
+//   framed (base/wire append_framed), and at last `check` what was written
+//   (a WrittenChecked or an error); after `read`, `facts` (pith-check's
+//   PdfFacts, pdf/facts.hpp) when pith-stamp needs pith-check's word on the
+//   file. The parent acts on the plan's outcome (starts copying, starts
+//   drawing page 1, hashes the original) while the worker reads the pages'
+//   text. In place of any it may send an error (base/wire
 //   encode_error_message).
 // - The child drawing page 1 sends a PageOneDrawn (with the other share of
 //   the pages read).
@@ -63,7 +65,10 @@ struct ExamineAnswer {
 };
 
 // What pith-stamp asks its examining worker.
-enum class ExamineAsk { read, plan, pages, finish, check };
+// facts: what pith-check's parsing child would send for the PDF (the
+// pith-pdf-facts wire, pdf/facts.hpp), answered as it is, unframed: the
+// parent judges it as pith-check does (stamp/file_judgement.hpp).
+enum class ExamineAsk { read, plan, pages, finish, check, facts };
 struct ExamineRequest {
   ExamineAsk ask = ExamineAsk::read;
   // plan: the record's document (verified again by the worker, with the

@@ -12,6 +12,7 @@
 #include "pith/registry/visible_title.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/stamp/examine.hpp"
+#include "pith/stamp/file_judgement.hpp"
 #include "pith/stamp/run_steps.hpp"
 
 #include <cerrno>
@@ -31,11 +32,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // The number of the record the PDF carries when it verifies offline (as
-// pith-check --offline would say, in a child process) and is `number`'s.
-std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, RunTrust& run_trust, const std::string& number) {
+// pith-check --offline would say: file_judgement.hpp) and is `number`'s.
+std::optional<std::string> pdf_verifies_offline(const StampRunOptions& opt, Examiner& examiner, RunTrust& run_trust,
+                                                const std::string& number) {
   const auto& trust = run_trust.get();
   if (!trust) return std::nullopt;
-  const check::FileCheck checked = check::check_file(opt.input, *trust);
+  const check::FileCheck checked = judge_as_pith_check(examiner, opt.input, *trust);
   const Report& report = checked.report;
   if (report.verdict() != Verdict::verified || !registry::same_number(number, report.pith_number)) return std::nullopt;
   return report.pith_number;
@@ -66,10 +68,11 @@ std::optional<Outcome> refuse_unbound_hint(const StampRunOptions& opt, const Exa
 
 // "Already stamped" is pith-check's word, not the plan's (issue 22): the
 // PDF carries this very record, and pith-check's own judgement of the file
-// (check::check_file, as `pith-check --offline FILE`, in a child) is
-// verified. Returns that report when it is not (the record itself was just
-// verified, and is the registry's current one: only the file can be wrong).
-std::optional<Report> stamp_not_verified(const StampRunOptions& opt, RunTrust& run_trust,
+// (as `pith-check --offline FILE`, from the examining worker's read:
+// file_judgement.hpp) is verified. Returns that report when it is not (the
+// record itself was just verified, and is the registry's current one: only
+// the file can be wrong).
+std::optional<Report> stamp_not_verified(const StampRunOptions& opt, Examiner& examiner, RunTrust& run_trust,
                                          const registry::PithNumber& number) {
   const auto& trust = run_trust.get();
   if (!trust) {
@@ -77,7 +80,7 @@ std::optional<Report> stamp_not_verified(const StampRunOptions& opt, RunTrust& r
     report.error = Error{trust.error().kind, {}, trust.error().describe()};
     return report;
   }
-  check::FileCheck checked = check::check_file(opt.input, *trust);
+  check::FileCheck checked = judge_as_pith_check(examiner, opt.input, *trust);
   if (checked.report.verdict() == Verdict::verified && registry::same_number(number, checked.report.pith_number))
     return std::nullopt;
   return std::move(checked.report);
@@ -157,11 +160,12 @@ Outcome no_number(const StampRunOptions& opt) {
 // The record of `number` (`obtained` first, unless --pith had it obtained
 // already): verified, and the number's; otherwise what ends the run (what
 // the PDF carries kept offline, not obtained, unverified, another number's).
-Stop judge_record(const StampRunOptions& opt, RunTrust& trust, std::optional<Result<ObtainedRecord>>& obtained,
-                  const std::string& number, const std::string& from, Outcome& outcome) {
+Stop judge_record(const StampRunOptions& opt, Examiner& examiner, RunTrust& trust,
+                  std::optional<Result<ObtainedRecord>>& obtained, const std::string& number, const std::string& from,
+                  Outcome& outcome) {
   if (!obtained) obtained = obtain_record(opt, trust, number, outcome);
   if (!*obtained && registry_unreachable(opt, obtained->error())) {
-    if (auto kept = pdf_verifies_offline(opt, trust, number)) return kept_offline(opt, obtained->error(), *kept, opt.input, "its record");
+    if (auto kept = pdf_verifies_offline(opt, examiner, trust, number)) return kept_offline(opt, obtained->error(), *kept, opt.input, "its record");
   }
   if (!*obtained) return not_obtained(obtained->error());
   if (const auto* refused = std::get_if<registry::DocumentVerification>(&**obtained))
@@ -192,10 +196,10 @@ Stop plan_with(Examiner& examiner, const registry::VerifiedRecord& record, bool 
 
 // "Already stamped" only when pith-check says verified (not_verified
 // otherwise); --force plans again, over what pith-check said (`forced_over`).
-Stop settle_already_stamped(const StampRunOptions& opt, RunTrust& trust, const registry::VerifiedRecord& record,
-                            Outcome& outcome, const std::function<Stop()>& plan_again,
-                            std::optional<std::string>& forced_over) {
-  auto report = stamp_not_verified(opt, trust, record.number());
+Stop settle_already_stamped(const StampRunOptions& opt, Examiner& examiner, RunTrust& trust,
+                            const registry::VerifiedRecord& record, Outcome& outcome,
+                            const std::function<Stop()>& plan_again, std::optional<std::string>& forced_over) {
+  auto report = stamp_not_verified(opt, examiner, trust, record.number());
   if (!report) return std::nullopt;
   if (!opt.force) return not_verified(opt, outcome, outcome.pith_number, std::move(*report));
   forced_over = std::string(to_string(report->verdict())) + " (" + what_is_wrong(*report) + ")";
@@ -301,7 +305,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   auto examined = examiner.read();
   if (!examined) return refused(examined.error());
   if (!examined->number) return no_number(opt);
-  if (auto stop = judge_record(opt, trust, obtained, *examined->number, examined->from, outcome))
+  if (auto stop = judge_record(opt, examiner, trust, obtained, *examined->number, examined->from, outcome))
     return kept_where_asked(opt, *file, std::move(*stop));
   const registry::VerifiedRecord& record = std::get<registry::VerifiedRecord>(**obtained);
 
@@ -309,7 +313,7 @@ Outcome stamp_pdf(const StampRunOptions& opt, const std::optional<registry::Pith
   std::optional<std::string> forced_over;
   Stop stop = plan_with(examiner, record, /*restamp=*/false, start_copy, copy, examined);
   if (!stop && examined->plan->outcome == pdf::StampOutcome::already_stamped)
-    stop = settle_already_stamped(opt, trust, record, outcome, plan_again, forced_over);
+    stop = settle_already_stamped(opt, examiner, trust, record, outcome, plan_again, forced_over);
   if (stop) return *stop;
   take_plan_notes(opt, *examined->plan, forced_over, outcome);
   if (examined->plan->outcome != pdf::StampOutcome::stamped) return without_update(opt, *file, *examined->plan, outcome);

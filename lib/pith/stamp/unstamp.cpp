@@ -5,12 +5,12 @@
 
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/check_codes.hpp"
-#include "pith/base/child_process.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/check/pdf.hpp"
 #include "pith/pdf/extract.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/pdf/reader.hpp"
+#include "pith/runner/isolation.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -48,7 +48,7 @@ std::string read_metadata_in_child(const OpenFile& file, const std::string& name
 Result<pdf::PdfFacts> read_metadata(const UnstampOptions& opt, const OpenFile& file) {
   ChildLimits limits = opt.children.limits(file.size());
   limits.keep_descriptor = file.fd();
-  auto sent = run_in_child("reading the PDF", [&] { return read_metadata_in_child(file, opt.input); }, limits);
+  auto sent = runner::run_isolated("reading the PDF", [&] { return read_metadata_in_child(file, opt.input); }, limits);
   if (!sent) return fail(ErrorKind::malformed, opt.input, sent.error().message + "; nothing written");
   auto facts = pdf::PdfFacts::from_wire(*sent);
   if (!facts) return fail(ErrorKind::internal, opt.input, "the reading child's answer: " + facts.error().describe());

@@ -132,6 +132,21 @@ TEST_CASE("a real PDF carrying a signed bundle verifies through the child, as in
   }
 }
 
+TEST_CASE("the facts of a PDF already open (pith-stamp's examining worker) are those read from its bytes", "[facts]") {
+  const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
+  const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
+  const Built pdf = build_pdf("(" + title + ")", number, bundle);
+  pith::pdf::ReaderLimits limits;
+  limits.recover_damaged_xref = true;  // as pith-stamp opens it
+  auto reader = pith::pdf::Reader::open(pdf.bytes, "paper.pdf", limits);
+  REQUIRE(reader);
+  const pith::pdf::PdfFacts open = pith::pdf::read_pdf_facts(*reader, pdf.bytes);
+  REQUIRE(open.metadata.embedded_bundle == bundle);
+  CHECK(open.page);
+  CHECK(open == pith::pdf::read_pdf_facts(pdf.bytes, "paper.pdf"));
+  CHECK(open.to_wire() == pith::pdf::read_pdf_facts(pdf.bytes, "paper.pdf").to_wire());
+}
+
 TEST_CASE("a lying child cannot make a file verify that does not carry the signed record", "[facts][trust]") {
   const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
   const std::string number = json::parse(bundle)["pith_number"].get<std::string>();

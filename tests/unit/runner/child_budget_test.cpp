@@ -4,6 +4,7 @@
 // stop that names the budget and the option raising it.
 #include "pith/base/child_process.hpp"
 #include "pith/runner/child_budget.hpp"
+#include "pith/runner/isolation.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -31,7 +32,7 @@ TEST_CASE("a child within its budget runs, whatever the parent holds") {
   std::vector<char> parent_heap(std::size_t{256} << 20, 'p');
   runner::ChildBudget budget;
   budget.memory_mib = 64;
-  auto sent = run_in_child("the work", [] { return take_mib(16); }, budget.limits());
+  auto sent = runner::run_isolated("the work", [] { return take_mib(16); }, budget.limits());
   REQUIRE(sent);
   CHECK(*sent == "done");
   CHECK(parent_heap.back() == 'p');
@@ -40,7 +41,7 @@ TEST_CASE("a child within its budget runs, whatever the parent holds") {
 TEST_CASE("a child past its memory budget is stopped with the budget and the option") {
   runner::ChildBudget budget;
   budget.memory_mib = 32;
-  auto sent = run_in_child("the work", [] { return take_mib(256); }, budget.limits(std::uint64_t{8} << 20));
+  auto sent = runner::run_isolated("the work", [] { return take_mib(256); }, budget.limits(std::uint64_t{8} << 20));
   REQUIRE_FALSE(sent);
   CHECK_THAT(sent.error().message, Catch::Contains("exceeded the memory limit of 32 MiB") &&
                                        Catch::Contains("raise it with --child-memory MiB"));
@@ -50,7 +51,7 @@ TEST_CASE("a child past its time budget is stopped with the option") {
   runner::ChildBudget budget;
   budget.wall_seconds = 1;
   budget.time_option = "--child-time SECONDS";
-  auto sent = run_in_child("the work", [] { for (;;) std::this_thread::sleep_for(std::chrono::seconds(1)); return std::string(); }, budget.limits());
+  auto sent = runner::run_isolated("the work", [] { for (;;) std::this_thread::sleep_for(std::chrono::seconds(1)); return std::string(); }, budget.limits());
   REQUIRE_FALSE(sent);
   CHECK_THAT(sent.error().message, Catch::Contains("wall-clock limit; raise it with --child-time SECONDS"));
 }

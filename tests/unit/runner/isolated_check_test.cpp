@@ -216,28 +216,28 @@ TEST_CASE("the caller's buffered output is not duplicated by the child", "[isola
 TEST_CASE("the generic child runner: bytes back, or the crash and limits as errors", "[isolation]") {
   // Any bytes, NUL and invalid UTF-8 included, come back unchanged.
   const std::string bytes("a\0b\xff\n", 5);
-  auto back = pith::run_in_child("the work", [&] { return bytes; });
+  auto back = pith::runner::run_isolated("the work", [&] { return bytes; }, pith::ChildLimits{});
   REQUIRE(back);
   CHECK(*back == bytes);
 
-  auto crashed = pith::run_in_child("reading the PDF", []() -> std::string {
+  auto crashed = pith::runner::run_isolated("reading the PDF", []() -> std::string {
     std::raise(SIGSEGV);
     return {};
-  });
+  }, pith::ChildLimits{});
   REQUIRE_FALSE(crashed);
   CHECK(crashed.error().message.find("reading the PDF crashed (signal 11") == 0);
   CHECK(crashed.error().kind == pith::ErrorKind::malformed);
 
   pith::ChildLimits small;
   small.memory_bytes = std::uint64_t{256} << 20;
-  auto blown = pith::run_in_child(
+  auto blown = pith::runner::run_isolated(
       "the work", [] { return std::string(std::size_t{512} << 20, 'x'); }, small);
   REQUIRE_FALSE(blown);
   CHECK(blown.error().message.find("memory limit") != std::string::npos);
 
   pith::ChildLimits quick;
   quick.wall_seconds = 1;
-  auto hung = pith::run_in_child("the work", [] {
+  auto hung = pith::runner::run_isolated("the work", [] {
     std::this_thread::sleep_for(std::chrono::seconds(10));
     return std::string();
   }, quick);

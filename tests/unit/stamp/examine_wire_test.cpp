@@ -63,6 +63,18 @@ TEST_CASE("the examining child's answer comes back whole") {
   CHECK_FALSE(decode_examine_answer(answer_of({encode(no_record)}), "paper.pdf")->plan);
 }
 
+TEST_CASE("each request to the examining worker comes back as asked, pith-check's facts included") {
+  for (const ExamineAsk ask : {ExamineAsk::read, ExamineAsk::plan, ExamineAsk::pages, ExamineAsk::finish, ExamineAsk::check, ExamineAsk::facts}) {
+    ExamineRequest request;
+    request.ask = ask;
+    request.name = "paper.pdf";
+    const auto decoded = decode_examine_request(encode(request));
+    REQUIRE(decoded);
+    CHECK(decoded->ask == ask);
+    CHECK(decoded->name == "paper.pdf");
+  }
+}
+
 TEST_CASE("an error the child sent comes back as it sent it") {
   const Error sent{ErrorKind::malformed, "paper.pdf", "damaged cross-reference data"};
   CHECK(decode_examine_answer(answer_of({encode(stamping_read()), encode_error_message(sent)}), "paper.pdf").error() ==
