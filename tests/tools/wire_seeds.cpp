@@ -59,7 +59,7 @@ void write_examine_seeds(const fs::path& dir) {
   test::write_file(dir / "already-stamped", framed({encode(already), encode(nothing)}));
 
   test::write_file(dir / "error", framed({encode_error_message(Error{ErrorKind::malformed, "paper.pdf", "damaged"})}));
-  pdf::PageTextRun run{12, 7, {sha, std::string(64, 'c')}, {4100, 3900}, std::nullopt};
+  pdf::PageTextRun run{12, 7, {sha, std::string(64, 'c')}, {4100, 3900}, {37, 41}, std::nullopt};
   test::write_file(dir / "page-one", stamp::encode(stamp::PageOneDrawn{pdf::PageFingerprint{306, 396, sha}, run}));
   run.first_page = 1;
   test::write_file(dir / "written-checked", stamp::encode_written_checked());

@@ -16,8 +16,9 @@
 //      poppler's version), the characters drawn and their order are the page's;
 //   4. SHA-256 of those bytes, lower-case hex.
 // The property value is `pith-text-1 <pages> <hex> <hex> …`: the document's
-// page count, then one hash per page from page 1, at most max_pages of them
-// (a longer document's later pages are not fingerprinted).
+// page count, then one hash per page from page 1, as many as the limits let
+// be read (PageFingerprintLimits: a longer or heavier document's later pages
+// are not fingerprinted, and the count of hashes says where it stopped).
 //
 // It is NOT signed: anyone who edits a page can write the new hashes. It
 // tells a re-save from a naive edit, never from a determined forger.
@@ -34,9 +35,18 @@ namespace pith::pdf {
 
 inline constexpr std::string_view page_text_rule = "pith-text-1";
 
+// How much of a document is read, bounded so that a stamp (and a check
+// after a rewrite) costs what a paper's pages cost, whatever a hostile page
+// holds. The work is counted, not timed, so that the same file always gets
+// the same fingerprint (pith-stamp's output is deterministic): poppler asks
+// whether to stop about once every 11 content-stream operators (Gfx's abort
+// check), and those questions are the work. A lipsum page is about 40; a
+// page of 10 M operators 930,000.
 struct PageFingerprintLimits {
   std::size_t max_pages = 200;                         // pages fingerprinted; later ones are not
   std::size_t max_text_bytes = std::size_t{16} << 20;  // all pages' text together; then stop
+  std::uint64_t max_page_work = 200'000;               // one page (~2.2 M operators): past it, the page and later ones are not fingerprinted
+  std::uint64_t max_work = 1'000'000;                  // all pages together (~11 M operators, about 1.5 s); then stop
 };
 
 struct PageFingerprints {
@@ -72,6 +82,7 @@ struct PageTextRun {
   std::uint64_t first_page = 1;          // 1-based: sha256[0] is this page's
   std::vector<std::string> sha256;       // one per page read, in order
   std::vector<std::uint64_t> text_bytes; // each page's extracted text, as limits.max_text_bytes counts it
+  std::vector<std::uint64_t> work;       // each page's work, as limits.max_work counts it
   std::optional<std::string> problem;    // why the run could not be read
   friend bool operator==(const PageTextRun&, const PageTextRun&) = default;
 };
@@ -85,14 +96,15 @@ struct PageShare {
 };
 
 // The pages of `share` fingerprinted, within `limits` (a run stops once
-// its own text passes max_text_bytes: the whole document's text passes it
-// no later).
+// its own text or work passes the limit: the whole document's passes it no
+// later; and before a page past max_page_work).
 [[nodiscard]] PageTextRun fingerprint_page_share(std::string_view bytes, PageShare share,
                                                  const PageFingerprintLimits& limits = {});
 
 // Runs (in page order) joined under `limits` as one reading of the pages
 // would be: the pages up to the first gap or a run's problem, no more than
-// max_pages, each begun while the text before it was under max_text_bytes.
+// max_pages, each begun while the text and the work before it were under
+// max_text_bytes and max_work.
 [[nodiscard]] PageFingerprints join_page_runs(const std::vector<PageTextRun>& runs,
                                               const PageFingerprintLimits& limits = {});
 

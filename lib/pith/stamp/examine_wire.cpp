@@ -80,6 +80,7 @@ void put_run(WireWriter& w, const pdf::PageTextRun& run) {
   w.count(run.first_page);
   w.bytes_list(run.sha256);
   w.counts(run.text_bytes);
+  w.counts(run.work);
   w.optional_bytes(run.problem);
 }
 
@@ -91,10 +92,11 @@ pdf::PageTextRun take_run(WireReader& r, std::optional<std::string>& problem) {
   run.first_page = r.count("pages first_page");
   run.sha256 = r.bytes_list("pages sha256");
   run.text_bytes = r.counts("pages text_bytes");
+  run.work = r.counts("pages work");
   if (r.flag("pages problem")) run.problem = r.bytes("pages problem", max_examine_text_bytes);
   if (r.problem() || problem) return run;
   const std::uint64_t most = pdf::PageFingerprintLimits{}.max_pages;
-  if (run.first_page == 0 || run.sha256.size() > most || run.sha256.size() != run.text_bytes.size() ||
+  if (run.first_page == 0 || run.sha256.size() > most || run.sha256.size() != run.text_bytes.size() || run.sha256.size() != run.work.size() ||
       run.sha256.size() > run.page_count || run.first_page - 1 > run.page_count - run.sha256.size()) {
     problem = "pages holds no such run of pages";
   } else if (!std::all_of(run.sha256.begin(), run.sha256.end(), [](const std::string& h) { return is_sha256_hex(h); })) {

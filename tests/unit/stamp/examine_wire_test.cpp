@@ -127,7 +127,7 @@ TEST_CASE("a finish request carries the hash this process made, and only a hash"
 }
 
 TEST_CASE("a run of pages read comes back whole, or as the worker's error, and strictly") {
-  pith::pdf::PageTextRun run{12, 3, {std::string(64, 'a'), std::string(64, 'b')}, {100, 200}, std::nullopt};
+  pith::pdf::PageTextRun run{12, 3, {std::string(64, 'a'), std::string(64, 'b')}, {100, 200}, {37, 40}, std::nullopt};
   const auto back = decode_pages_read(encode(run), "paper.pdf");
   REQUIRE(back);
   CHECK(*back == run);
@@ -149,6 +149,9 @@ TEST_CASE("a run of pages read comes back whole, or as the worker's error, and s
   auto no_sizes = run;
   no_sizes.text_bytes.pop_back();
   CHECK_THAT(refused(no_sizes), Catch::Contains("no such run of pages"));
+  auto no_work = run;
+  no_work.work.push_back(1);
+  CHECK_THAT(refused(no_work), Catch::Contains("no such run of pages"));
   auto upper = run;
   upper.sha256[1] = std::string(64, 'B');
   CHECK_THAT(refused(upper), Catch::Contains("not a SHA-256 in hex"));
