@@ -202,12 +202,16 @@ PageText read_page_text(std::string_view bytes, std::vector<std::string> link_ur
     }
     PDFDoc& doc = **opened;
     std::tie(out.page_width, out.page_height) = shown_size(doc);
-    Result<TextLayer> layer = read_text_layer(doc);
+    DrawBudget budget(limits.max_draw_operators, std::chrono::seconds(limits.draw_seconds));
+    Result<TextLayer> layer = read_text_layer(doc, budget);
     if (!layer) {
       out.problem = layer.error().message;
       return out;
     }
-    decide_visibility(doc, *layer, out.page_width, out.page_height, limits, out.measure);
+    if (!decide_visibility(doc, *layer, out.page_width, out.page_height, limits, budget, out.measure)) {
+      out.problem = *budget.stopped();  // what is seen is not known: nothing binds through it
+      return out;
+    }
     fill_lines(*layer, limits, out);
     out.shapes = std::move(layer->shapes);
     out.shape_keys = std::move(layer->shape_keys);
