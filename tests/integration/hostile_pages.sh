@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 32, every child bounded: a page 1 costly to draw, small on disk
-# (generated here: tests/support/hostile_pdf.py; each links to the test
+# (generated here: tests/support/hostile_pages_pdf.py; each links to the test
 # record's number, so a check has something to say and a stamp something to
 # write): a 14,400 pt square MediaBox (and with /UserUnit 75000), a
 # 200-megapixel image, 1,000 nested forms, forms that draw themselves,
@@ -38,9 +38,9 @@ peak_rss_kib() {
 }
 
 for kind in "${kinds[@]}"; do
-  /usr/bin/python3 "$src/tests/support/hostile_pdf.py" "$kind" "$work/$kind.pdf" "$number"
+  /usr/bin/python3 "$src/tests/support/hostile_pages_pdf.py" "$kind" "$work/$kind.pdf" "$number"
   size=$(stat -c %s "$work/$kind.pdf")
-  ((size < 1024 * 1024)) || fail "hostile_pdf.py $kind made $size bytes: these files are meant to be small"
+  ((size < 1024 * 1024)) || fail "hostile_pages_pdf.py $kind made $size bytes: these files are meant to be small"
 done
 
 # ---- pith-check --json, one file at a time ----

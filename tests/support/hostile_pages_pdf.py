@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""hostile_pdf.py KIND OUT.pdf [NUMBER]: a one-page PDF whose page 1 is
+"""hostile_pages_pdf.py KIND OUT.pdf [NUMBER]: a one-page PDF whose page 1 is
 costly to draw (issue 32: every child bounded), small on disk.
 
 KIND is one of
@@ -24,6 +24,8 @@ the page shows a line of text, so the seen-text check has a line to decide.
 import sys
 import zlib
 
+from classic_pdf import classic_pdf
+
 KINDS = ("mediabox", "userunit", "image", "forms-deep", "forms-cycle", "patterns", "operators")
 
 
@@ -43,25 +45,15 @@ class Pdf:
         self.set(number, body)
         return number
 
-    def stream(self, dictionary, data, compress=False):
-        if compress:
-            data = zlib.compress(data, 9)
-            dictionary += b" /Filter /FlateDecode"
+    @staticmethod
+    def stream(dictionary, data):
         return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
 
-    def write(self, path, root):
-        out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-        offsets = []
-        for i, body in enumerate(self.objects):
-            offsets.append(len(out))
-            out.extend(b"%d 0 obj\n" % (i + 1) + body + b"\nendobj\n")
-        xref_at = len(out)
-        out.extend(b"xref\n0 %d\n0000000000 65535 f\r\n" % (len(offsets) + 1))
-        for at in offsets:
-            out.extend(b"%010d 00000 n\r\n" % at)
-        out.extend(b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, root, xref_at))
+    def write(self, path):
+        """Object 1 (the first reserved) is the catalog."""
+        objects = [(i + 1, body) for i, body in enumerate(self.objects)]
         with open(path, "wb") as f:
-            f.write(out)
+            f.write(classic_pdf(objects, header=b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"))
 
 
 def compressed_repeat(unit, count, head=b""):
@@ -93,9 +85,8 @@ def build(kind, number):
     elif kind == "image":
         side = 14142
         data = compressed_repeat(b"\0", side * side)
-        image = pdf.add(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray"
-                        b" /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (side, side, len(data))
-                        + data + b"\nendstream")
+        image = pdf.add(pdf.stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray"
+                                   b" /BitsPerComponent 8 /Filter /FlateDecode" % (side, side), data))
         xobjects = b"/Im1 %d 0 R" % image
         drawing = b"q 612 0 0 792 0 0 cm /Im1 Do Q\n"
     elif kind == "forms-deep":
@@ -136,16 +127,14 @@ def build(kind, number):
             step /= 10
         patterns = b"/P1 %d 0 R" % numbers[0]
         drawing = b"/Pattern cs /P1 scn 0 0 612 792 re f\n"
-    elif kind == "operators":
-        pass
-    else:
+    elif kind != "operators":
         raise SystemExit("unknown kind %r (one of %s)" % (kind, ", ".join(KINDS)))
 
     if kind == "operators":
-        # The title first, so a reader that stops early has still seen it;
-        # 3 operators a repeat.
-        data = compressed_repeat(b"0 0 m 1 1 l S\n", 10_000_000 // 3, head=title)
-        contents = pdf.add(b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
+        # The title first, so a reader that stops early has drawn it; three
+        # operators a repeat.
+        contents = pdf.add(pdf.stream(b"/Filter /FlateDecode",
+                                      compressed_repeat(b"0 0 m 1 1 l S\n", 10_000_000 // 3, head=title)))
     else:
         contents = pdf.add(pdf.stream(b"", drawing + title))
 
@@ -164,15 +153,15 @@ def build(kind, number):
     pdf.set(pages, b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page)
     pdf.set(page, b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 " % pages + size + b"]" + extra
             + b" /Contents %d 0 R /Resources " % contents + resources + annots + b" >>")
-    return pdf, catalog
+    assert catalog == 1
+    return pdf
 
 
 def main():
     if len(sys.argv) not in (3, 4) or sys.argv[1] not in KINDS:
         print(__doc__, file=sys.stderr)
         return 2
-    pdf, root = build(sys.argv[1], sys.argv[3] if len(sys.argv) == 4 else None)
-    pdf.write(sys.argv[2], root)
+    build(sys.argv[1], sys.argv[3] if len(sys.argv) == 4 else None).write(sys.argv[2])
     return 0
 
 
