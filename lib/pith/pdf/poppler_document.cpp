@@ -74,7 +74,7 @@ bool DrawBudget::poll(void* data) {
   if (++budget.checks_ > budget.max_checks_) {
     budget.stopped_ = "page 1 is too complex to draw (more than " +
                       std::to_string(budget.max_operators_) + " operators)";
-  } else if ((budget.checks_ & 63) == 0 && std::chrono::steady_clock::now() > budget.deadline_) {
+  } else if (std::chrono::steady_clock::now() > budget.deadline_) {  // ~20 ns: 2 % of 11 cheap operators
     budget.stopped_ = "page 1 is too complex to draw within " +
                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(budget.time_).count()) + " s";
   }
