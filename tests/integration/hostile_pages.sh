@@ -84,6 +84,16 @@ rss=$(peak_rss_kib "$work/batch.txt" -- "$bin/pith-check" "${registry[@]}" -j 2 
 grep -q "^${#kinds[@]} inputs: ${#kinds[@]} unbound$" "$work/batch.txt" || fail "pith-check -j 2: $(tail -3 "$work/batch.txt") $(cat "$work/stderr")"
 echo "ok: pith-check -j 2, ${#kinds[@]} files: all unbound, peak RSS $((rss / 1024)) MiB"
 
+# A child past its budget is stopped with one line naming the budget and its
+# option (it was "the parsing child sent malformed facts": the child could not
+# map the file and sent nothing, which was judged as facts).
+rc=0
+"$bin/pith-check" "${registry[@]}" --child-memory 16 "$work/mediabox.pdf" >"$work/budget.out" 2>"$work/stderr" || rc=$?
+((rc == 2)) || fail "pith-check --child-memory 16: exit $rc: $(cat "$work/stderr")"
+[[ $(cat "$work/stderr") == *"pith-check: $work/mediabox.pdf: the check exceeded the memory limit of 16 MiB and was stopped; raise it with --child-memory MiB"* ]] ||
+  fail "pith-check --child-memory 16: $(cat "$work/stderr")"
+echo "ok: pith-check --child-memory 16: stopped, naming the limit and --child-memory"
+
 # ---- pith-stamp --pith: stamped, or stopped naming the limit with the file unchanged ----
 for kind in "${kinds[@]}"; do
   cp "$work/$kind.pdf" "$work/stamped.pdf"

@@ -216,6 +216,8 @@ PageText read_page_text(std::string_view bytes, std::vector<std::string> link_ur
     out.shapes = std::move(layer->shapes);
     out.shape_keys = std::move(layer->shape_keys);
     if (out.shapes.size() > out.lines.size()) out.shapes.resize(out.lines.size());
+  } catch (const std::bad_alloc&) {
+    throw;  // the child's memory budget: reported by it, naming the option that raises it (runner/child_budget.hpp)
   } catch (const std::exception& e) {
     PageText failed;
     failed.link_uris = std::move(out.link_uris);
