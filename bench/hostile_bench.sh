@@ -15,9 +15,7 @@ baseline=${2:-}
 runs=${3:-3}
 need_commands /usr/bin/time
 
-mkdir -p "$work/mirror/pith/$body"
-cp "$bundle" "$work/mirror/pith/$body/bundle.json"
-registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")
+fixture_mirror  # $registry
 inputs=(mediabox userunit image forms-deep forms-cycle patterns operators)
 for kind in "${inputs[@]}"; do
   /usr/bin/python3 "$src/tests/support/hostile_pages_pdf.py" "$kind" "$work/$kind.pdf" "$number"

@@ -19,9 +19,7 @@ source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; 
 need_tools pith-check pith-stamp pith-serve
 kill_at_exit serve_pid
 
-mkdir -p "$work/mirror/pith/$body"
-cp "$bundle" "$work/mirror/pith/$body/bundle.json"
-registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")
+fixture_mirror  # $registry
 rss_limit_kib=$((256 * 1024))
 wall=90  # a child's wall budget is 60 s: an answer comes before this, or the tool is stuck
 kinds=(mediabox userunit image forms-deep forms-cycle patterns operators)
