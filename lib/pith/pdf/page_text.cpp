@@ -244,7 +244,9 @@ Result<PageCrop> render_page_crop(std::string_view bytes, const Box& box, double
   device.setVectorAntialias(true);
   device.setFreeTypeHinting(false, false);
   device.startDoc(doc.get());
-  doc->displayPageSlice(&device, 1, dpi, dpi, 0, false, true, false, x, y, width, height);
+  DrawBudget budget;
+  if (!display_page_one(*doc, device, dpi, budget, PixelSlice{x, y, width, height}))
+    return fail(ErrorKind::malformed, "page 1", *budget.stopped());
   SplashBitmap* bitmap = device.getBitmap();
   if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0)
     return fail(ErrorKind::internal, "page 1", "the render is empty");
