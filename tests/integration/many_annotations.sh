@@ -14,9 +14,7 @@ source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; 
 need_tools pith-check pith-stamp pith-serve
 kill_at_exit serve_pid
 
-mkdir -p "$work/mirror/pith/${number##*:}"
-cp "$data/JFLLIOJUI2M3KX3FLLGP4N2V65.bundle.json" "$work/mirror/pith/${number##*:}/bundle.json"
-registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")
+fixture_mirror  # $registry
 rss_limit_kib=$((256 * 1024))
 
 # peak_rss_kib OUT -- COMMAND...: runs COMMAND (any exit status), its stdout

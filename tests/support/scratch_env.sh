@@ -16,6 +16,9 @@
 #   number's last part) and $bundle (its bundle, signed by the registry);
 #   fixture_paper DIR makes DIR/paper.pdf, two pages by pdflatex with that
 #   record's title (so pith-check can bind the record to it);
+#   fixture_mirror: $work/mirror, a file:// mirror holding that bundle, and
+#   $registry, the options that resolve the number from it alone (--offline
+#   --mirror … --cache-dir $work/cache);
 # - fail MESSAGE: says FAIL and stops the script (cli_expect.sh, sourced
 #   after this, makes it count the failure and go on instead);
 # - kill_at_exit NAME: the process whose pid $NAME holds at exit (none while
@@ -80,6 +83,12 @@ fixture_paper() {
 TEX
   (cd "$1" && pdflatex -interaction=batchmode paper.tex >/dev/null 2>&1)
   [[ -s $1/paper.pdf ]] || { echo "FAIL: pdflatex made no PDF" >&2; exit 1; }
+}
+
+fixture_mirror() {
+  mkdir -p "$work/mirror/pith/$body"
+  cp "$bundle" "$work/mirror/pith/$body/bundle.json"
+  registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")
 }
 
 use_zoo() {

@@ -100,11 +100,19 @@ struct PageText {
   friend bool operator==(const PageText&, const PageText&) = default;
 };
 
+// The most one drawing of page 1 may run (every 11 operators poppler asks),
+// and all of one reader's drawings together (pdf/poppler_document.hpp:
+// DrawBudget; issue 32): past either, page 1 is too complex to judge.
+inline constexpr std::uint64_t default_max_draw_operators = 2'000'000;  // a dense page 1 of a paper: ~50,000
+inline constexpr std::uint32_t default_draw_seconds = 8;                 // of a child's 30 s of CPU
+
 struct PageTextLimits {
   std::size_t max_lines = 400;          // page 1 of a paper has ~60; the rest is never searched
   std::size_t max_line_bytes = 4096;    // longer lines are cut (at a UTF-8 boundary)
   double render_dpi = 72;               // the renders that decide what is seen
   int max_ink_renders = 4;              // lines of colours beyond this are not seen (overlapping text)
+  std::uint64_t max_draw_operators = default_max_draw_operators;  // each drawing of page 1
+  std::uint32_t draw_seconds = default_draw_seconds;              // all of them
   VisibilityRules rules;
 };
 

@@ -15,7 +15,11 @@
 #include "pith/runner/isolation.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
 #include <optional>
+#include <stdexcept>
 
 namespace pith::check {
 
@@ -381,7 +385,13 @@ namespace {
 
 std::string read_file_in_child(const std::filesystem::path& path) {
   auto file = MappedFile::open(path.string());
-  if (!file || !looks_like_pdf(file->bytes().substr(0, 1024))) return {};
+  // A file the child cannot map is its failure, said as one (nothing sent
+  // would be judged as empty facts): past the address-space budget (issue
+  // 32: --child-memory below what the file takes), a std::bad_alloc, which
+  // the child reports naming the budget and its option.
+  if (!file && file.error().message.ends_with(std::strerror(ENOMEM))) throw std::bad_alloc();
+  if (!file) throw std::runtime_error(file.error().describe());
+  if (!looks_like_pdf(file->bytes().substr(0, 1024))) return {};
   return pdf_facts_message(file->bytes(), path.string());
 }
 

@@ -117,7 +117,7 @@ void whiten_outside(GreyCrop& crop, double crop_top, double scale, const Band& b
   }
 }
 
-Result<GreyCrop> render_line(PDFDoc& doc, const Box& box, const Band& band) {
+Result<GreyCrop> render_line(PDFDoc& doc, const Box& box, const Band& band, DrawBudget& budget) {
   const Box line{box.x0, std::max(box.y0, band.top), box.x1, std::min(box.y1, band.bottom)};
   const double tall = line.y1 - line.y0;
   if (!(tall > 0) || !(line.x1 > line.x0)) return fail(ErrorKind::malformed, "glyph check", "an empty line box");
@@ -135,7 +135,8 @@ Result<GreyCrop> render_line(PDFDoc& doc, const Box& box, const Band& band) {
   device.setVectorAntialias(true);
   device.setFreeTypeHinting(false, false);
   device.startDoc(&doc);
-  doc.displayPageSlice(&device, 1, dpi, dpi, 0, false, true, false, x, y, width, height);
+  if (!display_page_one(doc, device, dpi, budget, PixelSlice{x, y, width, height}))
+    return fail(ErrorKind::malformed, "glyph check", *budget.stopped());
   GreyCrop crop;
   crop.bitmap.reset(device.takeBitmap());
   if (!crop.bitmap || crop.bitmap->getWidth() <= 0 || crop.bitmap->getHeight() <= 0)
@@ -175,8 +176,9 @@ Result<std::vector<std::string>> read_drawn_letters_here(std::string_view pdf_by
   if (!doc) return std::unexpected(doc.error());
   std::vector<std::string> read;
   const std::vector<Band> bands = bands_of(lines);
+  DrawBudget budget;  // each line its operators, all lines within the seconds
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    auto crop = render_line(**doc, lines[i], bands[i]);
+    auto crop = render_line(**doc, lines[i], bands[i], budget);
     if (!crop) return std::unexpected(crop.error());
     tess.set_image(api, crop->bitmap->getDataPtr(), crop->width, crop->height, 1, crop->row);
     tess.set_source_resolution(api, 300);

@@ -57,6 +57,11 @@ std::optional<PageFingerprint> page_one_fingerprint(std::string_view bytes, doub
   if (!doc || doc->getNumPages() < 1) return std::nullopt;
   Page* page = doc->getPage(1);
   if (!page) return std::nullopt;
+  // A huge page is drawn coarser (at most max_render_pixels), a page too
+  // complex to draw within the budget not at all: no picture to compare.
+  const auto [shown_width, shown_height] = shown_size(*doc);
+  dpi = bounded_dpi(dpi, shown_width, shown_height);
+  DrawBudget budget;
   // 8-bit grey on white paper, without anti-aliasing or font hinting: the
   // same picture every time, as `pdftoppm -gray -aa no -aaVector no` draws.
   SplashColor paper = {0xff, 0xff, 0xff, 0xff};
@@ -66,7 +71,7 @@ std::optional<PageFingerprint> page_one_fingerprint(std::string_view bytes, doub
   out.setFreeTypeHinting(false, false);
   out.startDoc(doc.get());
   // The crop box, turned by the page's /Rotate, as a viewer on screen.
-  doc->displayPage(&out, 1, dpi, dpi, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false);
+  if (!display_page_one(*doc, out, dpi, budget)) return std::nullopt;
   SplashBitmap* bitmap = out.getBitmap();
   if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0) return std::nullopt;
   const int width = bitmap->getWidth();

@@ -34,10 +34,12 @@ struct PageFingerprint {
   friend bool operator==(const PageFingerprint&, const PageFingerprint&) = default;
 };
 
-// Page 1 of `bytes` drawn by poppler at `dpi`, with `blank` (in page 1's user
-// space, with a margin of two pixels) painted white before hashing. nullopt
-// when poppler cannot open the file (damaged beyond repair, a password) or
-// draw the page.
+// Page 1 of `bytes` drawn by poppler at `dpi` (less for a page larger than
+// max_render_pixels at `dpi`: pdf/poppler_document.hpp), with `blank` (in
+// page 1's user space, with a margin of two pixels) painted white before
+// hashing. nullopt when poppler cannot open the file (damaged beyond repair,
+// a password) or draw the page, or the page is too complex to draw within a
+// DrawBudget (issue 32).
 [[nodiscard]] std::optional<PageFingerprint> page_one_fingerprint(std::string_view bytes, double dpi,
                                                                   const std::optional<PdfRect>& blank);
 

@@ -202,16 +202,22 @@ PageText read_page_text(std::string_view bytes, std::vector<std::string> link_ur
     }
     PDFDoc& doc = **opened;
     std::tie(out.page_width, out.page_height) = shown_size(doc);
-    Result<TextLayer> layer = read_text_layer(doc);
+    DrawBudget budget(limits.max_draw_operators, std::chrono::seconds(limits.draw_seconds));
+    Result<TextLayer> layer = read_text_layer(doc, budget);
     if (!layer) {
       out.problem = layer.error().message;
       return out;
     }
-    decide_visibility(doc, *layer, out.page_width, out.page_height, limits, out.measure);
+    if (!decide_visibility(doc, *layer, out.page_width, out.page_height, limits, budget, out.measure)) {
+      out.problem = *budget.stopped();  // what is seen is not known: nothing binds through it
+      return out;
+    }
     fill_lines(*layer, limits, out);
     out.shapes = std::move(layer->shapes);
     out.shape_keys = std::move(layer->shape_keys);
     if (out.shapes.size() > out.lines.size()) out.shapes.resize(out.lines.size());
+  } catch (const std::bad_alloc&) {
+    throw;  // the child's memory budget: reported by it, naming the option that raises it (runner/child_budget.hpp)
   } catch (const std::exception& e) {
     PageText failed;
     failed.link_uris = std::move(out.link_uris);
@@ -238,7 +244,9 @@ Result<PageCrop> render_page_crop(std::string_view bytes, const Box& box, double
   device.setVectorAntialias(true);
   device.setFreeTypeHinting(false, false);
   device.startDoc(doc.get());
-  doc->displayPageSlice(&device, 1, dpi, dpi, 0, false, true, false, x, y, width, height);
+  DrawBudget budget;
+  if (!display_page_one(*doc, device, dpi, budget, PixelSlice{x, y, width, height}))
+    return fail(ErrorKind::malformed, "page 1", *budget.stopped());
   SplashBitmap* bitmap = device.getBitmap();
   if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0)
     return fail(ErrorKind::internal, "page 1", "the render is empty");

@@ -7,7 +7,9 @@
 #include <PDFDoc.h>
 #include <Stream.h>
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <malloc.h>
 
 namespace pith::pdf {
@@ -55,8 +57,44 @@ std::pair<double, double> shown_size(PDFDoc& doc) {
   return doc.getPageRotate(1) % 180 == 0 ? std::pair{w, h} : std::pair{h, w};
 }
 
-void display_page_one(PDFDoc& doc, OutputDev& out, double dpi) {
-  doc.displayPage(&out, 1, dpi, dpi, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false);
+namespace {
+// poppler's Gfx::go polls its abort callback once every 11 operators.
+constexpr std::uint64_t operators_per_poll = 11;
+}  // namespace
+
+DrawBudget::DrawBudget(std::uint64_t max_operators, std::chrono::milliseconds time)
+    : max_operators_(max_operators),
+      max_checks_(max_operators / operators_per_poll),
+      deadline_(std::chrono::steady_clock::now() + time),
+      time_(time) {}
+
+bool DrawBudget::poll(void* data) {
+  auto& budget = *static_cast<DrawBudget*>(data);
+  if (budget.stopped_) return true;
+  if (++budget.checks_ > budget.max_checks_) {
+    budget.stopped_ = "page 1 is too complex to draw (more than " +
+                      std::to_string(budget.max_operators_) + " operators)";
+  } else if (std::chrono::steady_clock::now() > budget.deadline_) {  // ~20 ns: 2 % of 11 cheap operators
+    budget.stopped_ = "page 1 is too complex to draw within " +
+                      std::to_string(std::chrono::duration_cast<std::chrono::seconds>(budget.time_).count()) + " s";
+  }
+  return budget.stopped_.has_value();
+}
+
+bool display_page_one(PDFDoc& doc, OutputDev& out, double dpi, DrawBudget& budget,
+                      const std::optional<PixelSlice>& slice) {
+  if (budget.stopped_) return false;
+  budget.checks_ = 0;  // each pass its operators; the deadline is the reader's
+  const PixelSlice s = slice.value_or(PixelSlice{-1, -1, -1, -1});  // poppler's "the whole page"
+  doc.displayPageSlice(&out, 1, dpi, dpi, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false, s.x, s.y,
+                       s.width, s.height, &DrawBudget::poll, &budget);
+  return !budget.stopped_;
+}
+
+double bounded_dpi(double dpi, double width, double height, double max_pixels) {
+  const double pixels = width * height * (dpi / 72.0) * (dpi / 72.0);
+  if (!(pixels > max_pixels)) return dpi;  // NaN too: poppler draws nothing of a page without a size
+  return dpi * std::sqrt(max_pixels / pixels);
 }
 
 }  // namespace pith::pdf

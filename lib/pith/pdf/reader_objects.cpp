@@ -239,7 +239,7 @@ Result<Reader::Parsed> Reader::parse_at(std::uint64_t offset, std::optional<Obje
   } catch (const PoDoFo::PdfError& e) {
     return fail(ErrorKind::malformed, name_, "cannot parse the object " + at(offset) + ": " + describe_podofo_error(e));
   } catch (const std::bad_alloc&) {
-    return fail(ErrorKind::malformed, name_, "out of memory parsing the object " + at(offset));
+    throw;  // the child's memory budget: reported by it, naming the option that raises it (runner/child_budget.hpp)
   } catch (const std::exception& e) {
     return fail(ErrorKind::malformed, name_, "cannot parse the object " + at(offset) + ": " + e.what());
   }
@@ -270,7 +270,7 @@ Result<std::string> Reader::decode(const PdfDictionary& dict, std::string_view r
   } catch (const PoDoFo::PdfError& e) {
     return fail(ErrorKind::malformed, name_, "cannot decode the stream " + where + ": " + describe_podofo_error(e));
   } catch (const std::bad_alloc&) {
-    return fail(ErrorKind::malformed, name_, "out of memory decoding the stream " + where);
+    throw;  // the child's memory budget, as above
   } catch (const std::exception& e) {
     return fail(ErrorKind::malformed, name_, "cannot decode the stream " + where + ": " + e.what());
   }
@@ -358,6 +358,8 @@ Result<PdfObject> Reader::object_at_depth(ObjectId id, int depth) const {
         return PdfObject(tok.variant());
       } catch (const PoDoFo::PdfError& err) {
         return fail(ErrorKind::malformed, name_, "cannot parse " + where + ": " + describe_podofo_error(err));
+      } catch (const std::bad_alloc&) {
+        throw;  // the child's memory budget, as above
       } catch (const std::exception& err) {
         return fail(ErrorKind::malformed, name_, "cannot parse " + where + ": " + err.what());
       }

@@ -41,7 +41,7 @@ Result<Reader> Reader::open_with_base(std::string_view bytes, const std::string&
   } catch (const PoDoFo::PdfError& e) {
     return fail(ErrorKind::malformed, r.name_, "damaged cross-reference data: " + describe_podofo_error(e));
   } catch (const std::bad_alloc&) {
-    return fail(ErrorKind::malformed, r.name_, "damaged cross-reference data: out of memory");
+    throw;  // the child's memory budget: reported by it, naming the option that raises it (runner/child_budget.hpp)
   } catch (const std::exception& e) {
     return fail(ErrorKind::malformed, r.name_, std::string("damaged cross-reference data: ") + e.what());
   }
@@ -75,6 +75,8 @@ Result<Reader> Reader::open(std::string_view bytes, std::string name, ReaderLimi
       scanned.recovery_reason_.erase(0, said.size());
     try {
       if (auto ok = scanned.recover_by_scanning(); ok) r = std::move(scanned);
+    } catch (const std::bad_alloc&) {
+      throw;  // the child's memory budget, as above
     } catch (const std::exception&) {
       // not recoverable: the original error stands
     }

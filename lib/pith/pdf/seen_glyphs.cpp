@@ -250,7 +250,12 @@ class InkProbe final : public SplashOutputDev {
     double x0, y0, x1, y1;
     state->getClipBBox(&x0, &y0, &x1, &y1);
     box = intersection(box, Box{x0, y0, x1, y1});
-    if (box.area() > 0) marks_.push_back(box);
+    if (box.area() <= 0) return;
+    // A page of millions of paths (issue 32) keeps max_marks boxes: the
+    // rest are united into the last, which only ever touches more glyphs
+    // (a bare render more, fewer lines told by their outlines).
+    if (marks_.size() < max_marks) marks_.push_back(box);
+    else marks_.back() = united(marks_.back(), box);
   }
   void note_clip(GfxState* state) {
     if (!noting()) return;
@@ -311,6 +316,7 @@ class InkProbe final : public SplashOutputDev {
   int colour_ = 0;
   int position_ = 0;
   int type3_depth_ = 0;
+  static constexpr std::size_t max_marks = 65536;
   std::vector<Box> marks_;
   GlyphShapes shapes_;  // destroyed before the device's font engine: it holds fonts of its font files
 };
@@ -328,8 +334,8 @@ GreyView view_of(SplashBitmap& bitmap, double scale) {
 
 // Decides every glyph's visibility: geometry first, then the page render, the
 // page without text, and one ink render per colour of overlapping lines.
-void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double page_height,
-                       const PageTextLimits& limits, SeenMeasure& measure) {
+bool decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double page_height,
+                       const PageTextLimits& limits, DrawBudget& budget, SeenMeasure& measure) {
   const VisibilityRules& rules = limits.rules;
   for (GlyphSight& g : layer.glyphs)
     g.hidden = geometry_hidden(g.font_size, g.advance_ratio, g.box, page_width, page_height, rules);
@@ -338,9 +344,10 @@ void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double 
 
   InkProbe probe;
   probe.startDoc(&doc);
-  const double scale = limits.render_dpi / 72.0;
+  const double dpi = bounded_dpi(limits.render_dpi, page_width, page_height);
+  const double scale = dpi / 72.0;
   probe.page_mode();
-  display_page_one(doc, probe, limits.render_dpi);
+  if (!display_page_one(doc, probe, dpi, budget)) return false;
   BitmapPtr page(probe.takeBitmap());
   probe.shapes().tell_lines(layer, probe.marks());
   const GreyView page_view = view_of(*page, scale);
@@ -355,7 +362,7 @@ void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double 
   GreyView bare_view{nullptr, page_view.width, page_view.height, 0, scale, nullptr};  // white paper
   if (std::any_of(probe.marks().begin(), probe.marks().end(), near_glyph)) {
     probe.bare_mode();
-    display_page_one(doc, probe, limits.render_dpi);
+    if (!display_page_one(doc, probe, dpi, budget)) return false;
     bare.reset(probe.takeBitmap());
     bare_view = view_of(*bare, scale);
     ++measure.bare_renders;
@@ -368,7 +375,7 @@ void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double 
       continue;
     }
     probe.ink_mode(layer.drawn_by, colour, c);
-    display_page_one(doc, probe, limits.render_dpi);
+    if (!display_page_one(doc, probe, dpi, budget)) return false;
     ++measure.ink_renders;
     SplashBitmap* ink = probe.getBitmap();
     const GreyView ink_view = view_of(*ink, scale);
@@ -381,6 +388,7 @@ void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double 
   }
   settle_small_glyphs(layer.glyphs, rules);
   mark_overprinted(layer.glyphs, rules);
+  return true;
 }
 
 }  // namespace pith::pdf

@@ -11,10 +11,17 @@
 class PDFDoc;
 
 namespace pith::pdf {
+class DrawBudget;
+}
+
+namespace pith::pdf {
 
 // Sets every glyph's `hidden` bits in `layer` (page size in points, as
-// shown) and counts the renders in `measure`.
-void decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double page_height,
-                       const PageTextLimits& limits, SeenMeasure& measure);
+// shown) and counts the renders in `measure`. The renders are at
+// limits.render_dpi, or less for a page larger than max_render_pixels
+// (pdf/poppler_document.hpp). false: `budget` stopped a render (why:
+// budget.stopped()), and the bits mean nothing.
+[[nodiscard]] bool decide_visibility(PDFDoc& doc, TextLayer& layer, double page_width, double page_height,
+                                     const PageTextLimits& limits, DrawBudget& budget, SeenMeasure& measure);
 
 }  // namespace pith::pdf

@@ -163,10 +163,10 @@ class TextProbe final : public TextOutputDev {
 
 }  // namespace
 
-Result<TextLayer> read_text_layer(PDFDoc& doc) {
+Result<TextLayer> read_text_layer(PDFDoc& doc, DrawBudget& budget) {
   TextProbe text_device;
   if (!text_device.isOk()) return fail(ErrorKind::malformed, "page 1", "page 1's text could not be read");
-  display_page_one(doc, text_device, 72);
+  if (!display_page_one(doc, text_device, 72, budget)) return fail(ErrorKind::malformed, "page 1", *budget.stopped());
   const TextPagePtr page(text_device.takeText());
   if (!page) return fail(ErrorKind::malformed, "page 1", "page 1 could not be read");
   return lines_of(*page);

@@ -22,6 +22,8 @@ class PDFDoc;
 
 namespace pith::pdf {
 
+class DrawBudget;  // pdf/poppler_document.hpp
+
 struct LineChar {
   char32_t code_point = 0;
   int glyph = -1;  // index into the glyphs; -1: the space the line builder puts between words
@@ -55,7 +57,8 @@ struct TextLayer {
 
 // Page 1's text layer (pdfTeX's Type 3 bitmap fonts' T1 slots read as their
 // letters); an Error whose message says why when page 1's text cannot be
-// read. The glyphs' `hidden` bits are not decided here (seen_glyphs.hpp).
-[[nodiscard]] Result<TextLayer> read_text_layer(PDFDoc& doc);
+// read (`budget` stopped the drawing: its reason). The glyphs' `hidden`
+// bits are not decided here (seen_glyphs.hpp).
+[[nodiscard]] Result<TextLayer> read_text_layer(PDFDoc& doc, DrawBudget& budget);
 
 }  // namespace pith::pdf
