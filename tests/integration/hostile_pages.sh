@@ -82,15 +82,27 @@ rss=$(peak_rss_kib "$work/batch.txt" -- "$bin/pith-check" "${registry[@]}" -j 2 
 grep -q "^${#kinds[@]} inputs: ${#kinds[@]} unbound$" "$work/batch.txt" || fail "pith-check -j 2: $(tail -3 "$work/batch.txt") $(cat "$work/stderr")"
 echo "ok: pith-check -j 2, ${#kinds[@]} files: all unbound, peak RSS $((rss / 1024)) MiB"
 
-# A child past its budget is stopped with one line naming the budget and its
-# option (it was "the parsing child sent malformed facts": the child could not
-# map the file and sent nothing, which was judged as facts).
+# A child past its budget is stopped, and the check is unverifiable (exit 4:
+# nothing is known of the file) with one line naming the budget and its
+# option, on the headline and as --json's `stopped` (it was "the parsing
+# child sent malformed facts": the child could not map the file and sent
+# nothing, which was judged as facts; then an error, exit 2).
 rc=0
 "$bin/pith-check" "${registry[@]}" --child-memory 16 "$work/mediabox.pdf" >"$work/budget.out" 2>"$work/stderr" || rc=$?
-((rc == 2)) || fail "pith-check --child-memory 16: exit $rc: $(cat "$work/stderr")"
-[[ $(cat "$work/stderr") == *"pith-check: $work/mediabox.pdf: the check exceeded the memory limit of 16 MiB and was stopped; raise it with --child-memory MiB"* ]] ||
-  fail "pith-check --child-memory 16: $(cat "$work/stderr")"
-echo "ok: pith-check --child-memory 16: stopped, naming the limit and --child-memory"
+((rc == 4)) || fail "pith-check --child-memory 16: exit $rc: $(cat "$work/budget.out" "$work/stderr")"
+[[ $(head -1 "$work/budget.out") == *"$work/mediabox.pdf: unverifiable — the check exceeded the memory limit of 16 MiB and was stopped; raise it with --child-memory MiB" ]] ||
+  fail "pith-check --child-memory 16: $(cat "$work/budget.out")"
+[[ $(wc -l <"$work/budget.out") == 1 && ! -s $work/stderr ]] || fail "pith-check --child-memory 16: more than one line: $(cat "$work/budget.out" "$work/stderr")"
+rc=0
+"$bin/pith-check" "${registry[@]}" --child-memory 16 --json "$work/mediabox.pdf" >"$work/budget.json" 2>"$work/stderr" || rc=$?
+((rc == 4)) || fail "pith-check --child-memory 16 --json: exit $rc"
+/usr/bin/python3 - "$work/budget.json" <<'PY' || fail "pith-check --child-memory 16 --json: $(head -c 600 "$work/budget.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verdict"] == "unverifiable", r
+assert "raise it with --child-memory MiB" in r["stopped"] and "error" not in r, r
+PY
+echo "ok: pith-check --child-memory 16: unverifiable, one line naming the limit and --child-memory"
 
 # ---- pith-stamp --pith: stamped, or stopped naming the limit with the file unchanged ----
 for kind in "${kinds[@]}"; do

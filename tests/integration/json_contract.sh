@@ -44,6 +44,10 @@ zoo=${PITH_ZOO_DIR:-$PWD/zoo}
 verdicts=$(/usr/bin/python3 -c 'import json, sys; print(" ".join(sorted({json.loads(l)["verdict"] for l in open(sys.argv[1])})))' "$work/reports.jsonl")
 [[ $verdicts == "error failed not_found unverifiable verified" ]] || fail "the inputs do not cover the verdicts: $verdicts"
 "${validate[@]}" "$schema" "$work/reports.jsonl" || fail "pith-check --json's output is not valid against docs/schema/pith-check.schema.json"
+# A check stopped by its child's budget: unverifiable, with `stopped`, no `error`.
+(cd "$work" && "$bin/pith-check" --offline --cache-dir "$work/cache" --child-memory 16 --json stamped.pdf >"$work/stopped.jsonl") || true
+grep -q '"stopped":' "$work/stopped.jsonl" || fail "--child-memory 16 did not stop the check: $(head -c 400 "$work/stopped.jsonl")"
+"${validate[@]}" "$schema" "$work/stopped.jsonl" || fail "a stopped check's report is not valid against the schema"
 
 # ---- the schema constrains: broken objects are refused ---------------------------
 /usr/bin/python3 - "$work/reports.jsonl" "$work/broken.jsonl" <<'PY'
@@ -60,6 +64,7 @@ lines = [
     variant(lambda r: r.update(surprise=1)),
     variant(lambda r: r.update(pith_number="pith:21:SHORT")),
     variant(lambda r: r.update(verdict="error")),  # error without its reason
+    variant(lambda r: r.update(stopped="the check exceeded the memory limit")),  # a stop with verdict verified
 ]
 open(sys.argv[2], "w").write("\n".join(lines) + "\n")
 PY

@@ -77,6 +77,7 @@ struct ChildEnd {
 [[nodiscard]] Result<std::string> child_payload(const std::string& subject, std::string payload);
 inline constexpr char child_result_tag = 'R';
 inline constexpr char child_error_tag = 'E';
+inline constexpr char child_limit_tag = 'L';  // why: past the budget (memory): an Error of kind limit
 
 // A child at work as the poll loop sees it: what to wait for, and until when.
 struct ChildWatch {

@@ -24,6 +24,7 @@ enum class ErrorKind {
   rejected,      // data that is forged, tampered or substituted (fails verification)
   conflict,      // the data names another paper's number than the one asked for
   unverifiable,  // intact, but nothing trusted signed it
+  limit,         // the work was stopped by its budget (a child's memory, CPU or wall time, output): not judged within it
   internal,      // a bug or an unexpected failure inside pith
 };
 
@@ -40,6 +41,7 @@ enum class ErrorKind {
     case ErrorKind::rejected: return "rejected";
     case ErrorKind::conflict: return "conflict";
     case ErrorKind::unverifiable: return "unverifiable";
+    case ErrorKind::limit: return "limit";
     case ErrorKind::internal: return "internal";
   }
   return "internal";  // not reached: the switch covers every kind
@@ -50,7 +52,7 @@ enum class ErrorKind {
 [[nodiscard]] constexpr std::optional<ErrorKind> error_kind_named(std::string_view name) {
   for (const ErrorKind kind : {ErrorKind::usage, ErrorKind::malformed, ErrorKind::io, ErrorKind::network,
                                ErrorKind::not_found, ErrorKind::not_served, ErrorKind::rejected, ErrorKind::conflict,
-                               ErrorKind::unverifiable, ErrorKind::internal}) {
+                               ErrorKind::unverifiable, ErrorKind::limit, ErrorKind::internal}) {
     if (name == to_string(kind)) return kind;
   }
   return std::nullopt;

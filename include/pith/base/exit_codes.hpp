@@ -53,6 +53,7 @@ namespace pith {
     case ErrorKind::io:
     case ErrorKind::network:
     case ErrorKind::not_served:
+    case ErrorKind::limit:  // a tool that stops because a child passed its budget (pith-check's verdict is unverifiable)
     case ErrorKind::internal: return exit_code::usage_or_io;
     case ErrorKind::not_found: return exit_code::not_found;
     case ErrorKind::unverifiable: return exit_code::unverifiable;

@@ -47,8 +47,13 @@ class Report {
   std::string number_as_written;
   std::string input_kind;   // "bundle", "state", "record", "pdf", "identifier"
   // Set when the input could not be processed: what kind of failure, and the
-  // message people read (`message` alone: the report names the input).
+  // message people read (`message` alone: the report names the input). Of
+  // kind limit (stopped_by_budget): the check was stopped by its child's
+  // budget before it could decide, so the verdict is unverifiable, and the
+  // message (naming the budget and the option that raises it) is the
+  // report's `stopped`, on the headline.
   std::optional<Error> error;
+  [[nodiscard]] bool stopped_by_budget() const { return error && error->kind == ErrorKind::limit; }
   bool number_found = true;          // false: no Pith Number in the input
   // A PDF: `verified` also needs a passing check with binds_content; a
   // trusted record without one is `unbound`.

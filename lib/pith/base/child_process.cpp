@@ -25,6 +25,7 @@ namespace {
 // why there is none (an exception in the child).
 constexpr char result_tag = child_result_tag;
 constexpr char error_tag = child_error_tag;
+constexpr char limit_tag = child_limit_tag;
 
 // "; raise it with --child-memory MiB", after a limit's message.
 std::string raise_with(const std::string& option) { return option.empty() ? "" : "; raise it with " + option; }
@@ -100,7 +101,7 @@ std::string child_work_payload(const std::string& subject, const std::function<s
   try {
     return std::string(1, result_tag) + work();
   } catch (const std::bad_alloc&) {
-    return std::string(1, error_tag) + describe_memory_stop(subject, limits);
+    return std::string(1, limit_tag) + describe_memory_stop(subject, limits);
   } catch (const std::exception& e) {
     return std::string(1, error_tag) + subject + " failed: internal error: " + e.what();
   } catch (...) {
@@ -183,6 +184,7 @@ Result<std::string> child_payload(const std::string& subject, std::string payloa
   auto stopped = [](std::string message) { return fail(ErrorKind::malformed, "", std::move(message)); };
   if (payload.empty()) return stopped(subject + " sent back no complete result");
   if (payload.front() == error_tag) return stopped(payload.substr(1));
+  if (payload.front() == limit_tag) return fail(ErrorKind::limit, "", payload.substr(1));
   if (payload.front() != result_tag) return stopped(subject + " sent back no complete result");
   payload.erase(0, 1);
   return payload;

@@ -67,6 +67,7 @@ bool Report::has_failure() const {
 Verdict Report::verdict() const {
   // A failure outranks everything: a failed check must never read as success.
   if (has_failure()) return Verdict::failed;
+  if (stopped_by_budget()) return Verdict::unverifiable;  // nothing is known of the input: it was not judged
   if (error) return Verdict::error;
   if (!number_found) return Verdict::not_found;
   const bool anchored = std::any_of(checks_.begin(), checks_.end(), [](const Check& c) { return c.anchors_trust; });
@@ -99,7 +100,7 @@ nlohmann::json Report::to_json() const {
       {"warnings", std::move(warning_codes)},
       {"checks", std::move(checks)},
   };
-  if (error) out["error"] = error->message;
+  if (error) out[stopped_by_budget() ? "stopped" : "error"] = error->message;
   if (!extra.empty()) out["details"] = extra;
   return out;
 }
@@ -137,6 +138,7 @@ std::string Report::headline(bool color) const {
   out += to_string(v);
   const std::string& number = pith_number.empty() ? number_as_written : pith_number;
   if (!number.empty()) out += " " + terminal_safe(number);
+  if (stopped_by_budget()) out += " — " + terminal_safe(error->message);  // why nothing was decided, and how to raise the budget
   const auto warned = warnings();
   const auto alteration = std::find_if(warned.begin(), warned.end(), [](const Check* c) { return c->shows_alteration; });
   // What changed, not why it can be trusted: an alteration's detail says
@@ -155,7 +157,7 @@ std::string Report::headline(bool color) const {
 
 std::string Report::to_text(bool color) const {
   std::string out = headline(color) + "\n";
-  if (error) out += "  error: " + terminal_safe(error->message) + "\n";
+  if (error && !stopped_by_budget()) out += "  error: " + terminal_safe(error->message) + "\n";  // a stop is on the headline
   for (const auto& c : checks_) {
     out += "  ";
     if (color) out += colour(c.status);

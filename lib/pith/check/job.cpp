@@ -145,12 +145,13 @@ class Writer {
         out_ << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else if (options_.table) {
         out_ << report_table_row(*options_.table, json, checked);
-      } else if (!report.error) {
+      } else if (!report.error || report.stopped_by_budget()) {  // a check stopped by its budget is a verdict, its reason on the headline
         out_ << report.to_text(options_.colour) << bindings_text(report) << evidence_text(report) << signatures_text(report)
              << completeness_panel_text(checked);
       }
       // Input that could not be processed: one line naming it, on stderr.
-      if (report.error) err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(report.error->message) << "\n";
+      if (report.error && !report.stopped_by_budget())
+        err_ << "pith-check: " << terminal_safe(input.name) << ": " << terminal_safe(report.error->message) << "\n";
       out_.flush();
     }
     // Only once the report is out: a resumed run never loses one.

@@ -5,6 +5,8 @@
 #include "pith/base/wire.hpp"
 
 #include <algorithm>
+#include <csignal>
+#include <sys/wait.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -207,9 +209,9 @@ void ChildScheduler::answer_front(Child& c, Result<std::string> answer, std::vec
   pass_on_queued(c);
 }
 
-void ChildScheduler::stop(Child& c, std::string why, std::vector<ChildDone>& done) {
+void ChildScheduler::stop(Child& c, Error why, std::vector<ChildDone>& done) {
   (void)reap(c, Clock::time_point::min());
-  answer_front(c, fail(ErrorKind::malformed, "", std::move(why)), done);
+  answer_front(c, std::unexpected(std::move(why)), done);
 }
 
 void ChildScheduler::ended(Child& c, std::vector<ChildDone>& done) {
@@ -217,11 +219,13 @@ void ChildScheduler::ended(Child& c, std::vector<ChildDone>& done) {
   // and lives on is still held to its deadline.
   const ChildEnd end = reap(c, c.deadline);
   if (end.killed) {
-    return answer_front(c, fail(ErrorKind::malformed, "", describe_wall_clock_stop(options_.subject, options_.limits)),
-                        done);
+    return answer_front(c, fail(ErrorKind::limit, "", describe_wall_clock_stop(options_.subject, options_.limits)), done);
   }
+  // Past the CPU-time limit is the budget's stop; any other end is a crash.
+  const bool past_cpu_limit = WIFSIGNALED(end.status) && WTERMSIG(end.status) == SIGXCPU;
   auto why = describe_child_end(options_.subject, end.status, options_.limits);
-  answer_front(c, fail(ErrorKind::malformed, "", why ? std::move(*why) : options_.subject + " sent back no complete result"),
+  answer_front(c, fail(past_cpu_limit ? ErrorKind::limit : ErrorKind::malformed, "",
+                       why ? std::move(*why) : options_.subject + " sent back no complete result"),
                done);
 }
 
@@ -255,7 +259,7 @@ bool ChildScheduler::read_from(Child& c, std::vector<ChildDone>& done) {
     while (const auto length = framed_length(c.incoming)) {
       // The envelope's tag byte comes on top of what the work may send.
       if (*length > options_.limits.max_output_bytes + 1) {
-        stop(c, describe_too_large(options_.subject, options_.limits), done);
+        stop(c, Error{ErrorKind::limit, "", describe_too_large(options_.subject, options_.limits)}, done);
         return true;
       }
       std::string_view rest = c.incoming;
@@ -263,7 +267,7 @@ bool ChildScheduler::read_from(Child& c, std::vector<ChildDone>& done) {
       if (!framed) break;
       // Bytes past this answer start the next one: only if a next was asked for.
       if (!rest.empty() && c.given.size() < 2) {
-        stop(c, options_.subject + " sent back more than one answer", done);
+        stop(c, Error{ErrorKind::malformed, "", options_.subject + " sent back more than one answer"}, done);
         return true;
       }
       std::string payload(*framed);
@@ -311,7 +315,7 @@ ChildScheduler::Woken ChildScheduler::wait(int also) {
       if ((revents & POLLOUT) != 0 && !flush(c)) c.outgoing.clear();
       if ((revents & (POLLIN | POLLHUP | POLLERR)) != 0 && read_from(c, woken.done)) continue;
       if (!c.given.empty() && events.now >= c.deadline) {
-        stop(c, describe_wall_clock_stop(options_.subject, options_.limits), woken.done);
+        stop(c, Error{ErrorKind::limit, "", describe_wall_clock_stop(options_.subject, options_.limits)}, woken.done);
       }
     }
   }

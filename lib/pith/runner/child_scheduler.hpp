@@ -25,9 +25,10 @@
 // A child is one process on a socket that answers each piece of work with
 // the child envelope (base/child_process.hpp: a tag byte, then the answer or
 // why there is none), framed (base/wire.hpp: append_framed); a child forked
-// for its work is a worker whose only request came with the fork. A crash, a
-// limit, too much output or a missed deadline is that piece of work's Error
-// (kind malformed); the other children go on.
+// for its work is a worker whose only request came with the fork. A crash
+// is that piece of work's Error of kind malformed; a limit (memory, CPU
+// time, too much output, a missed deadline) one of kind limit (the budget
+// stopped it: nothing is known of the input); the other children go on.
 //
 // fork() without exec: create and use it from a single-threaded process.
 #include "pith/base/child_process.hpp"
@@ -136,7 +137,7 @@ class ChildScheduler {
   // `until` has passed (base/child_process.hpp: reap_child).
   ChildEnd reap(Child& c, std::chrono::steady_clock::time_point until);
   // The child is killed: `why` is the answer to its current work.
-  void stop(Child& c, std::string why, std::vector<ChildDone>& done);
+  void stop(Child& c, Error why, std::vector<ChildDone>& done);
   // The child closed its socket with its work unanswered: how it ended is the answer.
   void ended(Child& c, std::vector<ChildDone>& done);
   // The child has done its quota (or leaves after an error in it): ended.

@@ -133,7 +133,7 @@ TEST_CASE("with long-lived workers too, reports come back in input order", "[cor
   }
 }
 
-TEST_CASE("a crash and a hang are each that file's error; the others are checked", "[corpus]") {
+TEST_CASE("a crash is that file's error, a hang its stop by the budget (unverifiable); the others are checked", "[corpus]") {
   const auto out = run(6, 2, [](std::size_t i) -> std::string {
     if (i == 1) std::raise(SIGSEGV);
     if (i == 3) {
@@ -147,13 +147,13 @@ TEST_CASE("a crash and a hang are each that file's error; the others are checked
   CHECK(out.reports[1].error->message.find("crashed (signal 11") != std::string::npos);
   REQUIRE(out.reports[3].error);
   CHECK(out.reports[3].error->message.find("wall-clock limit") != std::string::npos);
-  for (const std::size_t i : {1u, 3u}) {
-    CHECK(out.reports[i].verdict() == Verdict::error);
-    CHECK(out.reports[i].input == "file" + std::to_string(i));
-  }
+  CHECK(out.reports[1].verdict() == Verdict::error);
+  CHECK(out.reports[3].verdict() == Verdict::unverifiable);  // not judged within its budget: nothing is known of it
+  CHECK(out.reports[3].stopped_by_budget());
+  for (const std::size_t i : {1u, 3u}) CHECK(out.reports[i].input == "file" + std::to_string(i));
 }
 
-TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
+TEST_CASE("a runaway loop is stopped by the CPU-time limit: unverifiable, naming it", "[corpus]") {
   // A generous wall clock: on a loaded machine the CPU limit must still be
   // what stops the loop, whatever share of a core the child gets.
   runner::IsolationLimits limits = tight();
@@ -173,6 +173,7 @@ TEST_CASE("a runaway loop is that file's error (CPU-time limit)", "[corpus]") {
   CHECK(out.reports[2].verdict() == Verdict::verified);
   REQUIRE(out.reports[1].error);
   CHECK(out.reports[1].error->message.find("CPU-time limit") != std::string::npos);
+  CHECK(out.reports[1].verdict() == Verdict::unverifiable);
 }
 
 TEST_CASE("answers the parent already has are used without a child", "[corpus]") {

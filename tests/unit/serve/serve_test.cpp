@@ -45,7 +45,7 @@ TEST_CASE("the broker checks uploads as pith-check does, from several threads at
   CHECK((*broker)->alive());
 }
 
-TEST_CASE("a child over a limit is an error verdict and a child failure; the broker goes on") {
+TEST_CASE("a child over a limit is an unverifiable verdict and a child failure; the broker goes on") {
   const auto trust = registry::TrustStore::with_pinned_key();
   serve::BrokerOptions options;
   options.limits.max_report_bytes = 16;  // no PDF's facts fit: the child is stopped
@@ -55,7 +55,8 @@ TEST_CASE("a child over a limit is an error verdict and a child failure; the bro
   REQUIRE(broker);
   auto answer = (*broker)->check("big.pdf", pith::test::read_file(*pdf));
   REQUIRE(answer);
-  CHECK(answer->checked.report.verdict() == Verdict::error);
+  CHECK(answer->checked.report.verdict() == Verdict::unverifiable);
+  CHECK(answer->checked.report.stopped_by_budget());
   CHECK(answer->child_failed);
   CHECK((*broker)->alive());
 }
