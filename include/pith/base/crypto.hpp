@@ -31,8 +31,10 @@ using Ed25519Signature = std::array<std::uint8_t, 64>;
 // Same digests either way. Idempotent, thread-safe.
 void sha256_warm_up();
 
-// SHA-256 of data given in pieces (a whole PDF read in blocks): OpenSSL, which
-// uses the CPU's SHA extensions, about 4x libsodium's portable code.
+// SHA-256 of data given in pieces (a whole PDF read in blocks), chosen as
+// sha256() chooses: past 512 KiB (or once warm) OpenSSL, which uses the
+// CPU's SHA extensions, about 4x libsodium's portable code; shorter, the
+// bytes are held and hashed by libsodium, sparing OpenSSL's start.
 class Sha256Stream {
  public:
   Sha256Stream();

@@ -34,6 +34,19 @@ TEST_CASE("sha256 in pieces equals sha256 at once", "[crypto]") {
   CHECK(pith::to_hex(stream.finish()) == pith::sha256_hex("abc"));
 }
 
+TEST_CASE("sha256 in pieces equals sha256 at once, short or long, across the switch to OpenSSL", "[crypto]") {
+  std::string data;
+  for (std::size_t i = 0; data.size() < (std::size_t{1} << 20) + 7; ++i) data += std::to_string(i * 2654435761u);
+  for (const std::size_t length : {std::size_t{0}, std::size_t{1000}, (std::size_t{512} << 10) - 1, std::size_t{512} << 10,
+                                   data.size()}) {
+    INFO(length);
+    const std::string_view whole = std::string_view(data).substr(0, length);
+    pith::Sha256Stream stream;
+    for (std::size_t at = 0; at < whole.size(); at += 65521) stream.update(whole.substr(at, 65521));  // pieces that straddle 512 KiB
+    CHECK(stream.finish() == pith::sha256(whole));
+  }
+}
+
 TEST_CASE("hex of text bytes and the lower-case hex test", "[crypto]") {
   CHECK(pith::to_hex(std::string_view("\x00\xffz", 3)) == "00ff7a");
   CHECK(pith::is_sha256_hex(pith::sha256_hex("abc")));
