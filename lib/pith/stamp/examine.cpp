@@ -209,7 +209,7 @@ std::string answer_read(const StampRunOptions& opt, const OpenFile& file, Worker
 
 // Whether there is anything to write (it does not depend on the hash):
 // decided first and answered at once, so that this process can start
-// copying while the worker hashes (answer_finish). The record is verified
+// copying and hashing while the worker reads the pages (answer_pages). The record is verified
 // again here, with the run's trust store: only a verification makes one.
 std::string answer_plan(const std::string& input, const registry::TrustStore* trust, const pdf::StampOptions& base,
                         const ExamineRequest& request, WorkerState& s) {

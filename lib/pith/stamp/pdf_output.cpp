@@ -38,7 +38,8 @@ bool in_place(const StampRunOptions& opt) { return opt.output.empty() || same_pa
 bool copies_the_original(const StampRunOptions& opt) { return !opt.append && !writes_to_stdout(opt); }
 
 // The copy of the original beside the target, made in the kernel while the
-// examining child hashes the original (examine.hpp). In place, a link is
+// examining worker reads the pages' text (examine.hpp); this process hashes
+// the original after it. In place, a link is
 // followed to the PDF the user named (and we read); an -o path that is a
 // link is replaced, never written through.
 Result<AtomicRewrite> begin_copy(const StampRunOptions& opt, const OpenFile& file) {

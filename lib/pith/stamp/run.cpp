@@ -134,7 +134,7 @@ pdf::StampOptions stamp_options(const StampRunOptions& opt) {
   so.force = opt.force;
   so.badge = opt.badge;
   so.source_date_epoch = opt.source_date_epoch;
-  return so;  // original_sha256 unset: hashed in the examining child, only when the plan stamps
+  return so;  // original_sha256 unset: hashed by this process (Examiner::plan), only when the plan stamps
 }
 
 // ---- stamp_pdf's steps. A step that may end the run returns the outcome
