@@ -23,36 +23,23 @@ void append_text(void* stream, const char* text, int length) {
   static_cast<std::string*>(stream)->append(text, static_cast<std::size_t>(length));
 }
 
-// One page's text and the work it took (PageFingerprintLimits), read whole
-// or not at all.
+// One page's text and the operators it took (PageFingerprintLimits), read
+// whole or not at all.
 struct PageRead {
   std::string text;
-  std::uint64_t work = 0;
-  bool whole = true;  // false: stopped at the page's work limit
+  std::uint64_t operators = 0;
+  bool whole = true;  // false: stopped at the page's operator limit
 };
-
-struct WorkCount {
-  std::uint64_t done = 0;
-  std::uint64_t limit = 0;
-};
-
-// Gfx's abort check: one more unit of work, and whether the page is past its limit.
-bool past_work_limit(void* data) {
-  auto* count = static_cast<WorkCount*>(data);
-  return ++count->done > count->limit;
-}
 
 // One page's text in the content stream's order (pdftotext -raw; what
 // poppler-cpp's page::text(raw_order_layout) gave pith 0.x's stamps), at 72
-// dpi over the CropBox.
-PageRead raw_order_text(PDFDoc& document, int page, std::uint64_t work_limit) {
+// dpi over the CropBox, within `budget` (untimed: the same page always
+// stops at the same operator).
+PageRead raw_order_text(PDFDoc& document, int page, DrawBudget& budget) {
   PageRead read;
-  WorkCount count{0, work_limit};
   TextOutputDev device(append_text, &read.text, /*physLayout=*/false, /*fixedPitch=*/0, /*rawOrder=*/true, /*append=*/false);
-  document.displayPage(&device, page, 72, 72, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false,
-                       past_work_limit, &count);
-  read.work = count.done;
-  read.whole = count.done <= work_limit;
+  read.whole = display_page(document, device, page, 72, budget);
+  read.operators = budget.pass_operators();
   return read;
 }
 
@@ -224,17 +211,19 @@ std::pair<std::uint64_t, std::uint64_t> pages_of_share(std::uint64_t pages, Page
 // hash into `page_one_without_watermark`, when it is read).
 void read_pages(PDFDoc& document, std::uint64_t first, std::uint64_t end, const PageFingerprintLimits& limits,
                 PageTextRun& run, std::string& page_one_without_watermark) {
-  std::uint64_t text_bytes = 0, work = 0;
-  for (std::uint64_t page = first; page < end && text_bytes < limits.max_text_bytes && work < limits.max_work; ++page) {
-    const PageRead read = raw_order_text(document, static_cast<int>(page), limits.max_page_work);
+  DrawBudget budget(limits.max_page_operators, /*time=*/std::nullopt);
+  std::uint64_t text_bytes = 0, operators = 0;
+  for (std::uint64_t page = first; page < end && text_bytes < limits.max_text_bytes && operators < limits.max_operators;
+       ++page) {
+    const PageRead read = raw_order_text(document, static_cast<int>(page), budget);
     if (!read.whole) break;  // a page too heavy to read: neither it nor a later one is fingerprinted
     const std::string& text = read.text;
     text_bytes += text.size();
-    work += read.work;
+    operators += read.operators;
     const std::string collapsed = collapsed_text(text);
     run.sha256.push_back(sha256_hex(without_spaces(collapsed)));
     run.text_bytes.push_back(text.size());
-    run.work.push_back(read.work);
+    run.work.push_back(read.operators);
     if (page == 1) {
       if (const auto rest = without_watermark(collapsed)) page_one_without_watermark = sha256_hex(without_spaces(*rest));
     }
@@ -270,15 +259,16 @@ PageTextRun fingerprint_page_share(std::string_view bytes, PageShare share, cons
 
 PageFingerprints join_page_runs(const std::vector<PageTextRun>& runs, const PageFingerprintLimits& limits) {
   PageFingerprints out;
-  std::uint64_t next = 1, text_bytes = 0, work = 0;
+  std::uint64_t next = 1, text_bytes = 0, operators = 0;
   for (const PageTextRun& run : runs) {
     if (&run == &runs.front()) out.page_count = run.page_count;
     if (run.first_page != next || run.page_count != out.page_count) break;
     for (std::size_t i = 0; i < run.sha256.size(); ++i) {
-      if (out.sha256.size() >= limits.max_pages || text_bytes >= limits.max_text_bytes || work >= limits.max_work) return out;
+      if (out.sha256.size() >= limits.max_pages || text_bytes >= limits.max_text_bytes || operators >= limits.max_operators)
+        return out;
       out.sha256.push_back(run.sha256[i]);
       text_bytes += i < run.text_bytes.size() ? run.text_bytes[i] : 0;
-      work += i < run.work.size() ? run.work[i] : 0;
+      operators += i < run.work.size() ? run.work[i] : 0;
       ++next;
     }
     if (run.problem) {  // the pages read before it went wrong are kept, as one reading keeps them

@@ -37,16 +37,15 @@ inline constexpr std::string_view page_text_rule = "pith-text-1";
 
 // How much of a document is read, bounded so that a stamp (and a check
 // after a rewrite) costs what a paper's pages cost, whatever a hostile page
-// holds. The work is counted, not timed, so that the same file always gets
-// the same fingerprint (pith-stamp's output is deterministic): poppler asks
-// whether to stop about once every 11 content-stream operators (Gfx's abort
-// check), and those questions are the work. A lipsum page is about 40; a
-// page of 10 M operators 930,000.
+// holds. The work is the content-stream operators poppler runs, counted by
+// an untimed pdf::DrawBudget (poppler_document.hpp), not timed, so that the
+// same file always gets the same fingerprint (pith-stamp's output is
+// deterministic). A lipsum page is about 400 operators.
 struct PageFingerprintLimits {
   std::size_t max_pages = 200;                         // pages fingerprinted; later ones are not
   std::size_t max_text_bytes = std::size_t{16} << 20;  // all pages' text together; then stop
-  std::uint64_t max_page_work = 200'000;               // one page (~2.2 M operators): past it, the page and later ones are not fingerprinted
-  std::uint64_t max_work = 1'000'000;                  // all pages together (~11 M operators, about 1.5 s); then stop
+  std::uint64_t max_page_operators = 2'200'000;        // one page (0.3 s): past it, the page and later ones are not fingerprinted
+  std::uint64_t max_operators = 11'000'000;            // all pages together (about 1.5 s); then stop
 };
 
 struct PageFingerprints {
@@ -82,7 +81,7 @@ struct PageTextRun {
   std::uint64_t first_page = 1;          // 1-based: sha256[0] is this page's
   std::vector<std::string> sha256;       // one per page read, in order
   std::vector<std::uint64_t> text_bytes; // each page's extracted text, as limits.max_text_bytes counts it
-  std::vector<std::uint64_t> work;       // each page's work, as limits.max_work counts it
+  std::vector<std::uint64_t> work;       // each page's operators, as limits.max_operators counts them
   std::optional<std::string> problem;    // why the run could not be read
   friend bool operator==(const PageTextRun&, const PageTextRun&) = default;
 };
@@ -96,15 +95,15 @@ struct PageShare {
 };
 
 // The pages of `share` fingerprinted, within `limits` (a run stops once
-// its own text or work passes the limit: the whole document's passes it no
-// later; and before a page past max_page_work).
+// its own text or operators pass the limit: the whole document's pass it no
+// later; and before a page past max_page_operators).
 [[nodiscard]] PageTextRun fingerprint_page_share(std::string_view bytes, PageShare share,
                                                  const PageFingerprintLimits& limits = {});
 
 // Runs (in page order) joined under `limits` as one reading of the pages
 // would be: the pages up to the first gap or a run's problem, no more than
-// max_pages, each begun while the text and the work before it were under
-// max_text_bytes and max_work.
+// max_pages, each begun while the text and the operators before it were
+// under max_text_bytes and max_operators.
 [[nodiscard]] PageFingerprints join_page_runs(const std::vector<PageTextRun>& runs,
                                               const PageFingerprintLimits& limits = {});
 

@@ -62,31 +62,34 @@ namespace {
 constexpr std::uint64_t operators_per_poll = 11;
 }  // namespace
 
-DrawBudget::DrawBudget(std::uint64_t max_operators, std::chrono::milliseconds time)
+DrawBudget::DrawBudget(std::uint64_t max_operators, std::optional<std::chrono::milliseconds> time)
     : max_operators_(max_operators),
       max_checks_(max_operators / operators_per_poll),
-      deadline_(std::chrono::steady_clock::now() + time),
-      time_(time) {}
+      deadline_(time ? std::optional(std::chrono::steady_clock::now() + *time) : std::nullopt),
+      time_(time.value_or(std::chrono::milliseconds::zero())) {}
+
+std::uint64_t DrawBudget::pass_operators() const { return checks_ * operators_per_poll; }
 
 bool DrawBudget::poll(void* data) {
   auto& budget = *static_cast<DrawBudget*>(data);
   if (budget.stopped_) return true;
   if (++budget.checks_ > budget.max_checks_) {
-    budget.stopped_ = "page 1 is too complex to draw (more than " +
+    budget.stopped_ = "page " + std::to_string(budget.page_) + " is too complex to draw (more than " +
                       std::to_string(budget.max_operators_) + " operators)";
-  } else if (std::chrono::steady_clock::now() > budget.deadline_) {  // ~20 ns: 2 % of 11 cheap operators
-    budget.stopped_ = "page 1 is too complex to draw within " +
+  } else if (budget.deadline_ && std::chrono::steady_clock::now() > *budget.deadline_) {  // ~20 ns: 2 % of 11 cheap operators
+    budget.stopped_ = "page " + std::to_string(budget.page_) + " is too complex to draw within " +
                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(budget.time_).count()) + " s";
   }
   return budget.stopped_.has_value();
 }
 
-bool display_page_one(PDFDoc& doc, OutputDev& out, double dpi, DrawBudget& budget,
-                      const std::optional<PixelSlice>& slice) {
+bool display_page(PDFDoc& doc, OutputDev& out, int page, double dpi, DrawBudget& budget,
+                  const std::optional<PixelSlice>& slice) {
   if (budget.stopped_) return false;
   budget.checks_ = 0;  // each pass its operators; the deadline is the reader's
+  budget.page_ = page;
   const PixelSlice s = slice.value_or(PixelSlice{-1, -1, -1, -1});  // poppler's "the whole page"
-  doc.displayPageSlice(&out, 1, dpi, dpi, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false, s.x, s.y,
+  doc.displayPageSlice(&out, page, dpi, dpi, 0, /*useMediaBox=*/false, /*crop=*/true, /*printing=*/false, s.x, s.y,
                        s.width, s.height, &DrawBudget::poll, &budget);
   return !budget.stopped_;
 }

@@ -192,7 +192,7 @@ TEST_CASE("two shares of the pages, read apart and joined, are the pages read at
   PageTextRun failed;
   failed.problem = "poppler could not open it";
   pith::pdf::PageFingerprintLimits light;  // a work limit that cuts inside the second share
-  light.max_work = 3;
+  light.max_operators = 33;
   const std::string seven = pdf_with_pages(texts);
   PageFingerprints whole = pith::pdf::fingerprint_pages(seven, light);
   whole.page_one_without_watermark.clear();
@@ -206,20 +206,20 @@ TEST_CASE("two shares of the pages, read apart and joined, are the pages read at
 }
 
 TEST_CASE("a page too heavy to read ends the fingerprint before it, the same every time", "[fingerprint]") {
-  // Page 2 draws 60,000 strokes (about 5,500 of poppler's abort checks).
+  // Page 2 draws 60,000 strokes (180,000 operators).
   std::string strokes;
   for (int i = 0; i < 60000; ++i) strokes += "0 0 m 1 1 l S\n";
   const std::string pdf = pdf_with_pages({"Light", ") Tj ET " + strokes + " BT (Heavy", "After"});
   pith::pdf::PageFingerprintLimits limits;
-  limits.max_page_work = 1000;
+  limits.max_page_operators = 11'000;
   const PageFingerprints f = pith::pdf::fingerprint_pages(pdf, limits);
   CHECK(f.page_count == 3);
   REQUIRE(f.sha256.size() == 1);  // page 1 only: neither the heavy page nor the one after it
   CHECK(f.sha256[0] == pith::sha256_hex("Light"));
   CHECK(pith::pdf::fingerprint_pages(pdf, limits) == f);
-  limits.max_page_work = 100'000;
+  limits.max_page_operators = 1'100'000;
   CHECK(pith::pdf::fingerprint_pages(pdf, limits).sha256.size() == 3);
-  limits.max_work = 1000;  // all pages together: page 2 is read whole, page 3 is not begun
+  limits.max_operators = 11'000;  // all pages together: page 2 is read whole, page 3 is not begun
   CHECK(pith::pdf::fingerprint_pages(pdf, limits).sha256.size() == 2);
 }
 
