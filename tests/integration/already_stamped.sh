@@ -29,13 +29,6 @@ build() {
   (cd "$dir" && pdflatex -interaction=batchmode paper.tex >/dev/null) ||
     fail "the sample did not build in $dir"
 }
-# run WANT WHAT CMD...: CMD exits WANT; its stdout/stderr in $work/out, $work/err.
-run() {
-  local want=$1 what=$2 rc=0
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
-  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want: $(cat "$work/out" "$work/err" | head -c 800)"
-}
 
 # ---- the control: built from pith.sty, verified, already stamped ------------------
 build "$work/good"

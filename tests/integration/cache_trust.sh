@@ -36,13 +36,6 @@ done
 snapshot() { (cd "$cache" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 # unchanged WHAT: the cache holds exactly what it held before.
 unchanged() { [[ $(snapshot) == "$before" ]] || fail "$1 changed the cache: $(diff <(echo "$before") <(snapshot) | head -5)"; }
-# run WANT WHAT CMD...: CMD exits WANT (stderr kept in $work/err).
-run() {
-  local want=$1 what=$2 rc=0
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
-  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want: $(head -c 600 "$work/err")"
-}
 
 # --offline with a file:// base: the record is used, the cache is not written.
 run 0 "pith-check --offline via file://" "$bin/pith-check" --offline --resolver "file://$work/mirror" --cache-dir "$cache" "$number"

@@ -20,13 +20,6 @@ cp "$pdf" "$work/before.pdf"
 stamp=("$bin/pith-stamp" --offline --bundle "$bundle" --pith "$number")
 other=pith:2020:WXNI57C2SJ24QK62DB7DTUREA3
 
-# run WANT WHAT CMD...: CMD exits WANT; its stdout/stderr in $work/out, $work/err.
-run() {
-  local want=$1 what=$2 rc=0
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
-  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want: $(cat "$work/out" "$work/err" | head -c 800)"
-}
 unchanged() { cmp -s "$pdf" "$work/before.pdf" || fail "$1 changed the PDF"; }
 # No file but the ones the script made (no OUT, no temporary file beside the PDF).
 only_ours() {

@@ -17,13 +17,6 @@ stamp=("$bin/pith-stamp" --offline --bundle "$bundle")
 fresh() { cp "$work/paper/paper.pdf" "$work/$1"; }
 echo "not a PDF at all" >"$work/garbage.pdf.src"
 
-# run WANT WHAT CMD...: CMD exits WANT; its stdout/stderr in $work/out, $work/err.
-run() {
-  local want=$1 what=$2 rc=0
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
-  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want: $(cat "$work/out" "$work/err" | head -c 900)"
-}
 stamped() { grep -qa "<pith:number>$number</pith:number>" "$work/$1" || fail "$1 was not stamped"; }
 
 # ---- a broken file first, in the middle, last: the others are stamped ------------

@@ -20,5 +20,13 @@ expect_exit() {
     sed 's/^/    /' "$work/out" "$work/err" >&2
   fi
 }
+# run WANT WHAT CMD...: CMD (no stdin) exits WANT; its stdout and stderr in
+# $work/out and $work/err, both shown when it does not.
+run() {
+  local want=$1 what=$2 rc=0
+  shift 2
+  "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
+  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want: $(cat "$work/out" "$work/err" | head -c 900)"
+}
 expect_out() { grep -q -- "$1" "$work/out" || fail "stdout lacks '$1'"; }
 expect_err() { grep -q -- "$1" "$work/err" || fail "stderr lacks '$1'"; }
