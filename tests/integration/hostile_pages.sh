@@ -24,17 +24,6 @@ rss_limit_kib=$((256 * 1024))
 wall=90  # a child's wall budget is 60 s: an answer comes before this, or the tool is stuck
 kinds=(mediabox userunit image forms-deep forms-cycle patterns operators)
 
-# peak_rss_kib OUT -- COMMAND...: runs COMMAND (its exit status in $work/rc),
-# stdout in OUT, stderr in $work/stderr; prints the peak RSS in KiB.
-peak_rss_kib() {
-  local out=$1 rc=0
-  shift 2
-  timeout "$wall" /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$out" 2>"$work/stderr" || rc=$?
-  echo "$rc" >"$work/rc"
-  ((rc != 124)) || fail "$* did not answer within $wall s"
-  tail -1 "$work/rss"
-}
-
 for kind in "${kinds[@]}"; do
   /usr/bin/python3 "$src/tests/support/hostile_pages_pdf.py" "$kind" "$work/$kind.pdf" "$number"
   size=$(stat -c %s "$work/$kind.pdf")

@@ -17,15 +17,6 @@ kill_at_exit serve_pid
 fixture_mirror  # $registry
 rss_limit_kib=$((256 * 1024))
 
-# peak_rss_kib OUT -- COMMAND...: runs COMMAND (any exit status), its stdout
-# in OUT; prints the peak RSS in KiB.
-peak_rss_kib() {
-  local out=$1
-  shift 2
-  /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$out" 2>"$work/stderr" || true
-  tail -1 "$work/rss"
-}
-
 for count in 100000 250000; do
   pdf="$work/links-$count.pdf"
   /usr/bin/python3 "$src/tests/support/many_annotations_pdf.py" "$count" "$pdf" "$number"

@@ -23,6 +23,7 @@
 #   after this, makes it count the failure and go on instead);
 # - kill_at_exit NAME: the process whose pid $NAME holds at exit (none while
 #   it is empty; it starts empty) is killed then;
+# - peak_rss_kib OUT -- COMMAND...: COMMAND's peak RSS (KiB), bounded in time;
 # - use_zoo [>/dev/null]: the PDF zoo (support/pdf_zoo.sh) made or brought up
 #   to date in PITH_ZOO_DIR (else ./zoo, shared by the tests of a build); $zoo;
 # - start_test_server ROOT [SECONDS]: pith-test-server serves ROOT on
@@ -89,6 +90,19 @@ fixture_mirror() {
   mkdir -p "$work/mirror/pith/$body"
   cp "$bundle" "$work/mirror/pith/$body/bundle.json"
   registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")
+}
+
+# peak_rss_kib OUT -- COMMAND...: runs COMMAND (its exit status in $work/rc),
+# stdout in OUT, stderr in $work/stderr; prints the peak RSS in KiB of it and
+# its children (GNU time %M). It must answer within $wall seconds (default
+# 90: beyond a child's 60 s wall budget, so a tool that does not is stuck).
+peak_rss_kib() {
+  local out=$1 rc=0
+  shift 2
+  timeout "${wall:-90}" /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$out" 2>"$work/stderr" || rc=$?
+  echo "$rc" >"$work/rc"
+  ((rc != 124)) || fail "$* did not answer within ${wall:-90} s"
+  tail -1 "$work/rss"
 }
 
 use_zoo() {
