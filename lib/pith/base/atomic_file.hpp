@@ -112,6 +112,7 @@ class StagedFile {
   [[nodiscard]] Result<void> append(std::string_view bytes);
   [[nodiscard]] Result<void> set_attributes(const FileAttributes& attributes);
   [[nodiscard]] Result<void> flush();   // fsync
+  void start_writeback();                 // begins writing the bytes so far to disk (a hint: flush still decides)
   // The temporary file's path (for a check of what was written).
   [[nodiscard]] const std::string& temporary_path() const { return temp_path_; }
   // Done writing (commit comes later). Releases the lock that marks the
