@@ -197,11 +197,26 @@ Result<PageFingerprints> PageFingerprints::from_property(std::string_view value)
 
 namespace {
 
+// How many pages the first of two shares reads of `read`: half, rounded
+// up, moved by the difference of their heads; at least page 1.
+std::uint64_t first_of_two(std::uint64_t read, const std::array<unsigned, 2>& head) {
+  const auto pages = static_cast<std::int64_t>(read);
+  const std::int64_t lead = static_cast<std::int64_t>(std::min(head[1], max_share_head)) -
+                            static_cast<std::int64_t>(std::min(head[0], max_share_head));
+  const std::int64_t wanted = pages + lead;
+  const std::int64_t half = wanted >= 0 ? (wanted + 1) / 2 : -((-wanted) / 2);
+  return static_cast<std::uint64_t>(std::clamp<std::int64_t>(half, std::min<std::int64_t>(pages, 1), pages));
+}
+
 // The first and one-past-last page (1-based) of `share` among `pages`.
 std::pair<std::uint64_t, std::uint64_t> pages_of_share(std::uint64_t pages, PageShare share,
                                                        const PageFingerprintLimits& limits) {
   const std::uint64_t read = std::min<std::uint64_t>(pages, limits.max_pages);
   const unsigned of = std::max(share.of, 1u);
+  if (of == 2) {
+    const std::uint64_t split = 1 + first_of_two(read, share.head);
+    return share.index == 0 ? std::pair{std::uint64_t{1}, split} : std::pair{split, 1 + read};
+  }
   // Rounded up: the first share holds page 1 whenever a page is read.
   const auto start = [&](unsigned i) { return 1 + (read * std::min(i, of) + of - 1) / of; };
   return {start(share.index), start(share.index + 1)};

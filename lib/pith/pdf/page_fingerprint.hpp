@@ -24,6 +24,7 @@
 // tells a re-save from a naive edit, never from a determined forger.
 #include "pith/base/error.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -88,11 +89,17 @@ struct PageTextRun {
 
 // Which pages a run reads: a share of the pages fingerprint_pages reads
 // (the first min(page_count, max_pages)). `share` 0 of 2 is the first half,
-// 1 of 2 the rest.
+// 1 of 2 the rest. Two shares read by processes that have other work too
+// (pith-stamp's examining worker reads page 1's lines, the child beside it
+// draws page 1) are split so that both end together: `head` is each one's
+// other work in pages' worth, and the share with less of it reads more
+// pages. The first share still holds page 1 whenever a page is read.
 struct PageShare {
   unsigned index = 0;
   unsigned of = 1;
+  std::array<unsigned, 2> head{0, 0};  // of 2 only; at most max_share_head each
 };
+inline constexpr unsigned max_share_head = 1000;
 
 // The pages of `share` fingerprinted, within `limits` (a run stops once
 // its own text or operators pass the limit: the whole document's pass it no

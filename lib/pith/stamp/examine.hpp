@@ -99,7 +99,8 @@ class Examiner {
   [[nodiscard]] Result<std::string> await_answer(std::uint64_t ticket);
   [[nodiscard]] Result<std::string> ask(const ExamineRequest& request);
   [[nodiscard]] Result<pdf::PageTextRun> pages_answer(std::uint64_t ticket);
-  [[nodiscard]] Result<pdf::PageFingerprints> read_pages(std::uint64_t first, std::optional<PageOneDrawing>& drawing,
+  [[nodiscard]] Result<pdf::PageFingerprints> read_pages(std::uint64_t first, pdf::PageShare rest,
+                                                         std::optional<PageOneDrawing>& drawing,
                                                          std::optional<pdf::PageFingerprint>& page_one);
   struct Worker;
   const StampRunOptions& opt_;

@@ -232,6 +232,8 @@ std::string encode(const ExamineRequest& request) {
   w.flag(request.draw_page_one);
   w.count(request.share.index);
   w.count(request.share.of);
+  w.count(request.share.head[0]);
+  w.count(request.share.head[1]);
   w.bytes(request.original_sha256);
   w.bytes(request.page_text_sha256);
   w.bytes(request.written_path);
@@ -248,6 +250,7 @@ Result<ExamineRequest> decode_examine_request(std::string_view message) {
   request.restamp = r.flag("restamp");
   request.draw_page_one = r.flag("draw_page_one");
   const std::uint64_t share_index = r.count("share index"), share_of = r.count("share of");
+  const std::uint64_t head_first = r.count("share head first"), head_second = r.count("share head second");
   request.original_sha256 = r.bytes("original_sha256", 64);
   request.page_text_sha256 = r.bytes("page_text_sha256", max_examine_text_bytes);
   request.written_path = r.bytes("written_path", max_examine_text_bytes);
@@ -257,7 +260,10 @@ Result<ExamineRequest> decode_examine_request(std::string_view message) {
   if (!side && !request.original_sha256.empty() && !is_sha256_hex(request.original_sha256))
     side = "original_sha256 is not a SHA-256 in hex";
   if (!side && (share_of == 0 || share_of > 2 || share_index >= share_of)) side = "share names no share of the pages";
-  request.share = pdf::PageShare{static_cast<unsigned>(share_index), static_cast<unsigned>(share_of)};
+  if (!side && (head_first > pdf::max_share_head || head_second > pdf::max_share_head)) side = "a share's head is out of range";
+  request.share = pdf::PageShare{static_cast<unsigned>(share_index), static_cast<unsigned>(share_of),
+                                 {static_cast<unsigned>(std::min<std::uint64_t>(head_first, pdf::max_share_head)),
+                                  static_cast<unsigned>(std::min<std::uint64_t>(head_second, pdf::max_share_head))}};
   if (auto problem = problem_of(r, side)) return fail(ErrorKind::internal, "", "a malformed request to the examining worker (" + *problem + ")");
   return request;
 }

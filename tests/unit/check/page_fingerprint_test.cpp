@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <random>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -203,6 +204,34 @@ TEST_CASE("two shares of the pages, read apart and joined, are the pages read at
   const PageFingerprints none = pith::pdf::join_page_runs({failed});
   CHECK(none.problem == failed.problem);
   CHECK(none.sha256.empty());
+}
+
+TEST_CASE("two shares with heads split where the heads say, and still join as the pages read at once", "[fingerprint]") {
+  using pith::pdf::PageShare;
+  const std::vector<std::string> texts = {"One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"};
+  const std::string nine = pdf_with_pages(texts);
+  PageFingerprints whole = pith::pdf::fingerprint_pages(nine);
+  whole.page_one_without_watermark.clear();
+  struct Split {
+    std::array<unsigned, 2> head;
+    std::size_t first_pages;  // of nine
+  };
+  // Half of nine plus half the heads' difference, rounded up; never less than page 1, never more than all.
+  for (const Split& split : {Split{{0, 0}, 5}, Split{{10, 4}, 2}, Split{{4, 10}, 8}, Split{{0, 4}, 7}, Split{{40, 0}, 1},
+                             Split{{0, 40}, 9}, Split{{1000, 0}, 1}, Split{{5000, 0}, 1}}) {
+    INFO("heads " << split.head[0] << " and " << split.head[1]);
+    const auto first = pith::pdf::fingerprint_page_share(nine, PageShare{0, 2, split.head});
+    const auto rest = pith::pdf::fingerprint_page_share(nine, PageShare{1, 2, split.head});
+    CHECK(first.first_page == 1);
+    CHECK(first.sha256.size() == split.first_pages);
+    CHECK(rest.first_page == 1 + split.first_pages);
+    CHECK(first.sha256.size() + rest.sha256.size() == texts.size());
+    CHECK(pith::pdf::join_page_runs({first, rest}) == whole);
+  }
+  // One page: the first share has it, whatever the heads.
+  const std::string one = pdf_with_pages({"Only"});
+  CHECK(pith::pdf::fingerprint_page_share(one, PageShare{0, 2, {10, 0}}).sha256.size() == 1);
+  CHECK(pith::pdf::fingerprint_page_share(one, PageShare{1, 2, {10, 0}}).sha256.empty());
 }
 
 TEST_CASE("a page too heavy to read ends the fingerprint before it, the same every time", "[fingerprint]") {

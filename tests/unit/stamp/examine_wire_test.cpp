@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
+
 #include <string>
 
 using namespace pith;
@@ -124,6 +126,23 @@ TEST_CASE("a finish request carries the hash this process made, and only a hash"
   const auto refused = decode_examine_request(encode(finish));
   REQUIRE_FALSE(refused);
   CHECK_THAT(refused.error().message, Catch::Contains("original_sha256"));
+}
+
+TEST_CASE("a pages request carries its share and the shares' heads, within bounds") {
+  ExamineRequest pages;
+  pages.ask = ExamineAsk::pages;
+  pages.share = pith::pdf::PageShare{1, 2, {10, 4}};
+  const auto back = decode_examine_request(encode(pages));
+  REQUIRE(back);
+  CHECK(back->share.index == 1);
+  CHECK(back->share.of == 2);
+  CHECK(back->share.head == std::array<unsigned, 2>{10, 4});
+  pages.share.head[0] = pith::pdf::max_share_head + 1;
+  const auto refused = decode_examine_request(encode(pages));
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("head"));
+  pages.share = pith::pdf::PageShare{2, 2, {0, 0}};
+  CHECK_FALSE(decode_examine_request(encode(pages)));
 }
 
 TEST_CASE("a run of pages read comes back whole, or as the worker's error, and strictly") {
