@@ -6,8 +6,9 @@
 # of them is a link-time dependency of a tool (readelf: no NEEDED entry, so
 # a start does not load them and what they bring: libarchive's libxml2 and
 # ICU, libcurl's TLS, Tesseract's Leptonica), a run that needs none of them
-# loads none (the dynamic loader's own log, LD_DEBUG), and a run with a tar
-# does load libarchive, so the log is seen to name what it loads.
+# loads none (the dynamic loader's own log, LD_DEBUG), a run with a tar
+# does load libarchive (so the log is seen to name what it loads), and
+# without libarchive says what to install.
 set -euo pipefail
 
 source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
@@ -53,6 +54,18 @@ done
 loaded check-tar "$bin/pith-check" --offline --tar "$work/corpus.tar"
 grep -q 'libarchive\.so' "$work/check-tar.loaded" || fail "pith-check --tar did not load libarchive: $(tr '\n' ' ' <"$work/check-tar.loaded")"
 cat "$work/out" "$work/err" | grep -q "corpus.tar:notes.txt" || fail "pith-check --tar did not read the member: $(cat "$work/out" "$work/err")"
+
+# 4. Without libarchive (an empty file over it, in a mount namespace of this
+# run's own: root only), --tar says what to install, and the rest still runs.
+lib=$(ldconfig -p | awk '$1 == "libarchive.so.13" { print $NF; exit }')
+if [[ -n $lib ]] && unshare -m true 2>/dev/null; then
+  run 2 "pith-check --tar without libarchive" unshare -m sh -c \
+    'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" "$bin/pith-check" --offline --tar "$work/corpus.tar"
+  grep -q "^pith-check: --tar $work/corpus.tar: cannot load libarchive, which reading or writing a tar needs (.*): install it (Debian: apt install libarchive13) (skipped)\$" "$work/err" ||
+    fail "pith-check --tar without libarchive: $(cat "$work/err")"
+else
+  echo "loaded_libraries: no mount namespace (not root?) or no libarchive.so.13 in ldconfig: the run without libarchive is not tried" >&2
+fi
 
 ((failures == 0)) || exit 1
 echo "loaded_libraries: ok"
