@@ -5,7 +5,7 @@
 # clean Debian 12 (debootstrap minbase, from the apt mirror this machine
 # uses) and there runs what a user would: pith-check --version, a LaTeX build
 # of the sample with the installed pith.sty and latexmkrc, pith-check
-# --offline on the stamped PDF, kpsewhich, man, bash completion, and the
+# --offline on the stamped PDF and on a tar of it, kpsewhich, man, bash completion, and the
 # consumer CMake project (tests/consumer) against libpith-dev.
 # Needs root (debootstrap, chroot, mount). Work and caches in $PITH_PACKAGE_DIR
 # (default build/package): the debootstrap tarball and apt's downloads are
@@ -112,6 +112,10 @@ check "latexmk with the installed latexmkrc builds and stamps the sample" \
   'cd /tmp/t && latexmk -interaction=nonstopmode -quiet paper.tex'
 check "pith-check --offline verifies the stamped sample" \
   'cd /tmp/t && pith-check --offline paper.pdf | tee /dev/stderr | grep -q "verified pith:2021:JFLLIOJUI2M3KX3FLLGP4N2V65"'
+# libarchive is loaded with dlopen (lib/pith/base/archive_library.hpp): only
+# the package's Depends brings libarchive13; exit 0 is every member verified.
+check "pith-check --offline --tar verifies the sample in a tar (libarchive13 installed with the package)" \
+  'cd /tmp/t && tar -cf paper.tar paper.pdf && pith-check --offline --tar paper.tar'
 check "man -w finds pith-check(1), pith-stamp(1), pith-corpus-merge(1), pith(7)" 'man -w pith-check && man -w pith-stamp && man -w pith-corpus-merge && man -w 7 pith'
 check "man renders pith-check(1) with EXIT STATUS" 'man -P cat pith-check 2>/dev/null | grep -q "EXIT STATUS"'
 check "bash completes pith-check --of to --offline" \

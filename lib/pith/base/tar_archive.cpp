@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/tar_archive.hpp"
 
+#include "pith/base/archive_library.hpp"
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/fd_io.hpp"
-
-#include <archive.h>
-#include <archive_entry.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -24,11 +22,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<void> archive_failed(archive* a, const fs::path& where) {
-  return fail(ErrorKind::io, where.string(), archive_error_string(a) ? archive_error_string(a) : "libarchive failed");
+Result<void> archive_failed(const ArchiveLibrary& l, archive* a, const fs::path& where) {
+  const char* why = l.error_string(a);
+  return fail(ErrorKind::io, where.string(), why ? why : "libarchive failed");
 }
-
-using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
 
 std::optional<std::string> bytes_of(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -36,21 +33,21 @@ std::optional<std::string> bytes_of(const fs::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-Result<void> write_entry(archive* a, const TarEntry& e, std::int64_t mtime, const fs::path& where) {
+Result<void> write_entry(const ArchiveLibrary& l, archive* a, const TarEntry& e, std::int64_t mtime, const fs::path& where) {
   std::string bytes = e.content;
   if (!e.source.empty()) {
     auto read = bytes_of(e.source);
     if (!read) return fail(ErrorKind::io, e.source.string(), "cannot read");
     bytes = std::move(*read);
   }
-  std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(), archive_entry_free);
-  archive_entry_set_pathname(entry.get(), e.name.c_str());
-  archive_entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
-  archive_entry_set_filetype(entry.get(), AE_IFREG);
-  archive_entry_set_perm(entry.get(), 0644);
-  archive_entry_set_mtime(entry.get(), mtime, 0);
-  if (archive_write_header(a, entry.get()) != ARCHIVE_OK) return archive_failed(a, where);
-  if (!bytes.empty() && archive_write_data(a, bytes.data(), bytes.size()) < 0) return archive_failed(a, where);
+  std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(l.entry_new(), l.entry_free);
+  l.entry_set_pathname(entry.get(), e.name.c_str());
+  l.entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
+  l.entry_set_filetype(entry.get(), AE_IFREG);
+  l.entry_set_perm(entry.get(), 0644);
+  l.entry_set_mtime(entry.get(), mtime, 0);
+  if (l.write_header(a, entry.get()) != ARCHIVE_OK) return archive_failed(l, a, where);
+  if (!bytes.empty() && l.write_data(a, bytes.data(), bytes.size()) < 0) return archive_failed(l, a, where);
   return {};
 }
 
@@ -62,10 +59,16 @@ std::int64_t mtime_of(const fs::path& file) {
 // libarchive's output goes into the staged file beside the archive's name
 // (base/atomic_file): the one atomic writer, so a crash leaves the old
 // archive or the new one, never a torn one.
-la_ssize_t append_to_staged(archive* a, void* staged, const void* buffer, size_t length) {
-  auto ok = static_cast<StagedFile*>(staged)->append(std::string_view(static_cast<const char*>(buffer), length));
+struct StagedOutput {
+  const ArchiveLibrary* library;
+  StagedFile* file;
+};
+
+la_ssize_t append_to_staged(archive* a, void* output, const void* buffer, size_t length) {
+  const auto& out = *static_cast<StagedOutput*>(output);
+  auto ok = out.file->append(std::string_view(static_cast<const char*>(buffer), length));
   if (!ok) {
-    archive_set_error(a, EIO, "%s", ok.error().message.c_str());
+    out.library->set_error(a, EIO, "%s", ok.error().message.c_str());
     return -1;
   }
   return static_cast<la_ssize_t>(length);
@@ -129,27 +132,31 @@ Result<void> unpack(const TarMember& member, const fs::path& dir, const fs::path
 // Written beside its final name, flushed, then renamed over it (write
 // beside, fsync, rename, fsync the directory).
 Result<void> write_tar_gz(const fs::path& path, const std::vector<TarEntry>& entries, std::optional<std::int64_t> epoch) {
+  const auto library = archive_library();
+  if (!library) return std::unexpected(library.error().within(path.string()));
+  const ArchiveLibrary& l = **library;
   remove_stale_temporaries(path);
   auto staged = StagedFile::beside(path);
   if (!staged) return std::unexpected(staged.error());
-  ArchivePtr a(archive_write_new(), archive_write_free);
-  if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK || archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK)
-    return archive_failed(a.get(), path);
+  StagedOutput output{&l, &*staged};  // outlives the archive, whose freeing may still write
+  std::unique_ptr<archive, int (*)(archive*)> a(l.write_new(), l.write_free);
+  if (l.write_add_filter_gzip(a.get()) != ARCHIVE_OK || l.write_set_format_pax_restricted(a.get()) != ARCHIVE_OK)
+    return archive_failed(l, a.get(), path);
   // No time in the gzip header: the same files give the same archive.
-  (void)archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
+  (void)l.write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
   // The last block unpadded, as libarchive writes a regular file it opens itself.
-  (void)archive_write_set_bytes_in_last_block(a.get(), 1);
-  if (archive_write_open2(a.get(), &*staged, nullptr, append_to_staged, nullptr, nullptr) != ARCHIVE_OK)
-    return archive_failed(a.get(), path);
+  (void)l.write_set_bytes_in_last_block(a.get(), 1);
+  if (l.write_open2(a.get(), &output, nullptr, append_to_staged, nullptr, nullptr) != ARCHIVE_OK)
+    return archive_failed(l, a.get(), path);
   const std::int64_t newest = std::accumulate(entries.begin(), entries.end(), std::int64_t{0}, [](std::int64_t t, const TarEntry& e) {
     return e.source.empty() ? t : std::max(t, mtime_of(e.source));
   });
   for (const auto& e : entries) {
     // A written entry (00README.json) gets the newest source's time.
     const std::int64_t mtime = epoch ? *epoch : (e.source.empty() ? newest : mtime_of(e.source));
-    if (auto ok = write_entry(a.get(), e, mtime, path); !ok) return ok;  // the staged file is removed
+    if (auto ok = write_entry(l, a.get(), e, mtime, path); !ok) return ok;  // the staged file is removed
   }
-  if (archive_write_close(a.get()) != ARCHIVE_OK) return archive_failed(a.get(), path);
+  if (l.write_close(a.get()) != ARCHIVE_OK) return archive_failed(l, a.get(), path);
   if (auto ok = staged->set_attributes(FileAttributes{0644}); !ok) return ok;
   if (auto ok = staged->flush(); !ok) return ok;
   if (auto ok = staged->commit(); !ok) return ok;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/base/tar_reader.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "pith/base/archive_library.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <sys/stat.h>
@@ -11,14 +11,14 @@ namespace pith {
 
 namespace {
 
-std::unexpected<Error> archive_error(archive* a, const std::string& path) {
-  const char* why = archive_error_string(a);
+std::unexpected<Error> archive_error(const ArchiveLibrary& l, archive* a, const std::string& path) {
+  const char* why = l.error_string(a);
   return fail(ErrorKind::malformed, path, std::string("not a readable archive: ") + (why ? why : "unknown error"));
 }
 
-TarEntryType type_of(archive_entry* entry) {
-  if (archive_entry_hardlink(entry) != nullptr) return TarEntryType::hard_link;  // its content is another entry's
-  switch (archive_entry_filetype(entry)) {
+TarEntryType type_of(const ArchiveLibrary& l, archive_entry* entry) {
+  if (l.entry_hardlink(entry) != nullptr) return TarEntryType::hard_link;  // its content is another entry's
+  switch (l.entry_filetype(entry)) {
     case AE_IFREG: return TarEntryType::file;
     case AE_IFDIR: return TarEntryType::directory;
     case AE_IFLNK: return TarEntryType::symlink;
@@ -30,9 +30,9 @@ TarEntryType type_of(archive_entry* entry) {
   }
 }
 
-std::string link_target_of(archive_entry* entry) {
-  const char* target = archive_entry_hardlink(entry);
-  if (target == nullptr) target = archive_entry_symlink(entry);
+std::string link_target_of(const ArchiveLibrary& l, archive_entry* entry) {
+  const char* target = l.entry_hardlink(entry);
+  if (target == nullptr) target = l.entry_symlink(entry);
   return target ? target : "";
 }
 
@@ -59,47 +59,51 @@ const char* describe(TarEntryType type) {
   return "member of another type";
 }
 
-void TarReader::Closer::operator()(archive* a) const { archive_read_free(a); }
+void TarReader::Closer::operator()(archive* a) const { library->read_free(a); }
 
-TarReader::TarReader(std::string path, const TarLimits& limits, archive* a)
-    : path_(std::move(path)), limits_(limits), archive_(a) {}
+TarReader::TarReader(std::string path, const TarLimits& limits, const ArchiveLibrary& library, archive* a)
+    : path_(std::move(path)), limits_(limits), library_(&library), archive_(a, Closer{&library}) {}
 TarReader::TarReader(TarReader&&) noexcept = default;
 TarReader& TarReader::operator=(TarReader&&) noexcept = default;
 TarReader::~TarReader() = default;
 
 Result<TarReader> TarReader::open(const std::string& path, const TarLimits& limits) {
-  archive* a = archive_read_new();
+  const auto library = archive_library();
+  if (!library) return std::unexpected(library.error().within(path));
+  const ArchiveLibrary& l = **library;
+  archive* a = l.read_new();
   if (a == nullptr) return fail(ErrorKind::io, path, "cannot start the archive reader");
-  TarReader reader(path, limits, a);
-  archive_read_support_filter_all(a);
-  archive_read_support_format_tar(a);
-  archive_read_support_format_gnutar(a);
+  TarReader reader(path, limits, l, a);
+  l.read_support_filter_all(a);
+  l.read_support_format_tar(a);
+  l.read_support_format_gnutar(a);
   constexpr std::size_t block = 256 * 1024;
-  const int opened = path == "-" ? archive_read_open_fd(a, 0, block) : archive_read_open_filename(a, path.c_str(), block);
-  if (opened != ARCHIVE_OK) return archive_error(a, path);
+  const int opened = path == "-" ? l.read_open_fd(a, 0, block) : l.read_open_filename(a, path.c_str(), block);
+  if (opened != ARCHIVE_OK) return archive_error(l, a, path);
   return reader;
 }
 
 Result<std::optional<TarMember>> TarReader::next() {
+  const ArchiveLibrary& l = *library_;
   archive* a = archive_.get();
   archive_entry* entry = nullptr;
-  const int r = archive_read_next_header(a, &entry);
+  const int r = l.read_next_header(a, &entry);
   if (r == ARCHIVE_EOF) return std::optional<TarMember>{};
-  if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return archive_error(a, path_);
+  if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return archive_error(l, a, path_);
   if (++entries_ > limits_.max_members)
     return fail(ErrorKind::malformed, path_, "more than " + std::to_string(limits_.max_members) + " entries: not read further");
   TarMember member;
-  const char* name = archive_entry_pathname(entry);
+  const char* name = l.entry_pathname(entry);
   member.name = name ? name : "";
-  member.type = type_of(entry);
-  if (member.type == TarEntryType::symlink || member.type == TarEntryType::hard_link) member.link_target = link_target_of(entry);
-  member.mtime = archive_entry_mtime(entry);
+  member.type = type_of(l, entry);
+  if (member.type == TarEntryType::symlink || member.type == TarEntryType::hard_link) member.link_target = link_target_of(l, entry);
+  member.mtime = l.entry_mtime(entry);
   if (member.name.size() > limits_.max_name_bytes) {
     member.name.resize(limits_.max_name_bytes);
     member.error = "a name longer than " + std::to_string(limits_.max_name_bytes) + " bytes: not read";
   } else if (member.type == TarEntryType::file) {
-    const auto stored_size = archive_entry_size(entry);
-    if (auto read = read_content(member, archive_entry_size_is_set(entry) ? stored_size : 0); !read)
+    const auto stored_size = l.entry_size(entry);
+    if (auto read = read_content(member, l.entry_size_is_set(entry) ? stored_size : 0); !read)
       return std::unexpected(read.error());
   }
   return std::optional<TarMember>(std::move(member));
@@ -159,11 +163,12 @@ const std::string* TarReader::held_for_link(const std::string& name) {
 // when it is larger than the bound (by the size its header gives, or by
 // what it turns out to hold).
 Result<void> TarReader::read_content(TarMember& member, std::int64_t stored_size) {
+  const ArchiveLibrary& l = *library_;
   archive* a = archive_.get();
   const std::size_t bound = limits_.max_member_bytes;
   if (stored_size > 0 && static_cast<std::uint64_t>(stored_size) > bound) {
     member.error = too_large(limits_, stored_size);
-    if (archive_read_data_skip(a) != ARCHIVE_OK) return archive_error(a, path_);
+    if (l.read_data_skip(a) != ARCHIVE_OK) return archive_error(l, a, path_);
     return {};
   }
   if (stored_size > 0) member.bytes.resize(static_cast<std::size_t>(stored_size));
@@ -173,21 +178,21 @@ Result<void> TarReader::read_content(TarMember& member, std::int64_t stored_size
       // The size the header gave is read (or none was given): one byte
       // more says whether the header told the truth; grow up to the bound.
       char probe = 0;
-      const auto more = archive_read_data(a, &probe, 1);
-      if (more < 0) return archive_error(a, path_);
+      const auto more = l.read_data(a, &probe, 1);
+      if (more < 0) return archive_error(l, a, path_);
       if (more == 0) break;
       if (have >= bound) {
         member.bytes.clear();
         member.error = too_large(limits_, std::nullopt);
-        if (archive_read_data_skip(a) != ARCHIVE_OK) return archive_error(a, path_);
+        if (l.read_data_skip(a) != ARCHIVE_OK) return archive_error(l, a, path_);
         return {};
       }
       member.bytes.resize(std::min(bound, std::max<std::size_t>(have * 2, 64 * 1024)));
       member.bytes[have++] = probe;
       continue;
     }
-    const auto got = archive_read_data(a, member.bytes.data() + have, member.bytes.size() - have);
-    if (got < 0) return archive_error(a, path_);
+    const auto got = l.read_data(a, member.bytes.data() + have, member.bytes.size() - have);
+    if (got < 0) return archive_error(l, a, path_);
     if (got == 0) break;
     have += static_cast<std::size_t>(got);
   }

@@ -8,7 +8,8 @@
 // and hard links read as the file they link to; every other entry is handed
 // to the caller to count and name), and pith-stamp --arxiv unpacks the upload it
 // wrote (base/tar_archive's extract_tar: every entry, by type). Streams:
-// `-` reads stdin, and only the current entry is held.
+// `-` reads stdin, and only the current entry is held. libarchive is loaded
+// by the first open (base/archive_library), not linked.
 #include "pith/base/error.hpp"
 
 #include <cstddef>
@@ -25,6 +26,8 @@
 struct archive;
 
 namespace pith {
+
+struct ArchiveLibrary;
 
 struct TarLimits {
   std::size_t max_member_bytes = 0;  // a larger file is named with an error, unread
@@ -74,7 +77,7 @@ class TarReader {
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
-  TarReader(std::string path, const TarLimits& limits, archive* a);
+  TarReader(std::string path, const TarLimits& limits, const ArchiveLibrary& library, archive* a);
   [[nodiscard]] Result<void> read_content(TarMember& member, std::int64_t stored_size);
   std::string path_;
   TarLimits limits_;
@@ -85,7 +88,9 @@ class TarReader {
   std::list<std::pair<std::string, std::string>> held_;  // name, content
   std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator> held_by_name_;
   std::size_t held_bytes_ = 0;
+  const ArchiveLibrary* library_;
   struct Closer {
+    const ArchiveLibrary* library;
     void operator()(archive* a) const;
   };
   std::unique_ptr<archive, Closer> archive_;
