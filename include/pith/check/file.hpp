@@ -144,9 +144,22 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // input's bytes and checks a non-PDF itself. Nothing the child sends is a
 // verdict (pdf/facts.hpp). With `bytes`, those bytes named `name`; without,
 // the file at path `name` (mapped by each half).
-[[nodiscard]] std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes);
+// With page_one `elsewhere`, the child leaves page 1's text to another child
+// (PageTextBeside), whose answer the parent's half awaits when the
+// judgement first needs it: the record is verified meanwhile.
+[[nodiscard]] std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes,
+                                              pdf::PageOneText page_one = pdf::PageOneText::read);
+// What the child reading page 1's text beside the facts sent
+// (pdf::page_text_to_wire), or why it sent nothing: awaited once, when the
+// judgement first needs it. Its crash or limit is the input's, as when one
+// child read both.
+using PageTextBeside = std::function<Result<std::string>()>;
 [[nodiscard]] FileCheck judge_input_from_child(std::string_view name, std::optional<std::string_view> bytes,
-                                               const Result<std::string>& sent, const registry::TrustStore& trust);
+                                               const Result<std::string>& sent, const registry::TrustStore& trust,
+                                               const PageTextBeside& page_text_beside = {});
+// The child's half of a page 1 text read beside the facts: `name` mapped, its
+// page 1's text on the wire (nothing when it is not a PDF).
+[[nodiscard]] std::string read_page_text_in_child(std::string_view name);
 
 // --- A PDF: the facts the child read, judged here -------------------------------
 
@@ -155,13 +168,14 @@ inline constexpr std::size_t max_registry_file_bytes = 8u * 1024u * 1024u;
 // isolation.child.rejected fails the file), then the whole check
 // (check/pdf.hpp: check_pdf_metadata) and the signatures the PDF lists.
 [[nodiscard]] FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const registry::TrustStore& trust,
-                                        std::string_view name);
+                                        std::string_view name, const PageTextBeside& page_text_beside = {});
 
 // The parent's judgement of what the child sent for `bytes` (PdfFacts::to_wire;
 // a crash or a limit: the report's error). A record verified from the
 // file's own bytes adds isolation.parent.verified.
 [[nodiscard]] FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent,
-                                          const registry::TrustStore& trust, std::string_view name);
+                                          const registry::TrustStore& trust, std::string_view name,
+                                          const PageTextBeside& page_text_beside = {});
 
 // Both halves in this process, for a caller that needs no isolation (tests,
 // fuzzing): an unreadable, damaged or encrypted PDF gives a report with

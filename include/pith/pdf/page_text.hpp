@@ -132,4 +132,10 @@ struct PageCrop {
 };
 [[nodiscard]] Result<PageCrop> render_page_crop(std::string_view bytes, const Box& box, double dpi);
 
+// Whether a child reading a PDF's facts (pdf/facts.hpp) reads page 1's text
+// too, or another child reads it beside them (pith-check of one file:
+// read_page_text is most of a check's reading, and the checking process
+// verifies the record meanwhile).
+enum class PageOneText { read, elsewhere };
+
 }  // namespace pith::pdf

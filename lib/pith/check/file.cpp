@@ -261,9 +261,30 @@ std::vector<TitleCandidate> stamped_titles_of(const pdf::PdfFacts& facts) {
 }
 
 // What the child sends for `bytes`: the facts it read, on the wire.
-std::string pdf_facts_message(std::string_view bytes, std::string_view name) {
-  return pdf::read_pdf_facts(bytes, name).to_wire();
+std::string pdf_facts_message(std::string_view bytes, std::string_view name,
+                              pdf::PageOneText page_one = pdf::PageOneText::read) {
+  return pdf::read_pdf_facts(bytes, name, page_one).to_wire();
 }
+
+// Page 1's text from the child that read it beside the facts, awaited once
+// (when the judgement first asks): its text, or why there is none.
+class AwaitedPageText {
+ public:
+  AwaitedPageText(const PageTextBeside& beside, const std::vector<std::string>& link_uris)
+      : beside_(beside), link_uris_(link_uris) {}
+  const Result<pdf::PageText>& get() {
+    if (!page_) {
+      const Result<std::string> sent = beside_();
+      page_ = sent ? pdf::page_text_from_wire(*sent, link_uris_) : Result<pdf::PageText>(std::unexpected(sent.error()));
+    }
+    return *page_;
+  }
+
+ private:
+  const PageTextBeside& beside_;
+  std::vector<std::string> link_uris_;
+  std::optional<Result<pdf::PageText>> page_;
+};
 
 // Both halves: read_pdf_facts in a child process under `limits`, judged here.
 FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name, const registry::TrustStore& trust,
@@ -275,8 +296,10 @@ FileCheck check_pdf_isolated(std::string_view bytes, std::string_view name, cons
 }  // namespace
 
 FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const registry::TrustStore& trust,
-                          std::string_view name) {
+                          std::string_view name, const PageTextBeside& page_text_beside) {
   if (facts.error) return pdf_error_report(name, Error{ErrorKind::malformed, {}, *facts.error});
+  std::optional<AwaitedPageText> beside;
+  if (!facts.page && page_text_beside) beside.emplace(page_text_beside, facts.metadata.link_uris);
   // What the verdict rests on is confirmed in the file's own bytes.
   const std::vector<std::string> not_in_file = pdf::confirm_in_file(bytes, facts);
 
@@ -292,14 +315,17 @@ FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const reg
   probes.read_drawn = [bytes](const std::vector<pdf::Box>& lines, pdf::ReadMode mode) {
     return read_drawn_letters(bytes, lines, mode);
   };
-  probes.page_text = [&facts] {
+  probes.page_text = [&facts, &beside] {
     if (facts.page) return *facts.page;
+    if (beside && beside->get()) return *beside->get();
     pdf::PageText none;
     none.link_uris = facts.metadata.link_uris;
     none.problem = "page 1's text was not read";
     return none;
   };
   FileCheck checked = check_pdf_metadata(bytes, facts.metadata, trust, name, probes);
+  // Page 1's reader crashed or met a limit: the input's failure, as when one child read it all.
+  if (beside && !beside->get()) return pdf_error_report(name, beside->get().error());
   list_signatures(checked.report, facts.signatures, bytes.size());
   for (const auto& what : not_in_file) {
     checked.report.fail(check_code::isolation_child_rejected,
@@ -310,11 +336,11 @@ FileCheck judge_pdf_facts(std::string_view bytes, pdf::PdfFacts facts, const reg
 }
 
 FileCheck judge_pdf_message(std::string_view bytes, const Result<std::string>& sent, const registry::TrustStore& trust,
-                            std::string_view name) {
+                            std::string_view name, const PageTextBeside& page_text_beside) {
   if (!sent) return pdf_error_report(name, sent.error());
   auto facts = pdf::PdfFacts::from_wire(*sent);
   if (!facts) return pdf_error_report(name, Error{ErrorKind::malformed, {}, "the parsing child sent malformed facts: " + facts.error().message});
-  FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name);
+  FileCheck checked = judge_pdf_facts(bytes, std::move(*facts), trust, name, page_text_beside);
   const auto& checks = checked.report.checks();
   if (!checked.report.find(check_code::isolation_child_rejected) &&
       std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.anchors_trust; })) {
@@ -383,7 +409,8 @@ FileCheck check_bytes(std::string_view bytes, std::string_view name, const regis
 
 namespace {
 
-std::string read_file_in_child(const std::filesystem::path& path) {
+// The file `path`, mapped in the child; a PDF's bytes, or nothing.
+std::optional<MappedFile> map_in_child(const std::filesystem::path& path) {
   auto file = MappedFile::open(path.string());
   // A file the child cannot map is its failure, said as one (nothing sent
   // would be judged as empty facts): past the address-space budget (issue
@@ -391,34 +418,45 @@ std::string read_file_in_child(const std::filesystem::path& path) {
   // the child reports naming the budget and its option.
   if (!file && file.error().message.ends_with(std::strerror(ENOMEM))) throw std::bad_alloc();
   if (!file) throw std::runtime_error(file.error().describe());
-  if (!looks_like_pdf(file->bytes().substr(0, 1024))) return {};
-  return pdf_facts_message(file->bytes(), path.string());
+  if (!looks_like_pdf(file->bytes().substr(0, 1024))) return std::nullopt;
+  return std::move(*file);
+}
+
+std::string read_file_in_child(const std::filesystem::path& path, pdf::PageOneText page_one) {
+  const auto file = map_in_child(path);
+  return file ? pdf_facts_message(file->bytes(), path.string(), page_one) : std::string();
 }
 
 FileCheck judge_file_from_child(const std::filesystem::path& path, const Result<std::string>& sent,
-                                const registry::TrustStore& trust) {
+                                const registry::TrustStore& trust, const PageTextBeside& page_text_beside) {
   auto head = read_input_head(path, 1024);
   if (!head) return error_report(path.string(), head.error());
   if (!looks_like_pdf(*head)) return check_registry_file(path, trust);
   auto file = MappedFile::open(path.string());
   if (!file) return judge_pdf_message({}, std::unexpected(file.error()), trust, path.string());
-  return judge_pdf_message(file->bytes(), sent, trust, path.string());
+  return judge_pdf_message(file->bytes(), sent, trust, path.string(), page_text_beside);
 }
 
 }  // namespace
 
-std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes) {
-  if (!bytes) return read_file_in_child(std::filesystem::path(name));
+std::string read_input_in_child(std::string_view name, std::optional<std::string_view> bytes, pdf::PageOneText page_one) {
+  if (!bytes) return read_file_in_child(std::filesystem::path(name), page_one);
   if (!looks_like_pdf(bytes->substr(0, 1024))) return {};
-  return pdf_facts_message(*bytes, name);
+  return pdf_facts_message(*bytes, name, page_one);
+}
+
+std::string read_page_text_in_child(std::string_view name) {
+  const auto file = map_in_child(std::filesystem::path(name));
+  return file ? pdf::page_text_to_wire(pdf::read_page_text(file->bytes(), {})) : std::string();
 }
 
 FileCheck judge_input_from_child(std::string_view name, std::optional<std::string_view> bytes,
-                                 const Result<std::string>& sent, const registry::TrustStore& trust) {
-  if (!bytes) return judge_file_from_child(std::filesystem::path(name), sent, trust);
+                                 const Result<std::string>& sent, const registry::TrustStore& trust,
+                                 const PageTextBeside& page_text_beside) {
+  if (!bytes) return judge_file_from_child(std::filesystem::path(name), sent, trust, page_text_beside);
   // Not a PDF: a registry document, judged here alone (the child read nothing).
   if (!looks_like_pdf(bytes->substr(0, 1024))) return check_bytes(*bytes, name, trust);
-  return judge_pdf_message(*bytes, sent, trust, name);
+  return judge_pdf_message(*bytes, sent, trust, name, page_text_beside);
 }
 
 }  // namespace pith::check

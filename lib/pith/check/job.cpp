@@ -6,6 +6,7 @@
 
 #include "pith/base/atomic_file.hpp"
 #include "pith/base/exit_codes.hpp"
+#include "pith/base/input_file.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/check/extract.hpp"
@@ -20,6 +21,7 @@
 #include "pith/resolver/lookup.hpp"
 #include "pith/resolver/resolver.hpp"
 #include "pith/resolver/resolver_host.hpp"
+#include "pith/runner/child_scheduler.hpp"
 #include "pith/runner/corpus.hpp"
 #include "pith/runner/corpus_input.hpp"
 #include "pith/runner/corpus_summary.hpp"
@@ -38,6 +40,7 @@
 #include <istream>
 #include <map>
 #include <optional>
+#include <thread>
 #include <ostream>
 #include <set>
 #include <stdexcept>
@@ -348,6 +351,42 @@ class OnlineBatch {
 };
 
 
+// Page 1's text of a run's one PDF, read by a child of its own while the
+// child reading the rest of the facts is at work (check/file.hpp
+// PageTextBeside): read_page_text is most of a check's reading, and this
+// process verifies the record meanwhile. Under the same limits as the
+// check's children, and named as they are ("the check ..."); destroying it
+// kills the child.
+class PageTextReading {
+ public:
+  PageTextReading(std::string path, const runner::IsolationLimits& limits)
+      : path_(std::move(path)), children_(runner::SchedulerOptions{.children = 1, .limits = limits.child_limits()}) {
+    children_.start(0, [this] { return read_page_text_in_child(path_); });
+  }
+  Result<std::string> answer() {
+    while (!answer_) {
+      for (auto& done : children_.wait().done) answer_ = std::move(done.answer);
+    }
+    return *answer_;
+  }
+
+ private:
+  std::string path_;
+  runner::ChildScheduler children_;
+  std::optional<Result<std::string>> answer_;
+};
+
+// Whether the run's page 1 text is read beside the facts: one input, a PDF
+// file (a member is read from the parent's memory), and a second core to
+// read it on.
+bool reads_page_text_beside(runner::InputSource& inputs) {
+  if (inputs.total() != std::optional<std::size_t>(1) || !inputs.has(0)) return false;
+  const CorpusInput& only = inputs.at(0);
+  if (only.bytes || only.ready || std::thread::hardware_concurrency() < 2) return false;
+  const auto head = read_input_head(only.name, 1024);
+  return head && looks_like_pdf(*head);
+}
+
 // pith-check's Judge (runner/corpus.hpp): the child only reads the input
 // (check/file.hpp read_input_in_child), this process judges what it read
 // (check/file.hpp), then the resolver hosts and the online lookup.
@@ -356,14 +395,20 @@ class InputJudge final : public runner::Judge {
   InputJudge(const registry::TrustStore& trust, const CheckRunOptions& options, OnlineBatch& online)
       : trust_(trust), options_(options), online_(online) {}
 
+  // The one input's page 1 text read beside its facts (before the run starts:
+  // the workers forked after it leave page 1's text to it).
+  void read_page_text_beside(const std::string& path) { page_text_.emplace(path, options_.limits); }
+
   [[nodiscard]] std::string read(const runner::InputRequest& input) const override {
-    return read_input_in_child(input.name, input.bytes);
+    return read_input_in_child(input.name, input.bytes, page_text_ ? pdf::PageOneText::elsewhere : pdf::PageOneText::read);
   }
 
   void judge(CorpusInput input, std::optional<Result<std::string>> sent) override {
     // Resolved identifiers are the registry's answer already: no second lookup.
     const bool ready = !sent.has_value();
-    FileCheck checked = ready ? FileCheck(*input.ready) : judge_input_from_child(input.name, bytes_of(input), *sent, trust_);
+    PageTextBeside beside;
+    if (page_text_) beside = [this] { return page_text_->answer(); };
+    FileCheck checked = ready ? FileCheck(*input.ready) : judge_input_from_child(input.name, bytes_of(input), *sent, trust_, beside);
     input.ready.reset();
     if (options_.evidence_dir.empty()) input.bytes.reset();  // --evidence renders a member's page 1 from them
     if (!options_.resolver_bases.empty()) resolver::check_resolver_hosts(checked.report, options_.resolver_bases);
@@ -378,6 +423,7 @@ class InputJudge final : public runner::Judge {
   const registry::TrustStore& trust_;
   const CheckRunOptions& options_;
   OnlineBatch& online_;
+  std::optional<PageTextReading> page_text_;
 };
 
 // `resolver`: nullptr when offline (the online checks are then skipped and
@@ -408,6 +454,7 @@ class InputJudge final : public runner::Judge {
   if (options.table && !options.quiet) out << report_table_header(*options.table) << std::flush;  // even with no row
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   InputJudge judge(trust, options, online);
+  if (reads_page_text_beside(inputs_in_order)) judge.read_page_text_beside(inputs_in_order.at(0).name);
 
   const runner::Interruption interruption;
   runner::CorpusOptions corpus;

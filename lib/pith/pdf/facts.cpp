@@ -328,7 +328,7 @@ bool section_at(std::string_view file, std::uint64_t at) {
 
 }  // namespace
 
-PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
+PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name, PageOneText page_one) {
   PdfFacts facts;
   // Read what common readers open: damaged cross-reference data is rebuilt
   // by scanning for the objects (pith-stamp refuses such files instead).
@@ -340,10 +340,10 @@ PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name) {
     facts.error = message_about(reader.error(), name);
     return facts;
   }
-  return read_pdf_facts(*reader, bytes);
+  return read_pdf_facts(*reader, bytes, page_one);
 }
 
-PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes) {
+PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes, PageOneText page_one) {
   PdfFacts facts;
   const std::string_view name = reader.name();
   facts.metadata = pdf::read_pdf_metadata(reader);
@@ -353,7 +353,7 @@ PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes) {
   // printed to PDF (pdftocairo, pdftops | ps2pdf) keeps only the badge's
   // printed `pith:YYYY:BODY`, where the parent looks for it
   // (pdf::where_is_the_number).
-  facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
+  if (page_one == PageOneText::read) facts.page = pdf::read_page_text(bytes, facts.metadata.link_uris);
   if (!hints_at_number(facts.metadata)) return facts;
   if (facts.metadata.xmp_packet) {
     const auto length = original_length_hint(*facts.metadata.xmp_packet);

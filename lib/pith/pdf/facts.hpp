@@ -86,11 +86,19 @@ struct PdfFacts {
 
 // The child's half: opens `bytes` with the lazy reader (recovering a
 // damaged xref as common readers do) and reads the facts. Never throws.
-[[nodiscard]] PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name);
+[[nodiscard]] PdfFacts read_pdf_facts(std::string_view bytes, std::string_view name,
+                                      PageOneText page_one = PageOneText::read);
 // The same facts of a PDF already open on `bytes` (pith-stamp's examining
 // worker: the reader it stamps with, opened as above less what pith-stamp
 // refuses, a rebuilt xref and encryption): the file is parsed once.
-[[nodiscard]] PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes);
+[[nodiscard]] PdfFacts read_pdf_facts(const Reader& reader, std::string_view bytes,
+                                      PageOneText page_one = PageOneText::read);
+
+// Page 1's text alone on the wire (what the child reading it beside the
+// facts sends), as PdfFacts carries it: strict, and without its links,
+// which are the metadata's (`link_uris`, from the facts).
+[[nodiscard]] std::string page_text_to_wire(const PageText& page);
+[[nodiscard]] Result<PageText> page_text_from_wire(std::string_view message, std::vector<std::string> link_uris);
 
 // The parent's confirmation, in `bytes` (the same file), of what a verdict
 // rests on, as above: an XMP packet or embedded bundle that is not the

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The wire form of PdfFacts (pdf/facts.hpp): what the parsing child sends
 // the checking process, on base/wire (a tag, then every field as length and
-// bytes or a count), decoded strictly. Fuzzed: fuzz/pdf_facts_wire_fuzz.cpp.
+// bytes or a count), decoded strictly; and page 1's text alone, as the child
+// reading it beside the facts sends it. Fuzzed: fuzz/pdf_facts_wire_fuzz.cpp.
 #include "pith/pdf/facts.hpp"
 
 #include "pith/base/crypto.hpp"
@@ -111,6 +112,26 @@ void take_seen(WireReader& r, pdf::PageText& page) {
   }
 }
 
+// Page 1's text, as read_page_text read it (its links travel with the metadata).
+void put_page(WireWriter& w, const pdf::PageText& page) {
+  w.bytes_list(page.lines);
+  put_seen(w, page);
+  w.optional_bytes(page.problem);
+  put_shapes(w, page);
+}
+
+// What put_page wrote; an inconsistent page is the caller's to refuse.
+pdf::PageText take_page(WireReader& r) {
+  pdf::PageText page;
+  page.lines = r.bytes_list("page_lines");
+  take_seen(r, page);
+  page.problem = r.optional_bytes("page_problem");
+  take_shapes(r, page);
+  return page;
+}
+
+constexpr std::string_view page_text_tag = "pith-page-text/1";
+
 std::optional<pdf::StreamSpan> take_span(WireReader& r, const char* field) {
   if (!r.flag(field)) return std::nullopt;
   const std::uint64_t offset = r.count(field);
@@ -194,12 +215,7 @@ std::string PdfFacts::to_wire() const {
   w.bytes_list(m.read_problems);
   w.flag(m.pith_parts_unreadable);
   w.flag(page.has_value());
-  if (page) {
-    w.bytes_list(page->lines);
-    put_seen(w, *page);
-    w.optional_bytes(page->problem);
-    put_shapes(w, *page);
-  }
+  if (page) put_page(w, *page);
   w.optional_count(stamped_length);
   w.optional_bytes(stamped_xmp_packet);
   w.optional_bytes(stamped_info_title);
@@ -234,11 +250,7 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
   m.read_problems = r.bytes_list("read_problems");
   m.pith_parts_unreadable = r.flag("pith_parts_unreadable");
   if (r.flag("page")) {
-    pdf::PageText page;
-    page.lines = r.bytes_list("page_lines");
-    take_seen(r, page);
-    page.problem = r.optional_bytes("page_problem");
-    take_shapes(r, page);
+    pdf::PageText page = take_page(r);
     if (auto why = page.inconsistency()) return fail(ErrorKind::malformed, "the child's PDF facts", "page 1: " + *why);
     page.link_uris = m.link_uris;  // page 1's links are the metadata's (read_page_text copies them)
     f.page = std::move(page);
@@ -271,5 +283,20 @@ Result<PdfFacts> PdfFacts::from_wire(std::string_view message) {
 }
 
 bool operator==(const PdfFacts& a, const PdfFacts& b) { return a.to_wire() == b.to_wire(); }
+
+std::string page_text_to_wire(const PageText& page) {
+  WireWriter w(page_text_tag);
+  put_page(w, page);
+  return w.take();
+}
+
+Result<PageText> page_text_from_wire(std::string_view message, std::vector<std::string> link_uris) {
+  WireReader r(message, page_text_tag);
+  PageText page = take_page(r);
+  if (auto problem = r.finish()) return fail(ErrorKind::malformed, "the child's page 1 text", std::move(*problem));
+  if (auto why = page.inconsistency()) return fail(ErrorKind::malformed, "the child's page 1 text", *why);
+  page.link_uris = std::move(link_uris);
+  return page;
+}
 
 }  // namespace pith::pdf

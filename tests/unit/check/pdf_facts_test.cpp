@@ -147,6 +147,56 @@ TEST_CASE("the facts of a PDF already open (pith-stamp's examining worker) are t
   CHECK(open.to_wire() == pith::pdf::read_pdf_facts(pdf.bytes, "paper.pdf").to_wire());
 }
 
+TEST_CASE("page 1's text read beside the facts is judged as the facts that carry it; its failure is the input's",
+          "[facts][trust]") {
+  const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
+  const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
+  const Built pdf = build_pdf("(" + title + ")", number, bundle);
+  const auto& trust = pith::test::test_trust();
+  const std::string whole = pith::pdf::read_pdf_facts(pdf.bytes, "paper.pdf").to_wire();
+  const std::string without_page = pith::pdf::read_pdf_facts(pdf.bytes, "paper.pdf", pith::pdf::PageOneText::elsewhere).to_wire();
+  const auto facts = pith::pdf::PdfFacts::from_wire(without_page);
+  REQUIRE(facts);
+  CHECK_FALSE(facts->page);
+  const std::string page_wire = pith::pdf::page_text_to_wire(pith::pdf::read_page_text(pdf.bytes, {}));
+  int asked = 0;
+  const check::PageTextBeside beside = [&]() -> pith::Result<std::string> {
+    ++asked;
+    return page_wire;
+  };
+  const auto one_child = check::judge_pdf_message(pdf.bytes, whole, trust, "paper.pdf");
+  const auto two_children = check::judge_pdf_message(pdf.bytes, without_page, trust, "paper.pdf", beside);
+  CHECK(one_child.report.verdict() == Verdict::verified);
+  CHECK(two_children.to_json() == one_child.to_json());
+  CHECK(asked == 1);  // awaited once, however often the judgement reads page 1
+  // The page's reader stopped by its budget: the input is unverifiable with that reason, as one child stopped would make it.
+  const pith::Error stopped{pith::ErrorKind::limit, "", "the check exceeded the memory limit of 16 MiB and was stopped"};
+  const check::PageTextBeside stopped_beside = [&]() -> pith::Result<std::string> { return std::unexpected(stopped); };
+  const auto limited = check::judge_pdf_message(pdf.bytes, without_page, trust, "paper.pdf", stopped_beside);
+  const auto one_stopped = check::judge_pdf_message(pdf.bytes, std::unexpected(stopped), trust, "paper.pdf");
+  CHECK(limited.report.verdict() == Verdict::unverifiable);
+  CHECK(limited.to_json() == one_stopped.to_json());
+  // A message that is not page 1's text (a hostile child) is refused, never judged as an empty page.
+  const check::PageTextBeside garbled = [&]() -> pith::Result<std::string> { return page_wire.substr(0, page_wire.size() / 2); };
+  const auto refused = check::judge_pdf_message(pdf.bytes, without_page, trust, "paper.pdf", garbled);
+  CHECK(refused.report.verdict() == Verdict::error);
+}
+
+TEST_CASE("page 1's text alone on the wire comes back whole and strictly, with the metadata's links", "[facts]") {
+  pith::pdf::PageText page = pith::pdf::PageText::all_seen({"A title", "\xff not UTF-8 \x01"});
+  page.problem = "a problem";
+  const std::string wire = pith::pdf::page_text_to_wire(page);
+  const auto back = pith::pdf::page_text_from_wire(wire, {"https://example.org/"});
+  REQUIRE(back);
+  CHECK(back->lines == page.lines);
+  CHECK(back->seen == page.seen);
+  CHECK(back->problem == page.problem);
+  CHECK(back->link_uris == std::vector<std::string>{"https://example.org/"});
+  CHECK_FALSE(pith::pdf::page_text_from_wire(wire + "x", {}));
+  CHECK_FALSE(pith::pdf::page_text_from_wire(wire.substr(0, wire.size() - 1), {}));
+  CHECK_FALSE(pith::pdf::page_text_from_wire(pith::pdf::PdfFacts{}.to_wire(), {}));  // another message's tag
+}
+
 TEST_CASE("a lying child cannot make a file verify that does not carry the signed record", "[facts][trust]") {
   const std::string bundle = pith::test::to_bytes(pith::test::make_signed_bundle());
   const std::string number = json::parse(bundle)["pith_number"].get<std::string>();
