@@ -24,7 +24,7 @@ pages_list=(${PAGES:-10 100 1000})
 measure() {  # measure LABEL COMMAND (its exit code is not judged: an unbound check is 4)
   hyperfine -N -i --warmup 2 --runs "$runs" --export-json "$work/h.json" "$2" >/dev/null 2>&1 || { echo "| $1 | failed | | | |"; return; }
   local forks rss
-  forks=$(strace -f -qq -e trace=clone,clone3,fork,vfork $2 2>&1 >/dev/null | grep -c clone || true)
+  forks=$(strace -f -qq -e trace=clone,clone3,fork,vfork $2 2>&1 >/dev/null | grep clone | grep -vc CLONE_THREAD || true)
   rss=$( (/usr/bin/time -f %M $2 2>&1 >/dev/null || true) | tail -1 | awk '{printf "%.1f", $1/1024}')
   /usr/bin/python3 - "$1" "$work/h.json" "$forks" "$rss" <<'PY'
 import json, sys

@@ -24,7 +24,7 @@ check=("$bin/pith-check" --offline)
 forks() {
   local want=$1 what=$2 n
   shift 2
-  n=$(strace -f -qq -e trace=clone,clone3,fork,vfork "$@" 2>&1 >/dev/null </dev/null | grep -c clone || true)
+  n=$(strace -f -qq -e trace=clone,clone3,fork,vfork "$@" 2>&1 >/dev/null </dev/null | grep clone | grep -vc CLONE_THREAD || true)
   ((n == want)) || fail "$what: $n children forked, expected $want"
 }
 

@@ -13,6 +13,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <vector>
+#include <thread>
 #include <utility>
 
 namespace pith {
@@ -120,6 +121,7 @@ Result<void> copy_extended_attributes(const std::string& from, int to_fd, const 
 // The one write: `prefix_length` bytes of `source`, then `tail`, with
 // `attributes`, flushed and renamed over the staged file's target as
 // `durability` says.
+Result<void> flush_while_checking(StagedFile& file, Durability durability, const WrittenCheck& check);
 Result<void> fill_and_commit(StagedFile& file, const std::string& source, std::uint64_t prefix_length,
                              std::string_view tail, const FileAttributes& attributes, Durability durability,
                              const WrittenCheck& check = {}) {
@@ -128,16 +130,31 @@ Result<void> fill_and_commit(StagedFile& file, const std::string& source, std::u
   }
   if (auto ok = file.append(tail); !ok) return ok;
   if (auto ok = file.set_attributes(attributes); !ok) return ok;
-  if (durability != Durability::none) {
-    if (auto ok = file.flush(); !ok) return ok;
-  }
-  if (check) {
-    if (auto ok = check(file.temporary_path()); !ok) return ok;
-  }
+  if (auto ok = flush_while_checking(file, durability, check); !ok) return ok;
   const fs::path target = file.target();
   if (auto ok = file.commit(); !ok) return ok;
   if (durability != Durability::file_and_directory) return {};
   return sync_directory(directory_of(target));
+}
+
+// The file flushed to disk (as `durability` says) and checked, at once: the
+// check (pith-stamp's re-reading of what it wrote, in its examining worker)
+// reads the same bytes from the page cache either way, and the fsync's wait
+// on the disk is then not added to it. Both must pass; the flush's failure
+// is named first.
+Result<void> flush_while_checking(StagedFile& file, Durability durability, const WrittenCheck& check) {
+  if (durability == Durability::none || !check) {
+    if (durability != Durability::none) return file.flush();
+    return check ? check(file.temporary_path()) : Result<void>{};
+  }
+  Result<void> flushed;
+  Result<void> checked;
+  {
+    const std::jthread flusher([&] { flushed = file.flush(); });  // joined at the end of this block, even on a throw
+    checked = check(file.temporary_path());
+  }
+  if (!flushed) return flushed;
+  return checked;
 }
 
 }  // namespace
