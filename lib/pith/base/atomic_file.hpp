@@ -32,6 +32,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <string_view>
 #include <sys/types.h>
 
@@ -112,7 +113,9 @@ class StagedFile {
   [[nodiscard]] Result<void> append(std::string_view bytes);
   [[nodiscard]] Result<void> set_attributes(const FileAttributes& attributes);
   [[nodiscard]] Result<void> flush();   // fsync
-  void start_writeback();                 // begins writing the bytes so far to disk (a hint: flush still decides)
+  // Begins writing the bytes so far to disk, in a thread of its own (joined
+  // when the result goes): a hint, the flush still decides.
+  [[nodiscard]] std::jthread start_writeback() const;
   // The temporary file's path (for a check of what was written).
   [[nodiscard]] const std::string& temporary_path() const { return temp_path_; }
   // Done writing (commit comes later). Releases the lock that marks the
@@ -157,6 +160,10 @@ class AtomicRewrite {
       : staged_(std::move(staged)), prefix_sha256_(std::move(prefix_sha256)) {}
   StagedFile staged_;
   std::string prefix_sha256_;
+  // The copy's writeback, begun at once beside the caller (pith-stamp hashes
+  // and reads meanwhile): joined before the tail is written, and before
+  // the file closes (declared last: destroyed first).
+  std::jthread writeback_;
 };
 
 // fsync of a directory, making the renames in it durable.
