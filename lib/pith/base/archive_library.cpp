@@ -58,15 +58,12 @@ Result<ArchiveLibrary> load_archive_library(const char* name) {
                     "): install it (Debian: apt install libarchive13)");
   };
   // Never unloaded: the archives a process opens are freed before it exits, or with it.
-  const Result<void*> opened = open_shared_library(name);
-  if (!opened) return cannot(opened.error().message);
-  void* handle = *opened;
-  ArchiveLibrary l{};
-  const bool all = take_function(handle, "archive_error_string", l.error_string) &&
-                   take_function(handle, "archive_set_error", l.set_error) && take_reading(handle, l) &&
-                   take_writing(handle, l) && take_entries(handle, l);
-  if (!all) return cannot(std::string(name) + " lacks a function pith uses: libarchive 3 is needed");
-  return l;
+  const auto take_all = [](void* handle, ArchiveLibrary& l) {
+    return take_function(handle, "archive_error_string", l.error_string) &&
+           take_function(handle, "archive_set_error", l.set_error) && take_reading(handle, l) && take_writing(handle, l) &&
+           take_entries(handle, l);
+  };
+  return load_library<ArchiveLibrary>(name, "libarchive 3", take_all, cannot);
 }
 
 Result<const ArchiveLibrary*> archive_library() {

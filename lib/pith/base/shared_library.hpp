@@ -26,4 +26,17 @@ template <class Function>
   return into != nullptr;
 }
 
+// `soname` loaded (never unloaded) and a `Library` of its functions, each
+// taken by `take(handle, library)` (false when one is missing); or why not,
+// as `cannot(why)` words it for the user: dlopen's reason, or that the
+// library lacks a function and which version has them all (`needed`).
+template <class Library, class Take, class Cannot>
+[[nodiscard]] Result<Library> load_library(const char* soname, const char* needed, const Take& take, const Cannot& cannot) {
+  const Result<void*> opened = open_shared_library(soname);
+  if (!opened) return cannot(opened.error().message);
+  Library library{};
+  if (!take(*opened, library)) return cannot(std::string(soname) + " lacks a function pith uses: " + needed + " is needed");
+  return library;
+}
+
 }  // namespace pith

@@ -28,20 +28,19 @@ Result<TesseractLibrary> load() {
                     "): install it (Debian: apt install libtesseract5 tesseract-ocr-eng)");
   };
   // Never unloaded: Tesseract and OpenMP keep global state for the life of the process.
-  const Result<void*> opened = open_shared_library(soname);
-  if (!opened) return cannot(opened.error().message);
-  void* handle = *opened;
-  TesseractLibrary t{};
-  const bool all = take_function(handle, "TessBaseAPICreate", t.create) && take_function(handle, "TessBaseAPIDelete", t.destroy) &&
-                   take_function(handle, "TessBaseAPIInit2", t.init) && take_function(handle, "TessBaseAPIEnd", t.end) &&
-                   take_function(handle, "TessBaseAPISetPageSegMode", t.set_page_seg_mode) &&
-                   take_function(handle, "TessBaseAPISetImage", t.set_image) &&
-                   take_function(handle, "TessBaseAPISetSourceResolution", t.set_source_resolution) &&
-                   take_function(handle, "TessBaseAPIGetUTF8Text", t.get_utf8_text) &&
-                   take_function(handle, "TessDeleteText", t.delete_text) && take_function(handle, "TessBaseAPIClear", t.clear);
-  if (!all) return cannot(std::string(soname) + " lacks a function pith uses: Tesseract 5 is needed");
-  run_openmp_on_one_thread(handle);
-  return t;
+  const auto take_all = [](void* handle, TesseractLibrary& t) {
+    if (!(take_function(handle, "TessBaseAPICreate", t.create) && take_function(handle, "TessBaseAPIDelete", t.destroy) &&
+          take_function(handle, "TessBaseAPIInit2", t.init) && take_function(handle, "TessBaseAPIEnd", t.end) &&
+          take_function(handle, "TessBaseAPISetPageSegMode", t.set_page_seg_mode) &&
+          take_function(handle, "TessBaseAPISetImage", t.set_image) &&
+          take_function(handle, "TessBaseAPISetSourceResolution", t.set_source_resolution) &&
+          take_function(handle, "TessBaseAPIGetUTF8Text", t.get_utf8_text) &&
+          take_function(handle, "TessDeleteText", t.delete_text) && take_function(handle, "TessBaseAPIClear", t.clear)))
+      return false;
+    run_openmp_on_one_thread(handle);
+    return true;
+  };
+  return load_library<TesseractLibrary>(soname, "Tesseract 5", take_all, cannot);
 }
 
 }  // namespace
