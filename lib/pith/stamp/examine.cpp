@@ -187,7 +187,16 @@ struct WorkerState {
   std::optional<registry::VerifiedRecord> record;
   pdf::StampOptions options;
   bool page_lines_read = false;  // examined.page_lines holds page 1's lines (answer_pages read them)
+  std::optional<std::vector<std::string>> seen_lines;  // page 1's lines, once read (seen_page_one)
 };
+
+// Page 1's lines as pith-check reads them, read once: for a number page 1
+// prints (answer_read) and for a title the metadata does not bind
+// (read_page_lines) alike.
+const std::vector<std::string>& seen_page_one(WorkerState& s) {
+  if (!s.seen_lines) s.seen_lines = pdf::read_page_text(s.mapped->bytes(), s.readout->metadata.link_uris).seen_lines();
+  return *s.seen_lines;
+}
 
 std::string worker_error(const std::string& input, const std::string& why) {
   return framed(sent_error(Error{ErrorKind::internal, input, why}));
@@ -202,7 +211,8 @@ std::string answer_read(const StampRunOptions& opt, const OpenFile& file, Worker
   if (!readout) return framed(sent_error(readout.error()));
   s.readout.emplace(std::move(*readout));
   s.examined = ExaminedPdf{};
-  const auto page_one_lines = [&] { return pdf::read_page_text(s.mapped->bytes(), s.readout->metadata.link_uris).seen_lines(); };
+  s.seen_lines.reset();
+  const auto page_one_lines = [&] { return seen_page_one(s); };
   s.examined.number = wanted_number(opt, s.readout->extraction, page_one_lines, s.examined.from);
   s.examined.titles = title_metadata(*s.readout);
   return framed(encode(read_message(s.examined)));
@@ -234,7 +244,7 @@ std::string answer_plan(const std::string& input, const registry::TrustStore* tr
 // title metadata (and not yet read).
 void read_page_lines(WorkerState& s) {
   if (s.page_lines_read || !page_text_needed(s.examined.titles, *s.record)) return;
-  s.examined.page_lines = pdf::read_page_text(s.mapped->bytes(), s.readout->metadata.link_uris).seen_lines();
+  s.examined.page_lines = seen_page_one(s);
   s.page_lines_read = true;
 }
 
@@ -521,6 +531,9 @@ Result<ExaminedPdf> Examiner::read() {
   if (!sent) return std::unexpected(sent.error());
   auto examined = examined_from_wire(*sent, opt_.input);
   if (!examined) return examined;
+  // Without --pith and a number in the metadata, the worker looked for one
+  // page 1 prints: it has page 1's lines already (wanted_number).
+  page_lines_read_ = opt_.pith.empty() && !(examined->number && examined->from != printed_number_from);
   // The .tex beside outranks a number page 1 only prints (a hint), not one the PDF's metadata names.
   const bool only_printed = examined->number && examined->from == printed_number_from;
   if (!examined->number || only_printed) {
@@ -554,7 +567,8 @@ Result<ExaminedPdf> Examiner::plan(const registry::VerifiedRecord& record, bool 
   // copies the original and hashes it.
   const bool stamps = outcome->outcome == pdf::StampOutcome::stamped;
   const bool beside = on_stamping && stamps;
-  const auto [first_share, second_share] = stamp_shares(beside, read_ && page_text_needed(read_->titles, record));
+  const bool lines_to_read = read_ && !page_lines_read_ && page_text_needed(read_->titles, record);
+  const auto [first_share, second_share] = stamp_shares(beside, lines_to_read);
   const std::optional<std::uint64_t> reading_pages =
       stamps ? std::optional(submit(asking_pages(first_share))) : std::nullopt;
   std::optional<PageOneDrawing> drawing;

@@ -107,6 +107,7 @@ class Examiner {
   const OpenFile& file_;
   std::unique_ptr<Worker> worker_;
   std::optional<ExaminedPdf> read_;
+  bool page_lines_read_ = false;  // the worker read page 1's lines to find a number it prints
 };
 
 // The check before anything written is kept, by the examining worker: the
