@@ -31,10 +31,12 @@ namespace fs = std::filesystem;
 // run.cpp stamps it only when the record's title binds the paper). The .tex
 // beside the PDF comes between the two, read by the parent: number_beside.
 std::optional<std::string> wanted_number(const StampRunOptions& opt, const pdf::PdfExtraction& extraction,
+                                         bool printed_number_wanted,
                                          const std::function<std::vector<std::string>()>& page_one_lines,
                                          std::string& from) {
   if (!opt.pith.empty()) return from = "--pith", opt.pith;
   if (auto place = pdf::where_is_the_number(extraction, {})) return from = "the PDF's " + place->where, place->number.to_string();
+  if (!printed_number_wanted) return std::nullopt;
   if (auto place = pdf::where_is_the_number(extraction, pdf::printed_numbers(page_one_lines())))
     return from = std::string(printed_number_from), place->number.to_string();
   return std::nullopt;
@@ -203,7 +205,7 @@ std::string worker_error(const std::string& input, const std::string& why) {
 }
 
 // What the PDF names (the number, the title metadata).
-std::string answer_read(const StampRunOptions& opt, const OpenFile& file, WorkerState& s) {
+std::string answer_read(const StampRunOptions& opt, const OpenFile& file, const ExamineRequest& request, WorkerState& s) {
   auto mapped = MappedFile::map(file);
   if (!mapped) return framed(sent_error(mapped.error()));
   s.mapped.emplace(std::move(*mapped));
@@ -213,7 +215,7 @@ std::string answer_read(const StampRunOptions& opt, const OpenFile& file, Worker
   s.examined = ExaminedPdf{};
   s.seen_lines.reset();
   const auto page_one_lines = [&] { return seen_page_one(s); };
-  s.examined.number = wanted_number(opt, s.readout->extraction, page_one_lines, s.examined.from);
+  s.examined.number = wanted_number(opt, s.readout->extraction, request.printed_number_wanted, page_one_lines, s.examined.from);
   s.examined.titles = title_metadata(*s.readout);
   return framed(encode(read_message(s.examined)));
 }
@@ -322,7 +324,7 @@ runner::ChildScheduler::Handler examining_worker(const StampRunOptions& opt, con
     auto request = decode_examine_request(message);
     if (!request) return framed(sent_error(request.error()));
     switch (request->ask) {
-      case ExamineAsk::read: return answer_read(opt, file, *state);
+      case ExamineAsk::read: return answer_read(opt, file, *request, *state);
       case ExamineAsk::plan: return answer_plan(opt.input, trust, base, *request, *state);
       case ExamineAsk::pages: return answer_pages(opt.input, file, *request, *state);
       case ExamineAsk::finish: return answer_finish(opt.input, *request, *state);
@@ -527,17 +529,24 @@ Result<pdf::PageFingerprints> Examiner::read_pages(std::uint64_t first, pdf::Pag
 }
 
 Result<ExaminedPdf> Examiner::read() {
-  auto sent = ask(asking(ExamineAsk::read));
+  // The .tex beside is read first (here: the worker's sandbox opens only the
+  // PDF). When it names a number, the worker need not look for one page 1
+  // prints, which it outranks: page 1's lines are then read beside the
+  // drawing child, not before the plan. What it says counts only as below.
+  const auto beside = opt_.pith.empty() ? number_beside(opt_.input) : Result<std::optional<tex::TexNumber>>(std::nullopt);
+  ExamineRequest reading = asking(ExamineAsk::read);
+  reading.printed_number_wanted = !(beside && *beside);
+  auto sent = ask(reading);
   if (!sent) return std::unexpected(sent.error());
   auto examined = examined_from_wire(*sent, opt_.input);
   if (!examined) return examined;
   // Without --pith and a number in the metadata, the worker looked for one
   // page 1 prints: it has page 1's lines already (wanted_number).
-  page_lines_read_ = opt_.pith.empty() && !(examined->number && examined->from != printed_number_from);
+  page_lines_read_ = opt_.pith.empty() && reading.printed_number_wanted &&
+                     !(examined->number && examined->from != printed_number_from);
   // The .tex beside outranks a number page 1 only prints (a hint), not one the PDF's metadata names.
   const bool only_printed = examined->number && examined->from == printed_number_from;
   if (!examined->number || only_printed) {
-    auto beside = number_beside(opt_.input);
     if (!beside && !only_printed) return std::unexpected(beside.error());
     if (beside && *beside) {
       examined->number = (*beside)->number.to_string();

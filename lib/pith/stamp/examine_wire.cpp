@@ -227,6 +227,7 @@ std::string encode(const pdf::PageTextRun& pages) {
 std::string encode(const ExamineRequest& request) {
   WireWriter w(examine_request_tag, examine_wire_version);
   w.named(request.ask, ask_names);
+  w.flag(request.printed_number_wanted);
   w.bytes(request.document);
   w.flag(request.restamp);
   w.flag(request.draw_page_one);
@@ -246,6 +247,7 @@ Result<ExamineRequest> decode_examine_request(std::string_view message) {
   WireReader r(message, examine_request_tag, examine_wire_version);
   ExamineRequest request;
   request.ask = r.named("ask", ask_names);
+  request.printed_number_wanted = r.flag("printed_number_wanted");
   request.document = r.bytes("document", signed_json::StrictJsonLimits{}.max_bytes);
   request.restamp = r.flag("restamp");
   request.draw_page_one = r.flag("draw_page_one");

@@ -71,6 +71,9 @@ struct ExamineAnswer {
 enum class ExamineAsk { read, plan, pages, finish, check, facts };
 struct ExamineRequest {
   ExamineAsk ask = ExamineAsk::read;
+  // read: whether to look for a number page 1 prints when the metadata
+  // names none (false: the .tex beside, which outranks it, names one).
+  bool printed_number_wanted = true;
   // plan: the record's document (verified again by the worker, with the
   // run's trust store: only a verification makes a record) and --force's
   // stamping again over a stamp pith-check does not call verified.

@@ -74,7 +74,14 @@ TEST_CASE("each request to the examining worker comes back as asked, pith-check'
     REQUIRE(decoded);
     CHECK(decoded->ask == ask);
     CHECK(decoded->name == "paper.pdf");
+    CHECK(decoded->printed_number_wanted);
   }
+  // A read told that the .tex beside names a number: no number page 1 prints is looked for.
+  ExamineRequest reading;
+  reading.printed_number_wanted = false;
+  const auto decoded = decode_examine_request(encode(reading));
+  REQUIRE(decoded);
+  CHECK_FALSE(decoded->printed_number_wanted);
 }
 
 TEST_CASE("an error the child sent comes back as it sent it") {
