@@ -40,11 +40,11 @@
 #include <istream>
 #include <map>
 #include <optional>
-#include <thread>
 #include <ostream>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
