@@ -9,7 +9,8 @@
 # - two PDFs at -j 1: one worker;
 # - one registry file (not a PDF): one child, none for page 1.
 # And a page-1 reader stopped by its memory budget makes the check
-# unverifiable naming the budget, as when one child read it all.
+# unverifiable naming the budget, as when one child read it all; a file
+# changed between the two children's reads gets no verdict (exit 2).
 set -euo pipefail
 
 source "$(dirname "$0")/../support/scratch_env.sh"  # $work, $src, $bin, $data; offline, reproducible
@@ -55,6 +56,25 @@ rc=0
 "${check[@]}" --child-memory 16 "$work/stamped.pdf" >"$work/out" 2>&1 || rc=$?
 ((rc == 4)) || fail "--child-memory 16: exit $rc, expected 4: $(cat "$work/out")"
 grep -q "exceeded the memory limit of 16 MiB" "$work/out" || fail "--child-memory 16 does not name the budget: $(cat "$work/out")"
+
+# A file changed between the two children's reads gets no verdict. Page 1 of
+# 10 M operators keeps the page-text child at work for ~0.3 s: once both
+# children exist (the file's state was taken before they were forked), the
+# file's time is changed under them.
+/usr/bin/python3 "$src/tests/support/hostile_pages_pdf.py" operators "$work/busy.pdf"
+"${check[@]}" "$work/busy.pdf" >"$work/race.out" 2>&1 &
+checker=$!
+for _ in $(seq 200); do
+  children=$(grep -l "^PPid:[[:space:]]*$checker\$" /proc/[0-9]*/status 2>/dev/null | wc -l || true)
+  ((children >= 2)) && break
+  sleep 0.01
+done
+touch "$work/busy.pdf"
+rc=0
+wait "$checker" || rc=$?
+((rc == 2)) || fail "a file changed while it was checked: exit $rc, expected 2: $(cat "$work/race.out")"
+grep -q "busy.pdf: the file changed while it was checked: check it again once nothing writes it" "$work/race.out" ||
+  fail "a file changed while it was checked is not named: $(cat "$work/race.out")"
 
 ((failures == 0)) || { echo "$failures failure(s)" >&2; exit 1; }
 echo "ok: one PDF is checked by two children (page 1 beside the facts), several by one each, with the same reports"

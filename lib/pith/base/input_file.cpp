@@ -93,4 +93,11 @@ Result<void> check_not_writable_by_others(const std::filesystem::path& path, con
   return {};
 }
 
+bool same_file_state(const std::string& path, const struct stat& before) {
+  struct stat now {};
+  return ::stat(path.c_str(), &now) == 0 && now.st_ino == before.st_ino && now.st_dev == before.st_dev &&
+         now.st_size == before.st_size && now.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+         now.st_mtim.tv_nsec == before.st_mtim.tv_nsec;
+}
+
 }  // namespace pith

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <sys/stat.h>
 
 namespace pith {
 
@@ -20,6 +21,11 @@ namespace pith {
 
 // The first `n` bytes (fewer for a shorter file) of the regular file `path`.
 [[nodiscard]] Result<std::string> read_input_head(const std::filesystem::path& path, std::size_t n);
+
+// Whether the file at `path` is still the one `before` described (device,
+// inode, size and modification time): a file rewritten or replaced while a
+// tool read it is not judged (or stamped) as if it had stood still.
+[[nodiscard]] bool same_file_state(const std::string& path, const struct stat& before);
 
 // Refuses (kind usage, `where` = path) a file or directory that someone other
 // than its owner could write — group or other write permission, or an owner

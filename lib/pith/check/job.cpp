@@ -44,6 +44,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <utility>
@@ -356,22 +357,27 @@ class OnlineBatch {
 // PageTextBeside): read_page_text is most of a check's reading, and this
 // process verifies the record meanwhile. Under the same limits as the
 // check's children, and named as they are ("the check ..."); destroying it
-// kills the child.
+// kills the child. Two children read the file at two moments: one that
+// changed meanwhile (rewritten, replaced) gets no verdict from the two.
 class PageTextReading {
  public:
-  PageTextReading(std::string path, const runner::IsolationLimits& limits)
-      : path_(std::move(path)), children_(runner::SchedulerOptions{.children = 1, .limits = limits.child_limits()}) {
+  PageTextReading(std::string path, const struct stat& before, const runner::IsolationLimits& limits)
+      : path_(std::move(path)), before_(before),
+        children_(runner::SchedulerOptions{.children = 1, .limits = limits.child_limits()}) {
     children_.start(0, [this] { return read_page_text_in_child(path_); });
   }
   Result<std::string> answer() {
     while (!answer_) {
       for (auto& done : children_.wait().done) answer_ = std::move(done.answer);
     }
+    if (*answer_ && !same_file_state(path_, before_))
+      answer_ = fail(ErrorKind::io, "", "the file changed while it was checked: check it again once nothing writes it");
     return *answer_;
   }
 
  private:
   std::string path_;
+  struct stat before_;
   runner::ChildScheduler children_;
   std::optional<Result<std::string>> answer_;
 };
@@ -379,12 +385,16 @@ class PageTextReading {
 // Whether the run's page 1 text is read beside the facts: one input, a PDF
 // file (a member is read from the parent's memory), and a second core to
 // read it on.
-bool reads_page_text_beside(runner::InputSource& inputs) {
-  if (inputs.total() != std::optional<std::size_t>(1) || !inputs.has(0)) return false;
+// The file's state (stat) when it is.
+std::optional<struct stat> reads_page_text_beside(runner::InputSource& inputs) {
+  if (inputs.total() != std::optional<std::size_t>(1) || !inputs.has(0)) return std::nullopt;
   const CorpusInput& only = inputs.at(0);
-  if (only.bytes || only.ready || std::thread::hardware_concurrency() < 2) return false;
+  if (only.bytes || only.ready || std::thread::hardware_concurrency() < 2) return std::nullopt;
+  struct stat before {};
+  if (::stat(only.name.c_str(), &before) != 0 || !S_ISREG(before.st_mode)) return std::nullopt;
   const auto head = read_input_head(only.name, 1024);
-  return head && looks_like_pdf(*head);
+  if (!head || !looks_like_pdf(*head)) return std::nullopt;
+  return before;
 }
 
 // pith-check's Judge (runner/corpus.hpp): the child only reads the input
@@ -397,7 +407,9 @@ class InputJudge final : public runner::Judge {
 
   // The one input's page 1 text read beside its facts (before the run starts:
   // the workers forked after it leave page 1's text to it).
-  void read_page_text_beside(const std::string& path) { page_text_.emplace(path, options_.limits); }
+  void read_page_text_beside(const std::string& path, const struct stat& before) {
+    page_text_.emplace(path, before, options_.limits);
+  }
 
   [[nodiscard]] std::string read(const runner::InputRequest& input) const override {
     return read_input_in_child(input.name, input.bytes, page_text_ ? pdf::PageOneText::elsewhere : pdf::PageOneText::read);
@@ -454,7 +466,7 @@ class InputJudge final : public runner::Judge {
   if (options.table && !options.quiet) out << report_table_header(*options.table) << std::flush;  // even with no row
   OnlineBatch online(resolver, options.local_resolver, std::max<std::size_t>(options.online_batch, 1), writer);
   InputJudge judge(trust, options, online);
-  if (reads_page_text_beside(inputs_in_order)) judge.read_page_text_beside(inputs_in_order.at(0).name);
+  if (const auto before = reads_page_text_beside(inputs_in_order)) judge.read_page_text_beside(inputs_in_order.at(0).name, *before);
 
   const runner::Interruption interruption;
   runner::CorpusOptions corpus;

@@ -16,13 +16,6 @@ namespace pith::stamp::detail {
 
 namespace fs = std::filesystem;
 
-bool same_file_state(const std::string& path, const struct stat& before) {
-  struct stat now {};
-  return ::stat(path.c_str(), &now) == 0 && now.st_ino == before.st_ino && now.st_dev == before.st_dev &&
-         now.st_size == before.st_size && now.st_mtim.tv_sec == before.st_mtim.tv_sec &&
-         now.st_mtim.tv_nsec == before.st_mtim.tv_nsec;
-}
-
 namespace {
 
 bool same_path(const std::string& a, const std::string& b) { return fs::absolute(a) == fs::absolute(b); }

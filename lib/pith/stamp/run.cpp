@@ -2,6 +2,7 @@
 #include "pith/stamp/run.hpp"
 
 #include "pith/base/check_codes.hpp"
+#include "pith/base/input_file.hpp"
 #include "pith/base/mapped_file.hpp"
 #include "pith/base/terminal_text.hpp"
 #include "pith/check/file.hpp"

@@ -94,8 +94,6 @@ using ObtainedRecord = std::variant<registry::VerifiedRecord, registry::Document
 
 // ------------------------------------------------------------- pdf_output.cpp
 
-// The file at `path` is still the one `before` described (inode, size, time).
-[[nodiscard]] bool same_file_state(const std::string& path, const struct stat& before);
 [[nodiscard]] bool writes_to_stdout(const StampRunOptions& opt);
 [[nodiscard]] bool in_place(const StampRunOptions& opt);
 // Whether the stamp copies the original (in place or -o OUT) rather than
