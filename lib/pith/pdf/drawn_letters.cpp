@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/drawn_letters.hpp"
 
+#include "pith/base/utf8.hpp"
 #include "pith/pdf/poppler_document.hpp"
 #include "pith/pdf/tesseract_library.hpp"
 
@@ -149,11 +150,19 @@ Result<GreyCrop> render_line(PDFDoc& doc, const Box& box, const Band& band, Draw
 }
 
 // Tesseract's text of one line: its line breaks (and any control
-// character) made spaces, surrounding space trimmed.
+// character) made spaces, a byte that is not UTF-8 made U+FFFD (the parent
+// refuses an answer that is not text: drawn_letters_from_wire), surrounding
+// space trimmed.
 std::string one_line(const char* text) {
-  std::string out = text ? text : "";
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  const std::string_view read = text ? text : "";
+  std::string out;
+  out.reserve(read.size());
+  for (std::size_t i = 0; i < read.size();) {
+    const Utf8Step step = next_utf8(read.substr(i));
+    if (step.code_point < 0) append_utf8(out, U'\uFFFD');
+    else if (step.code_point < 0x20) out += ' ';
+    else out.append(read.substr(i, step.length));
+    i += step.length;
   }
   const auto first = out.find_first_not_of(' ');
   if (first == std::string::npos) return {};
@@ -213,7 +222,10 @@ Result<std::vector<std::string>> drawn_letters_from_wire(std::string_view wire, 
     read.emplace_back(rest.substr(0, newline));
     rest.remove_prefix(newline + 1);
   }
-  if (read.size() != lines || !rest.empty())
+  // The child sends what Tesseract read, checked as valid UTF-8 (read_drawn_letters_here):
+  // anything else is a child taken over, whose lines are not compared.
+  const bool each_text = std::all_of(read.begin(), read.end(), [](const std::string& l) { return is_valid_utf8(l); });
+  if (read.size() != lines || !rest.empty() || !each_text)
     return fail(ErrorKind::internal, "glyph check", "the reading child sent a malformed answer");
   return read;
 }

@@ -6,6 +6,7 @@
 #include "pith/base/wire.hpp"
 #include "pith/check/file.hpp"
 #include "pith/pdf/crop_wire.hpp"
+#include "pith/pdf/drawn_letters.hpp"
 #include "pith/pdf/facts.hpp"
 #include "pith/registry/trust_store.hpp"
 #include "pith/runner/worker_wire.hpp"
@@ -125,3 +126,28 @@ TEST_CASE("the sty_data seed is a generated pith.sty whose data reads back") {
   REQUIRE(data);
   CHECK_FALSE(data->document_bytes.empty());
 }
+
+TEST_CASE("the drawn_letters_wire seeds are answers of today's wire, and it is strict") {
+  // Each seed: one byte, the lines asked for; then the reading child's answer.
+  const auto seeds = seeds_of("drawn_letters_wire");
+  REQUIRE(seeds.size() == 3);
+  for (const char* name : {"two-lines", "accents"}) {
+    INFO(name);
+    const std::string& seed = seeds.at(name);
+    const std::string answer = seed.substr(1);
+    const auto read = pith::pdf::drawn_letters_from_wire(answer, static_cast<unsigned char>(seed[0]));
+    REQUIRE(read);
+    CHECK(pith::pdf::drawn_letters_to_wire(*read) == answer);
+  }
+  CHECK(pith::pdf::drawn_letters_from_wire(seeds.at("two-lines").substr(1), 2)->at(1) == "and modular pipeline parallelism");
+  const auto error = pith::pdf::drawn_letters_from_wire(seeds.at("error").substr(1), 0);
+  REQUIRE_FALSE(error);
+  CHECK(error.error().message == "Tesseract could not read the line");
+  // Not the lines asked for, bytes after the last line, or a line that is not UTF-8: a child taken over.
+  CHECK_FALSE(pith::pdf::drawn_letters_from_wire("ok\nA\n", 2));
+  CHECK_FALSE(pith::pdf::drawn_letters_from_wire("ok\nA\nB", 1));
+  CHECK_FALSE(pith::pdf::drawn_letters_from_wire("ok\nA \xff title\n", 1));
+  CHECK_FALSE(pith::pdf::drawn_letters_from_wire("ok\n\xc0\xaf\n", 1));  // an overlong '/'
+  CHECK_FALSE(pith::pdf::drawn_letters_from_wire("garbage", 0));
+}
+
