@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/page_renders.hpp"
 
+#include "pith/base/input_file.hpp"
+#include "pith/check/file.hpp"
 #include "pith/pdf/evidence.hpp"
-#include "pith/runner/isolation.hpp"
 
 namespace pith::check {
 
@@ -28,6 +29,21 @@ Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes, 
       [&] { return pdf::drawn_letters_to_wire(pdf::read_drawn_letters_here(pdf_bytes, lines, mode)); }, limits);
   if (!sent) return std::unexpected(sent.error());
   return pdf::drawn_letters_from_wire(*sent, lines.size());
+}
+
+PageTextReading::PageTextReading(std::string path, const struct stat& before, const runner::IsolationLimits& limits)
+    : path_(std::move(path)), before_(before),
+      children_(runner::SchedulerOptions{.children = 1, .limits = limits.child_limits()}) {
+  children_.start(0, [this] { return read_page_text_in_child(path_); });
+}
+
+Result<std::string> PageTextReading::answer() {
+  while (!answer_) {
+    for (auto& done : children_.wait().done) answer_ = std::move(done.answer);
+  }
+  if (*answer_ && !same_file_state(path_, before_))
+    answer_ = fail(ErrorKind::io, "", "the file changed while it was checked: check it again once nothing writes it");
+  return *answer_;
 }
 
 }  // namespace pith::check

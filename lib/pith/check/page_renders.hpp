@@ -9,13 +9,19 @@
 //  - the letters OCR reads in a few of the title's lines (pdf/drawn_letters.hpp:
 //    the glyph check, check/visible.hpp).
 // The children send their wires; this process decodes them as hostile.
+// And page 1's text of a check's one PDF, read in a child of its own beside
+// the parsing child (PageTextReading: check/file.hpp PageTextBeside).
 #include "pith/base/error.hpp"
 #include "pith/pdf/drawn_letters.hpp"
 #include "pith/pdf/glyph_visibility.hpp"
 #include "pith/runner/child_budget.hpp"
+#include "pith/runner/child_scheduler.hpp"
+#include "pith/runner/isolation.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 #include <vector>
 
 namespace pith::check {
@@ -32,5 +38,25 @@ namespace pith::check {
 [[nodiscard]] Result<std::vector<std::string>> read_drawn_letters(std::string_view pdf_bytes,
                                                                   const std::vector<pdf::Box>& lines,
                                                                   pdf::ReadMode mode = pdf::ReadMode::line);
+
+// Page 1's text of a run's one PDF (the file `path`, as `before` described
+// it), read by a child of its own while the child reading the rest of the
+// facts is at work: read_page_text is most of a check's reading, and this
+// process verifies the record meanwhile. Under the same limits as the
+// check's children, and named as they are ("the check ..."); destroying it
+// kills the child. Two children read the file at two moments: one that
+// changed meanwhile (rewritten, replaced) gets no verdict from the two.
+class PageTextReading {
+ public:
+  PageTextReading(std::string path, const struct stat& before, const runner::IsolationLimits& limits);
+  // What the child sent (pdf::page_text_to_wire), or why nothing came; awaited once.
+  [[nodiscard]] Result<std::string> answer();
+
+ private:
+  std::string path_;
+  struct stat before_;
+  runner::ChildScheduler children_;
+  std::optional<Result<std::string>> answer_;
+};
 
 }  // namespace pith::check
