@@ -49,6 +49,21 @@ class Sha256Stream {
   std::unique_ptr<State> state_;
 };
 
+// SHA-256 of bytes given in pieces, whose digest so far can be read at any
+// point and the hashing go on (libsodium's state, copied): the hashes of a
+// text and of each of its prefixes for the cost of hashing it once (the
+// visible title search hashes a span of lines as the span one line
+// shorter, extended). A value: copy it to branch.
+class Sha256Prefix {
+ public:
+  Sha256Prefix();
+  void append(std::string_view data);
+  [[nodiscard]] Sha256Digest digest() const;
+
+ private:
+  alignas(8) std::array<std::uint8_t, 104> state_{};  // crypto_hash_sha256_state
+};
+
 // Ed25519 (RFC 8032, libsodium's crypto_sign_verify_detached: canonical S,
 // no small-order keys). True only when `signature` is valid for `message`.
 [[nodiscard]] bool ed25519_verify(const Ed25519PublicKey& key, std::span<const std::uint8_t> message,

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstring>
+#include <new>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 #include <sodium.h>
@@ -114,6 +116,32 @@ Sha256Digest Sha256Stream::finish() {
   Sha256Digest out{};
   unsigned int len = 0;
   EVP_DigestFinal_ex(s.ctx, out.data(), &len);
+  return out;
+}
+
+static_assert(sizeof(crypto_hash_sha256_state) == 104 && alignof(crypto_hash_sha256_state) <= 8,
+              "Sha256Prefix holds libsodium's SHA-256 state by value");
+
+namespace {
+// The state is trivially copyable: Sha256Prefix's copies copy it.
+crypto_hash_sha256_state* sodium_state(std::array<std::uint8_t, 104>& bytes) {
+  return std::launder(reinterpret_cast<crypto_hash_sha256_state*>(bytes.data()));
+}
+}  // namespace
+
+Sha256Prefix::Sha256Prefix() {
+  ensure_sodium();
+  crypto_hash_sha256_init(new (state_.data()) crypto_hash_sha256_state); }
+
+void Sha256Prefix::append(std::string_view data) {
+  crypto_hash_sha256_update(sodium_state(state_), reinterpret_cast<const unsigned char*>(data.data()), data.size());
+}
+
+Sha256Digest Sha256Prefix::digest() const {
+  crypto_hash_sha256_state copy;
+  std::memcpy(&copy, state_.data(), sizeof copy);
+  Sha256Digest out{};
+  crypto_hash_sha256_final(&copy, out.data());
   return out;
 }
 

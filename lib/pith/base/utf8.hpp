@@ -22,6 +22,15 @@ struct Utf8Step {
 // Whether all of `text` is valid UTF-8.
 [[nodiscard]] bool is_valid_utf8(std::string_view text);
 
+// Whether every byte of `text` is ASCII (below 0x80): text that Unicode
+// normalisation leaves as it is, so callers may skip utf8proc for it.
+[[nodiscard]] inline bool is_ascii(std::string_view text) {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
+}
+
 // `c` appended as UTF-8; a surrogate or a value above U+10FFFF as U+FFFD.
 void append_utf8(std::string& out, char32_t c);
 

@@ -13,13 +13,6 @@ namespace pith::registry {
 
 namespace {
 
-bool is_ascii(std::string_view s) {
-  for (unsigned char c : s) {
-    if (c >= 0x80) return false;
-  }
-  return true;
-}
-
 // Python's str.split() whitespace: the ASCII set plus Unicode spaces.
 bool is_whitespace(utf8proc_int32_t cp) {
   if (cp == ' ' || (cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x1f) || cp == 0x85) return true;
@@ -29,19 +22,30 @@ bool is_whitespace(utf8proc_int32_t cp) {
 }
 
 
-std::string collapse_lower_ascii(std::string_view s) {
-  std::string out;
-  bool pending_space = false;
+// title_canon's rule for ASCII, one character at a time: letters lowered,
+// a run of whitespace one space between letters, none at either end.
+// `emit` receives what the canonical text gains; `wrote`/`pending_space`
+// carry the rule's state from one piece of text to the next.
+template <class Emit>
+void collapse_lower_ascii_into(std::string_view s, bool& wrote, bool& pending_space, Emit&& emit) {
   for (char c : s) {
     const bool space = c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
     if (space) {
-      pending_space = !out.empty();
+      pending_space = wrote;
       continue;
     }
-    if (pending_space) out += ' ';
+    if (pending_space) emit(' ');
     pending_space = false;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    emit((c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+    wrote = true;
   }
+}
+
+std::string collapse_lower_ascii(std::string_view s) {
+  std::string out;
+  bool wrote = false;
+  bool pending_space = false;
+  collapse_lower_ascii_into(s, wrote, pending_space, [&out](char c) { out += c; });
   return out;
 }
 
@@ -75,6 +79,13 @@ std::string title_canon(std::string_view title) {
 }
 
 std::string title_canon_sha256(std::string_view title) { return sha256_hex(title_canon(title)); }
+
+void AsciiTitleHash::append(std::string_view ascii) {
+  std::string canonical;
+  canonical.reserve(ascii.size() + 1);
+  collapse_lower_ascii_into(ascii, wrote_, pending_space_, [&canonical](char c) { canonical += c; });
+  hash_.append(canonical);
+}
 
 namespace {
 

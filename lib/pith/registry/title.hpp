@@ -6,6 +6,8 @@
 // titles the registry's Unicode rules are not determined by the data: pith
 // applies NFC (utf8proc) + simple lower case, and reports a non-ASCII
 // mismatch as "undetermined" (warn), never as a forgery.
+#include "pith/base/crypto.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,22 @@ namespace pith::registry {
 // (it cannot match a registry hash anyway).
 [[nodiscard]] std::string title_canon(std::string_view title);
 [[nodiscard]] std::string title_canon_sha256(std::string_view title);
+
+// title_canon of ASCII text given in pieces, hashed as it is made: the
+// SHA-256 of title_canon(a + b) is that of title_canon(a), extended by b.
+// The visible title search (visible_title.cpp) hashes each span of lines
+// so, as the span one line shorter plus a space and a line. Only for ASCII:
+// the NFC of joined Unicode text need not be the join of its parts' NFC.
+class AsciiTitleHash {
+ public:
+  void append(std::string_view ascii);
+  [[nodiscard]] Sha256Digest digest() const { return hash_.digest(); }
+
+ private:
+  Sha256Prefix hash_;
+  bool wrote_ = false;          // a letter was hashed
+  bool pending_space_ = false;  // whitespace since the last letter, after one
+};
 
 // For messages: a title quoted, control characters shown as '?', cut after
 // 120 bytes.

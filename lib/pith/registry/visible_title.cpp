@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/visible_title.hpp"
 
+#include "pith/base/crypto.hpp"
 #include "pith/base/utf8.hpp"
 #include "pith/registry/title.hpp"
 
@@ -80,8 +81,18 @@ std::string collapse_spaces(std::string_view text) {
   return out;
 }
 
-bool hash_matches(const std::string& text, std::string_view expected) {
-  return title_canon_sha256(text) == expected;
+// The record's title hash as bytes, compared with each span's digest; a
+// value that is not 64 hex digits matches no span.
+using ExpectedDigest = std::optional<Sha256Digest>;
+
+ExpectedDigest expected_digest(std::string_view lower_hex_sha256) {
+  auto bytes = from_hex_fixed<32>(lower_hex_sha256);
+  if (!bytes) return std::nullopt;
+  return *bytes;
+}
+
+bool hash_matches(const std::string& text, const Sha256Digest& expected) {
+  return sha256(title_canon(text)) == expected;
 }
 
 std::string lower_hex(std::string_view hex) {
@@ -108,19 +119,19 @@ std::string join(const std::vector<std::string>& lines, std::size_t first, std::
   return out;
 }
 
-// Tries the ways of joining lines[first, first+count) and returns the text
-// that hashes to `expected`. Joints after a hyphen get all three ways when
-// there are few of them (3^k), else one way for all.
-std::optional<std::string> matching_join(const std::vector<std::string>& lines, std::size_t first, std::size_t count,
-                                         std::string_view expected) {
+// Tries the other ways of joining lines[first, first+count) (the caller
+// tried spaces at every joint) and returns the text that hashes to
+// `expected`. Joints after a hyphen get all three ways when there are few
+// of them (3^k), else one way for all.
+std::optional<std::string> matching_hyphen_join(const std::vector<std::string>& lines, std::size_t first,
+                                                std::size_t count, const Sha256Digest& expected) {
   std::vector<std::size_t> hyphen_joints;
   for (std::size_t k = 0; k + 1 < count; ++k) {
     const std::string& line = lines[first + k];
     if (!line.empty() && line.back() == '-' && line.size() > 1) hyphen_joints.push_back(k);
   }
-  std::vector<Join> joins(count > 0 ? count - 1 : 0, Join::space);
-  if (auto text = join(lines, first, count, joins); hash_matches(text, expected)) return text;
   if (hyphen_joints.empty()) return std::nullopt;
+  std::vector<Join> joins(count - 1, Join::space);
   constexpr std::size_t max_enumerated_joints = 4;
   if (hyphen_joints.size() <= max_enumerated_joints) {
     std::size_t combinations = 1;
@@ -142,7 +153,38 @@ std::optional<std::string> matching_join(const std::vector<std::string>& lines, 
   return std::nullopt;
 }
 
-std::optional<VisibleSpan> search_normalised(const std::vector<std::string>& lines, std::string_view expected,
+// The spans from one start line, each one line longer than the last,
+// joined with spaces: while every line is ASCII, each span's hash extends
+// the last one's (AsciiTitleHash) instead of hashing the joined text anew
+// (a page whose title is not found hashes 80 x 8 spans in up to eight forms).
+class SpacedSpans {
+ public:
+  SpacedSpans(const std::vector<std::string>& lines, std::size_t first) : lines_(lines), first_(first) {}
+
+  // Whether the span one line longer than the last hashes to `expected`.
+  bool next_matches(const Sha256Digest& expected) {
+    const std::string& line = lines_[first_ + count_];
+    ascii_ = ascii_ && is_ascii(line);
+    if (ascii_) {
+      if (count_ > 0) hash_.append(" ");
+      hash_.append(line);
+    }
+    ++count_;
+    return ascii_ ? hash_.digest() == expected : hash_matches(text(), expected);
+  }
+  [[nodiscard]] std::string text() const {
+    return join(lines_, first_, count_, std::vector<Join>(count_ - 1, Join::space));
+  }
+
+ private:
+  const std::vector<std::string>& lines_;
+  std::size_t first_;
+  std::size_t count_ = 0;
+  bool ascii_ = true;
+  AsciiTitleHash hash_;
+};
+
+std::optional<VisibleSpan> search_normalised(const std::vector<std::string>& lines, const Sha256Digest& expected,
                                              const SpanSearch& search) {
   std::vector<std::size_t> starts = search.starts;
   if (starts.empty()) {
@@ -151,8 +193,10 @@ std::optional<VisibleSpan> search_normalised(const std::vector<std::string>& lin
   for (const std::size_t first : starts) {
     if (first >= lines.size()) continue;
     const std::size_t longest = std::min(search.max_span_lines, lines.size() - first);
+    SpacedSpans spaced(lines, first);
     for (std::size_t count = 1; count <= longest; ++count) {
-      if (auto text = matching_join(lines, first, count, expected)) return VisibleSpan{first, count, std::move(*text)};
+      if (spaced.next_matches(expected)) return VisibleSpan{first, count, spaced.text()};
+      if (auto text = matching_hyphen_join(lines, first, count, expected)) return VisibleSpan{first, count, std::move(*text)};
     }
   }
   return std::nullopt;
@@ -215,8 +259,12 @@ std::string ascii_quotes(std::string line) {
 // NFKC without footnote marks; that with ASCII quotes too.
 enum class LineForm { compatibility, canonical, unmarked, unmarked_ascii };
 
-std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, LineForm form) {
-  auto lines = normalised_lines(raw, form != LineForm::canonical);
+// `compatible`: normalised_lines(raw, true), made once for the three forms
+// that start from it.
+std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, const std::vector<std::string>& compatible,
+                                       LineForm form) {
+  if (form == LineForm::canonical) return normalised_lines(raw, false);
+  auto lines = compatible;
   if (form == LineForm::unmarked || form == LineForm::unmarked_ascii) {
     for (auto& line : lines) line = without_footnote_marks(line);
   }
@@ -229,16 +277,17 @@ std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, Line
 std::optional<VisibleSpan> search_both_forms(const std::vector<std::string>& raw, std::string_view expected_sha256,
                                              const SpanSearch& search,
                                              const std::function<std::vector<std::string>(std::vector<std::string>)>& prepare_lines) {
-  if (expected_sha256.empty()) return std::nullopt;
-  const std::string expected = lower_hex(expected_sha256);
+  const ExpectedDigest expected = expected_digest(lower_hex(expected_sha256));
+  if (!expected) return std::nullopt;  // no hash, or not one: no span can match
   // Plain ASCII text has the same lines in every form: each distinct set of
   // lines is searched once (the search hashes every span: most of the
   // checking process's work on a paper whose title is not on page 1).
   std::vector<std::vector<std::string>> searched;
+  const std::vector<std::string> compatible = normalised_lines(raw, true);
   for (const LineForm form : {LineForm::compatibility, LineForm::canonical, LineForm::unmarked, LineForm::unmarked_ascii}) {
-    auto lines = prepare_lines(lines_in_form(raw, form));
+    auto lines = prepare_lines(lines_in_form(raw, compatible, form));
     if (std::find(searched.begin(), searched.end(), lines) != searched.end()) continue;
-    if (auto span = search_normalised(lines, expected, search)) return span;
+    if (auto span = search_normalised(lines, *expected, search)) return span;
     searched.push_back(std::move(lines));
   }
   return std::nullopt;
@@ -247,6 +296,13 @@ std::optional<VisibleSpan> search_both_forms(const std::vector<std::string>& raw
 }  // namespace
 
 std::string normalise_visible_text(std::string_view text, bool compatibility) {
+  // ASCII (most lines of most pages): prepare() only makes each whitespace
+  // control a space, and NFC and NFKC leave ASCII as it is.
+  if (is_ascii(text)) {
+    std::string plain(text);
+    std::replace_if(plain.begin(), plain.end(), [](char c) { return c >= 0x09 && c <= 0x0d; }, ' ');
+    return collapse_spaces(plain);
+  }
   return collapse_spaces(compose(prepare(text), compatibility));
 }
 

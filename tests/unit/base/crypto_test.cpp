@@ -47,6 +47,21 @@ TEST_CASE("sha256 in pieces equals sha256 at once, short or long, across the swi
   }
 }
 
+TEST_CASE("Sha256Prefix: the digest of every prefix, and the hashing goes on; copies branch", "[crypto]") {
+  const std::string text = "The quick brown fox jumps over the lazy dog, " + std::string(200, 'z');
+  pith::Sha256Prefix prefix;
+  CHECK(prefix.digest() == pith::sha256(""));
+  for (std::size_t at = 0; at < text.size(); at += 7) {
+    prefix.append(std::string_view(text).substr(at, 7));
+    const std::size_t hashed = std::min(text.size(), at + 7);
+    REQUIRE(prefix.digest() == pith::sha256(std::string_view(text).substr(0, hashed)));
+  }
+  pith::Sha256Prefix branch = prefix;
+  branch.append("!");
+  CHECK(branch.digest() == pith::sha256(text + "!"));
+  CHECK(prefix.digest() == pith::sha256(text));  // the original is unchanged by its copy's appends
+}
+
 TEST_CASE("hex of text bytes and the lower-case hex test", "[crypto]") {
   CHECK(pith::to_hex(std::string_view("\x00\xffz", 3)) == "00ff7a");
   CHECK(pith::is_sha256_hex(pith::sha256_hex("abc")));

@@ -72,6 +72,35 @@ TEST_CASE("the record's title is found across lines, with hyphens kept or droppe
   CHECK_FALSE(check::find_visible_span(late, sha));
 }
 
+TEST_CASE("a title is found whether its lines are ASCII or not, wherever the non-ASCII line falls", "[visible]") {
+  // ASCII spans are hashed line by line (each span extends the last one's
+  // hash); a span with a non-ASCII line is hashed whole. Every place of the
+  // non-ASCII line, and of the title among other lines, finds the same span.
+  const std::vector<std::string> title_lines = {"Fast training of", "\xC3\x89tudes on large", "language models",
+                                                "for everyone"};
+  for (std::size_t accented = 0; accented <= title_lines.size(); ++accented) {
+    std::vector<std::string> title = title_lines;
+    for (std::size_t i = 0; i < title.size(); ++i) {
+      if (i != accented) title[i] = i == 1 ? "Studies on large" : title[i];
+    }
+    if (accented != 1 && accented < title.size()) title[accented] += " \xE2\x80\x94 caf\xC3\xA9";
+    std::string joined;
+    for (const auto& line : title) joined += (joined.empty() ? "" : " ") + line;
+    const auto sha = registry::title_canon_sha256(joined);
+    for (std::size_t before = 0; before < 3; ++before) {
+      std::vector<std::string> lines(before, "Some header line");
+      lines.insert(lines.end(), title.begin(), title.end());
+      lines.push_back("Author Name");
+      INFO("accented line " << accented << ", lines before " << before);
+      const auto span = check::find_visible_span(lines, sha);
+      REQUIRE(span);
+      CHECK(span->first_line == before);
+      CHECK(span->line_count == title.size());
+      CHECK(span->text == joined);
+    }
+  }
+}
+
 TEST_CASE("footnote marks after a title and typographic quotes do not hide it", "[visible]") {
   // \thanks leaves a mark at the end of the title ("The gtl package: … tokens∗").
   const auto sha = registry::title_canon_sha256("The gtl package: manipulate unbalanced lists of tokens");
