@@ -25,6 +25,7 @@ enum class ErrorKind {
   conflict,      // the data names another paper's number than the one asked for
   unverifiable,  // intact, but nothing trusted signed it
   limit,         // the work was stopped by its budget (a child's memory, CPU or wall time, output): not judged within it
+  crashed,       // a limited child ended without an answer: a signal, the sandbox's kill, a broken or missing envelope
   internal,      // a bug or an unexpected failure inside pith
 };
 
@@ -42,6 +43,7 @@ enum class ErrorKind {
     case ErrorKind::conflict: return "conflict";
     case ErrorKind::unverifiable: return "unverifiable";
     case ErrorKind::limit: return "limit";
+    case ErrorKind::crashed: return "crashed";
     case ErrorKind::internal: return "internal";
   }
   return "internal";  // not reached: the switch covers every kind
@@ -52,7 +54,7 @@ enum class ErrorKind {
 [[nodiscard]] constexpr std::optional<ErrorKind> error_kind_named(std::string_view name) {
   for (const ErrorKind kind : {ErrorKind::usage, ErrorKind::malformed, ErrorKind::io, ErrorKind::network,
                                ErrorKind::not_found, ErrorKind::not_served, ErrorKind::rejected, ErrorKind::conflict,
-                               ErrorKind::unverifiable, ErrorKind::limit, ErrorKind::internal}) {
+                               ErrorKind::unverifiable, ErrorKind::limit, ErrorKind::crashed, ErrorKind::internal}) {
     if (name == to_string(kind)) return kind;
   }
   return std::nullopt;

@@ -54,6 +54,7 @@ namespace pith {
     case ErrorKind::network:
     case ErrorKind::not_served:
     case ErrorKind::limit:  // a tool that stops because a child passed its budget (pith-check's verdict is unverifiable)
+    case ErrorKind::crashed:  // as a malformed input: the input's doing, or a bug, either way not judged
     case ErrorKind::internal: return exit_code::usage_or_io;
     case ErrorKind::not_found: return exit_code::not_found;
     case ErrorKind::unverifiable: return exit_code::unverifiable;

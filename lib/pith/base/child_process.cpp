@@ -181,11 +181,13 @@ std::string describe_too_large(const std::string& subject, const ChildLimits& li
 }
 
 Result<std::string> child_payload(const std::string& subject, std::string payload) {
-  auto stopped = [](std::string message) { return fail(ErrorKind::malformed, "", std::move(message)); };
-  if (payload.empty()) return stopped(subject + " sent back no complete result");
-  if (payload.front() == error_tag) return stopped(payload.substr(1));
+  // The child's own error (error_tag) is the input's; no envelope, or a
+  // broken one, is the child failing.
+  const auto incomplete = [&subject] { return fail(ErrorKind::crashed, "", subject + " sent back no complete result"); };
+  if (payload.empty()) return incomplete();
+  if (payload.front() == error_tag) return fail(ErrorKind::malformed, "", payload.substr(1));
   if (payload.front() == limit_tag) return fail(ErrorKind::limit, "", payload.substr(1));
-  if (payload.front() != result_tag) return stopped(subject + " sent back no complete result");
+  if (payload.front() != result_tag) return incomplete();
   payload.erase(0, 1);
   return payload;
 }

@@ -126,6 +126,7 @@ void add_online_checks(FileCheck& checked, const Result<resolver::Resolution>& c
       case ErrorKind::not_found:
       case ErrorKind::conflict:
       case ErrorKind::limit:
+      case ErrorKind::crashed:
       case ErrorKind::internal: break;
     }
     pdf_report.warn(check_code::online_unavailable, "the registry's current record could not be fetched: " + error.message);

@@ -40,6 +40,7 @@ Report failed_lookup(const std::string& input, const Error& error) {
     case ErrorKind::not_found:
     case ErrorKind::not_served:
     case ErrorKind::limit:
+    case ErrorKind::crashed:
     case ErrorKind::internal: break;
   }
   report.error = error;

@@ -224,7 +224,7 @@ void ChildScheduler::ended(Child& c, std::vector<ChildDone>& done) {
   // Past the CPU-time limit is the budget's stop; any other end is a crash.
   const bool past_cpu_limit = WIFSIGNALED(end.status) && WTERMSIG(end.status) == SIGXCPU;
   auto why = describe_child_end(options_.subject, end.status, options_.limits);
-  answer_front(c, fail(past_cpu_limit ? ErrorKind::limit : ErrorKind::malformed, "",
+  answer_front(c, fail(past_cpu_limit ? ErrorKind::limit : ErrorKind::crashed, "",
                        why ? std::move(*why) : options_.subject + " sent back no complete result"),
                done);
 }
@@ -267,7 +267,7 @@ bool ChildScheduler::read_from(Child& c, std::vector<ChildDone>& done) {
       if (!framed) break;
       // Bytes past this answer start the next one: only if a next was asked for.
       if (!rest.empty() && c.given.size() < 2) {
-        stop(c, Error{ErrorKind::malformed, "", options_.subject + " sent back more than one answer"}, done);
+        stop(c, Error{ErrorKind::crashed, "", options_.subject + " sent back more than one answer"}, done);
         return true;
       }
       std::string payload(*framed);

@@ -251,12 +251,7 @@ class BrokerLoop {
 }  // namespace
 
 bool is_child_failure(const Report& report) {
-  if (!report.error) return false;
-  const std::string& why = report.error->message;
-  for (const char* sign : {"crashed (", "was stopped", "no complete report", "sent back more than"}) {
-    if (why.find(sign) != std::string::npos) return true;
-  }
-  return false;
+  return report.error && (report.error->kind == ErrorKind::limit || report.error->kind == ErrorKind::crashed);
 }
 
 Result<std::unique_ptr<Broker>> Broker::start(const registry::TrustStore& trust, const BrokerOptions& options) {

@@ -85,14 +85,19 @@ TEST_CASE("metrics: cumulative histogram, verdict counters, queue depth") {
   CHECK(text.find("pith_child_failures_total 1\n") != std::string::npos);
 }
 
-TEST_CASE("a child failure is a crash or a limit, not an unreadable input") {
+TEST_CASE("a child failure is a crash or a limit, not an unreadable input, told by the error's kind") {
   Report report;
   CHECK_FALSE(serve::is_child_failure(report));
   report.error = pith::Error{pith::ErrorKind::malformed, {}, "no startxref in the last 19 bytes (truncated or not a PDF)"};
   CHECK_FALSE(serve::is_child_failure(report));
-  report.error = pith::Error{pith::ErrorKind::malformed, {}, "the check of x.pdf crashed (signal 11 (Segmentation fault))"};
+  report.error = pith::Error{pith::ErrorKind::crashed, {}, "the check of x.pdf crashed (signal 11 (Segmentation fault))"};
   CHECK(serve::is_child_failure(report));
-  report.error = pith::Error{pith::ErrorKind::malformed, {}, "x.pdf took longer than 60 s and was stopped (wall-clock limit)"};
+  report.error = pith::Error{pith::ErrorKind::limit, {}, "x.pdf took longer than 60 s and was stopped (wall-clock limit)"};
+  CHECK(serve::is_child_failure(report));
+  // The words are never read: a PDF's own error that quotes them is the input's.
+  report.error = pith::Error{pith::ErrorKind::malformed, {}, "object 7: '(crashed (signal 11) and was stopped)'"};
+  CHECK_FALSE(serve::is_child_failure(report));
+  report.error = pith::Error{pith::ErrorKind::crashed, {}, "reading the PDF sent back no complete result"};
   CHECK(serve::is_child_failure(report));
 }
 
