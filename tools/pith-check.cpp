@@ -14,5 +14,5 @@
 
 int main(int argc, char** argv) {
   pith::check::CheckJob job;
-  return job.main(argc, argv);
+  job.run_process(argc, argv);
 }

@@ -8,5 +8,5 @@
 
 int main(int argc, char** argv) {
   pith::stamp::StampJob job;
-  return job.main(argc, argv);
+  job.run_process(argc, argv);
 }

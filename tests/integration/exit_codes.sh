@@ -126,6 +126,23 @@ valid_json_lines "pith-check --json (no number)"
 run_tool 2 "pith-check --json, non-UTF-8 name, missing" "$check" --json --offline "$work/$bad-missing.json"
 valid_json_lines "pith-check --json (missing file)"
 
+# An answer that could not be written is no answer: stdout on a full disk
+# (/dev/full) is exit 2 and one line saying so, whatever the verdict was.
+if [[ -w /dev/full ]]; then
+  for tool in check stamp; do
+    if [[ $tool == check ]]; then cmd=("$check" --offline "$work/plain.pdf"); else cmd=("$stamp" --json "$work/plain.pdf"); fi
+    got=0
+    "${cmd[@]}" >/dev/full 2>"$work/err" </dev/null || got=$?
+    [[ $got == 2 ]] || fail "pith-$tool >/dev/full: exit $got, expected 2"
+    grep -q "^pith-$tool: cannot write standard output.*: what it printed is incomplete$" "$work/err" ||
+      fail "pith-$tool >/dev/full: no message naming standard output: $(cat "$work/err")"
+  done
+  got=0
+  "$check" --offline "$work/plain.pdf" >"$work/out" 2>"$work/err" </dev/null || got=$?
+  [[ $got == 3 && -s $work/out ]] || fail "pith-check to a file: exit $got, expected 3 with its report"
+  grep -q "cannot write" "$work/err" && fail "pith-check to a file: a write error reported"
+fi
+
 if ((failures > 0)); then
   echo "exit_codes: $failures failure(s)" >&2
   exit 1

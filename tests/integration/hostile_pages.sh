@@ -20,7 +20,7 @@ need_tools pith-check pith-stamp pith-serve
 kill_at_exit serve_pid
 
 fixture_mirror  # $registry
-rss_limit_kib=$((256 * 1024))
+rss_limit_kib=$hostile_rss_limit_kib  # scratch_env.sh
 wall=90  # a child's wall budget is 60 s: an answer comes before this, or the tool is stuck
 kinds=(mediabox userunit image forms-deep forms-cycle patterns operators)
 

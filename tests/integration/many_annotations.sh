@@ -15,7 +15,7 @@ need_tools pith-check pith-stamp pith-serve
 kill_at_exit serve_pid
 
 fixture_mirror  # $registry
-rss_limit_kib=$((256 * 1024))
+rss_limit_kib=$hostile_rss_limit_kib  # scratch_env.sh
 
 for count in 100000 250000; do
   pdf="$work/links-$count.pdf"

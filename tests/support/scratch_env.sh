@@ -24,6 +24,9 @@
 # - kill_at_exit NAME: the process whose pid $NAME holds at exit (none while
 #   it is empty; it starts empty) is killed then;
 # - peak_rss_kib OUT -- COMMAND...: COMMAND's peak RSS (KiB), bounded in time;
+#   $hostile_rss_limit_kib, the most a hostile file may make a tool's
+#   process tree hold (issue 32: 256 MiB), the one bound of the tests that
+#   measure it;
 # - use_zoo [>/dev/null]: the PDF zoo (support/pdf_zoo.sh) made or brought up
 #   to date in PITH_ZOO_DIR (else ./zoo, shared by the tests of a build); $zoo;
 # - start_test_server ROOT [SECONDS]: pith-test-server serves ROOT on
@@ -91,6 +94,8 @@ fixture_mirror() {
   cp "$bundle" "$work/mirror/pith/$body/bundle.json"
   registry=(--offline --mirror "file://$work/mirror" --cache-dir "$work/cache")
 }
+
+hostile_rss_limit_kib=$((256 * 1024))
 
 # peak_rss_kib OUT -- COMMAND...: runs COMMAND (its exit status in $work/rc),
 # stdout in OUT, stderr in $work/stderr; prints the peak RSS in KiB of it and

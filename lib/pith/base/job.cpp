@@ -6,8 +6,13 @@
 #include "pith/base/terminal_text.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <string>
 
 namespace pith {
 
@@ -38,6 +43,24 @@ int Job::main(int argc, char** argv) {
     std::cerr << tool_ << ": internal error: unknown exception\n";
   }
   return exit_code::usage_or_io;
+}
+
+void Job::run_process(int argc, char** argv) {
+  int code = main(argc, argv);
+  std::cout.flush();
+  errno = 0;
+  const bool written = std::cout.good() && std::fflush(stdout) == 0 && std::ferror(stdout) == 0;
+  if (!written) {
+    const int reason = errno;
+    // The reason is known when this last flush failed; a write that failed
+    // earlier, while the job ran, left only the stream's error flag.
+    std::cerr << tool_ << ": cannot write standard output" << (reason != 0 ? std::string(" (") + std::strerror(reason) + ")" : "")
+              << ": what it printed is incomplete\n";
+    code = exit_code::usage_or_io;
+  }
+  std::cerr.flush();
+  std::fflush(stderr);
+  std::_Exit(code);
 }
 
 }  // namespace pith

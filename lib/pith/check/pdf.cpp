@@ -198,13 +198,19 @@ FileCheck check_pdf_metadata(std::string_view file_bytes, const pdf::PdfMetadata
     return checked;
   }
   if (const auto titles = title_candidates(*extraction, metadata.info_title); !titles.empty()) checked.title = titles.front().title;
+  // The record is verified before page 1's text is asked for: in a check of
+  // one PDF that text comes from a second child, and the signatures are
+  // checked while it reads (issue 32). Its checks join the report where they
+  // always stood, after the numbers'.
+  Report record_checks;
+  const auto verification = verify_carried_record(metadata, *extraction, trust, record_checks);
   const std::vector<pdf::NumberSighting> printed =
       probes.page_text ? pdf::printed_numbers(probes.page_text().seen_lines()) : std::vector<pdf::NumberSighting>{};
   take_printed_hint(*extraction, printed, report);
   if (!check_pdf_numbers(*extraction, report)) {
     if (!extraction->found()) return checked;
   }
-  const auto verification = verify_carried_record(metadata, *extraction, trust, report);
+  report.merge(record_checks);
   const registry::DocumentContent* record = verification ? &verification->content() : nullptr;
   if (record) {
     if (record->pith_number) report.pith_number = record->pith_number->to_string();

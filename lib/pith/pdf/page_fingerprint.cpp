@@ -133,13 +133,21 @@ const std::regex& watermark_pattern() {
 constexpr std::size_t max_watermark_search_bytes = 256 * 1024;
 
 // `collapsed` (white space runs as one space) without arXiv's watermark
-// line, or nullopt when it has none.
+// line, or nullopt when it has none. The first match regex_search would find
+// is tried only where "arXiv:" stands, in order (every match begins there):
+// the same match, without compiling the pattern for a page that has none or
+// running it from every byte of a long one (issue 32).
 std::optional<std::string> without_watermark(const std::string& collapsed) {
   if (collapsed.size() > max_watermark_search_bytes) return std::nullopt;
-  std::smatch match;
-  if (!std::regex_search(collapsed, match, watermark_pattern())) return std::nullopt;
-  return collapsed.substr(0, static_cast<std::size_t>(match.position(0))) +
-         collapsed.substr(static_cast<std::size_t>(match.position(0) + match.length(0)));
+  for (std::size_t at = collapsed.find("arXiv:"); at != std::string::npos; at = collapsed.find("arXiv:", at + 1)) {
+    std::smatch match;
+    const auto from = collapsed.begin() + static_cast<std::ptrdiff_t>(at);
+    if (!std::regex_search(from, collapsed.end(), match, watermark_pattern(),
+                           std::regex_constants::match_continuous | std::regex_constants::match_prev_avail))
+      continue;
+    return collapsed.substr(0, at) + collapsed.substr(at + static_cast<std::size_t>(match.length(0)));
+  }
+  return std::nullopt;
 }
 
 std::string without_spaces(std::string text) {

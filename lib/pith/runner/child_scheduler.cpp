@@ -69,6 +69,17 @@ ChildScheduler::ChildScheduler(unsigned max_children, const IsolationLimits& lim
 ChildScheduler::~ChildScheduler() {
   // Those at work are killed; an idle worker leaves when its socket closes.
   for (auto& c : children_) (void)reap(c, c.given.empty() ? Clock::now() + std::chrono::seconds(2) : Clock::time_point::min());
+  for (const pid_t pid : leaving_) (void)reap_child(pid, Clock::now() + std::chrono::seconds(2));
+}
+
+void ChildScheduler::release_idle() {
+  if (!waiting_.empty()) return;
+  for (auto& c : children_) {
+    if (c.pid <= 0 || !c.given.empty()) continue;
+    if (c.fd >= 0) ::close(c.fd);
+    leaving_.push_back(c.pid);
+    c = Child{};  // a free slot: a worker is forked again if work comes after all
+  }
 }
 
 bool ChildScheduler::can_queue_behind(const Child& c) const {

@@ -71,6 +71,7 @@ bool run_on(ChildScheduler& children, InputSource& inputs, InOrder& out, const I
     // first left each worker idle for its own answer's judgement, and the
     // run used 1.2 of 2 cores.
     give_idle_children_work();
+    if (!inputs.has(next)) children.release_idle();
     for (auto& d : done) out.done(static_cast<std::size_t>(d.ticket), std::move(d.answer), d.seconds);
   }
   return true;

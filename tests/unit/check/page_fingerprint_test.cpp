@@ -252,6 +252,19 @@ TEST_CASE("a page too heavy to read ends the fingerprint before it, the same eve
   CHECK(pith::pdf::fingerprint_pages(pdf, limits).sha256.size() == 2);
 }
 
+TEST_CASE("an arXiv watermark after a citation that starts like one is the one taken out", "[fingerprint]") {
+  // The watermark is looked for only where "arXiv:" stands (issue 32): the
+  // first such place that is not a watermark does not hide the one after it.
+  const std::string plain = pdf_with_pages({"Title, cf. arXiv:1234.56789 here", "Body"});
+  const std::string marked = pdf_with_pages({"Title, cf. arXiv:1234.56789 here arXiv:2106.02679v2 [cs.LG] 4 Jun 2021", "Body"});
+  const PageFingerprints stamped = pith::pdf::fingerprint_pages(plain);
+  const PageFingerprints now = pith::pdf::fingerprint_pages(marked);
+  REQUIRE(now.sha256.size() == 2);
+  CHECK(now.sha256[0] != stamped.sha256[0]);
+  CHECK(now.page_one_without_watermark == stamped.sha256[0]);
+  CHECK(pith::pdf::fingerprint_pages(plain).page_one_without_watermark.empty());  // a citation alone is no watermark
+}
+
 TEST_CASE("an arXiv watermark line on page 1 is told apart from other text", "[fingerprint]") {
   const std::string plain = pdf_with_pages({"Title of the paper", "Body"});
   const std::string marked = pdf_with_pages({"Title of the paper arXiv:2106.02679v2  [cs.LG]  4 Jun 2021", "Body"});

@@ -152,6 +152,24 @@ TEST_CASE("arXiv ids on page 1: the watermark and links", "[visible]") {
   CHECK(links[1].version == 2);
 }
 
+TEST_CASE("arXiv ids on page 1: found after a text that only starts like one, in any case and width", "[visible]") {
+  // The patterns run only where their literal start stands (issue 32): a
+  // citation before the watermark on the same line, a fullwidth "ａｒＸｉｖ:"
+  // that NFKC makes ASCII, and a link's host in capitals are still read.
+  const auto marks = check::arxiv_watermarks(
+      {"cf. arXiv:1234.56789 and arXiv:2106.02679v3 [cs.LG] 4 Jun 2021",
+       "\xEF\xBD\x81\xEF\xBD\x92\xEF\xBC\xB8\xEF\xBD\x89\xEF\xBD\x96:2201.00001v1 [math.AG] 1 Jan 2022", "no id here"});
+  REQUIRE(marks.size() == 2);
+  CHECK(marks[0].id == "2106.02679");
+  CHECK(marks[0].version == 3);
+  CHECK(marks[1].id == "2201.00001");
+  CHECK(marks[1].line == 1);
+  const auto links = check::arxiv_links({"HTTPS://ARXIV.ORG/ABS/2106.02679v1", "https://arxiv.org.example/abs/2106.02679",
+                                         "https://example.org/?u=arxiv.org/abs/2106.02679"});
+  REQUIRE(links.size() == 1);
+  CHECK(links[0].id == "2106.02679");
+}
+
 TEST_CASE("visible bindings: match, not found, arXiv mismatch", "[visible]") {
   const auto record = record_with(title_jfll, "An abstract.");
   pdf::PageText page = pdf::PageText::all_seen({"Layered gradient accumulation and modular pipeline parallelism: fast and efficient",

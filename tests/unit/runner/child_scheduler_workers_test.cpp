@@ -12,7 +12,10 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <map>
+#include <algorithm>
 #include <ctime>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <unistd.h>
 
@@ -187,4 +190,37 @@ TEST_CASE("large requests and answers queued on a worker do not deadlock") {
     CHECK(answers.at(i)->size() == requests[i].size() + 5);
     CHECK(answers.at(i)->starts_with("echo:" + std::to_string(i)));
   }
+}
+
+TEST_CASE("released idle workers leave at once, and work after them gets a fresh worker") {
+  // release_idle (issue 32): the end of a run lets its idle workers go while
+  // it judges their answers, instead of after.
+  ChildScheduler pool(tight(2), handle);
+  const auto first = run_all(pool, {"pid", "pid"});
+  REQUIRE(first.size() == 2);
+  std::vector<pid_t> workers;
+  for (const auto& [ticket, answer] : first) {
+    REQUIRE(answer.has_value());
+    workers.push_back(static_cast<pid_t>(std::stol(*answer)));
+  }
+  pool.release_idle();
+  CHECK_FALSE(pool.busy());
+  // Each leaves on its own, reaped later: gone (a zombie at most) within 2 s.
+  for (const pid_t pid : workers) {
+    bool left = false;
+    for (int i = 0; i < 200 && !left; ++i) {
+      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      left = line.empty() || line.find(") Z ") != std::string::npos;
+      if (!left) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(left);
+  }
+  const auto after = run_all(pool, {"pid", "late"});
+  REQUIRE(after.size() == 2);
+  REQUIRE(after.at(0).has_value());
+  CHECK(std::find(workers.begin(), workers.end(), static_cast<pid_t>(std::stol(*after.at(0)))) == workers.end());
+  REQUIRE(after.at(1).has_value());
+  CHECK(*after.at(1) == "echo:late");
 }
