@@ -47,8 +47,8 @@ int Job::main(int argc, char** argv) {
 
 void Job::run_process(int argc, char** argv) {
   int code = main(argc, argv);
+  errno = 0;  // before the first flush: its failure's reason is the one to name
   std::cout.flush();
-  errno = 0;
   const bool written = std::cout.good() && std::fflush(stdout) == 0 && std::ferror(stdout) == 0;
   if (!written) {
     const int reason = errno;
