@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/check/visible.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/base/check_codes.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/check/drawn_title.hpp"
@@ -22,13 +23,6 @@ namespace {
 const std::string& id_pattern() {
   static const std::string id = R"(((?:\d{4}\.\d{4,5})|(?:[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7}))(?:v(\d+))?)";
   return id;
-}
-
-// `text` holds `lower` (lower-case ASCII) with ASCII letters in any case.
-bool contains_ascii_case_blind(std::string_view text, std::string_view lower) {
-  const auto folded = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  return std::search(text.begin(), text.end(), lower.begin(), lower.end(),
-                     [&](char a, char b) { return folded(a) == b; }) != text.end();
 }
 
 std::optional<int> version_of(const std::smatch& m) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/pdf/extract.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/pdf/reader.hpp"
 #include "pith/carrier/vocabulary.hpp"
 #include "pith/signed_json/strict.hpp"
@@ -8,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 
 namespace pith::pdf {
 namespace {
@@ -28,10 +28,7 @@ std::string_view trim(std::string_view s) {
 }
 
 bool starts_with_pith_prefix(std::string_view s) {
-  return s.size() >= 5 && std::tolower(static_cast<unsigned char>(s[0])) == 'p' &&
-         std::tolower(static_cast<unsigned char>(s[1])) == 'i' &&
-         std::tolower(static_cast<unsigned char>(s[2])) == 't' &&
-         std::tolower(static_cast<unsigned char>(s[3])) == 'h' && s[4] == ':';
+  return starts_with_ascii_case_blind(s, "pith:");
 }
 
 // A value quoted for a message: printable ASCII kept, the rest escaped, long

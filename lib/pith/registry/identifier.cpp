@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/identifier.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/registry/documents.hpp"
 
 #include <algorithm>
@@ -15,14 +16,6 @@ std::string trimmed(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return std::string(s);
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  }
-  return true;
 }
 
 // New-style arXiv ids: YYMM.NNNN or YYMM.NNNNN, optional vN.
@@ -66,7 +59,7 @@ bool parse_old_arxiv(std::string_view s, std::string& id, std::optional<int>& ve
 }
 
 std::optional<ArxivId> parse_arxiv(std::string_view s) {
-  if (starts_with_ci(s, "arxiv:")) s.remove_prefix(6);
+  if (starts_with_ascii_case_blind(s, "arxiv:")) s.remove_prefix(6);
   ArxivId arxiv;
   if (!parse_new_arxiv(s, arxiv.id, arxiv.version) && !parse_old_arxiv(s, arxiv.id, arxiv.version)) {
     return std::nullopt;
@@ -75,7 +68,7 @@ std::optional<ArxivId> parse_arxiv(std::string_view s) {
 }
 
 bool meant_as_pith_number(std::string_view s) {
-  if (starts_with_ci(s, "pith:")) return true;
+  if (starts_with_ascii_case_blind(s, "pith:")) return true;
   if (s.size() != 8 && s.size() != 12 && s.size() != 16 && s.size() != 26) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }

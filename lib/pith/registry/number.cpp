@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/number.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/signed_json/canonical.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace pith::registry {
 
@@ -116,11 +116,7 @@ Result<PithNumber> parse_pith_number(std::string_view input) {
   PithNumber out;
   std::size_t pos = begin;  // index into input of the body's first character
   auto lower_prefix = [&](std::string_view p) {
-    if (end - pos < p.size()) return false;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (std::tolower(static_cast<unsigned char>(input[pos + i])) != p[i]) return false;
-    }
-    return true;
+    return starts_with_ascii_case_blind(input.substr(pos, end - pos), p);
   };
   const bool prefixed = lower_prefix("pith:");
   if (prefixed) {
@@ -143,7 +139,7 @@ Result<PithNumber> parse_pith_number(std::string_view input) {
 
   std::string body;
   for (std::size_t i = pos; i < end; ++i) {
-    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(input[i])));
+    const char c = ascii_upper(input[i]);
     if (!is_base32_char(c)) {
       std::string why = " (Pith Number bodies use A-Z and 2-7";
       if (c == '0' || c == '1' || c == '8' || c == '9') why += "; 0, 1, 8 and 9 never occur";

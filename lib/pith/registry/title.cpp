@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/title.hpp"
+#include "pith/base/ascii.hpp"
 #include "pith/base/utf8.hpp"
 
 #include "pith/base/crypto.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <utf8proc.h>
 
@@ -36,7 +36,7 @@ void collapse_lower_ascii_into(std::string_view s, bool& wrote, bool& pending_sp
     }
     if (pending_space) emit(' ');
     pending_space = false;
-    emit((c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+    emit(ascii_lower(c));
     wrote = true;
   }
 }
@@ -102,10 +102,7 @@ bool is_placeholder_title(std::string_view title) {
 }
 
 bool title_canon_sha256_matches(std::string_view title, std::string_view expected_sha256) {
-  std::string expected(expected_sha256);
-  std::transform(expected.begin(), expected.end(), expected.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return title_canon_sha256(title) == expected;
+  return title_canon_sha256(title) == ascii_lower(expected_sha256);
 }
 
 // For messages: a title quoted, control characters escaped, cut when long.

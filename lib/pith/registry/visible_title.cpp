@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/registry/visible_title.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/base/crypto.hpp"
 #include "pith/base/utf8.hpp"
 #include "pith/registry/title.hpp"
@@ -95,12 +96,7 @@ bool hash_matches(const std::string& text, const Sha256Digest& expected) {
   return sha256(title_canon(text)) == expected;
 }
 
-std::string lower_hex(std::string_view hex) {
-  std::string out(hex);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
-  return out;
-}
+std::string lower_hex(std::string_view hex) { return ascii_lower(hex); }
 
 // How a line ending in a hyphen joins the next one.
 enum class Join { space, keep_hyphen, drop_hyphen };
@@ -322,7 +318,7 @@ std::optional<std::size_t> abstract_heading_length(std::string_view line) {
   if (line.size() - i < word.size()) return std::nullopt;
   for (std::size_t k = 0; k < word.size(); ++k) {
     const char c = line[i + k];
-    if (static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != word[k]) return std::nullopt;
+    if (ascii_lower(c) != word[k]) return std::nullopt;
   }
   i += word.size();
   const auto rest = line.substr(i);

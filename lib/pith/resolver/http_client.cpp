@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/resolver/http_client.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/base/version.hpp"
 
 #include "pith/resolver/curl_library.hpp"
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <array>
-#include <cctype>
 #include <cstring>
 #include <deque>
 #include <netinet/in.h>
@@ -29,10 +29,7 @@ bool is_file(std::string_view url) { return starts_with(url, "file://") || start
 
 // ---- where a request may go (issue 23) --------------------------------------
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
+std::string lower(std::string_view text) { return ascii_lower(text); }
 
 // scheme, host and port (the default one when the URL has none), by libcurl's URL parser.
 struct Origin {

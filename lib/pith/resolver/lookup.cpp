@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/resolver/lookup.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/base/check_codes.hpp"
 #include "pith/registry/identifier.hpp"
 
-#include <cctype>
 #include <filesystem>
 #include <string_view>
 
 namespace pith::resolver {
 namespace {
-
-bool starts_with_ci(std::string_view s, std::string_view lower_prefix) {
-  if (s.size() < lower_prefix.size()) return false;
-  for (std::size_t i = 0; i < lower_prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != lower_prefix[i]) return false;
-  }
-  return true;
-}
 
 Report failed_lookup(const std::string& input, const Error& error) {
   Report report;
@@ -52,8 +44,8 @@ Report failed_lookup(const std::string& input, const Error& error) {
 bool is_identifier_argument(const std::string& argument) {
   std::error_code ec;
   if (std::filesystem::exists(argument, ec)) return false;
-  return registry::looks_like_identifier(argument) || starts_with_ci(argument, "pith:") ||
-         starts_with_ci(argument, "arxiv:");
+  return registry::looks_like_identifier(argument) || starts_with_ascii_case_blind(argument, "pith:") ||
+         starts_with_ascii_case_blind(argument, "arxiv:");
 }
 
 Report lookup_report(const std::string& input, Result<resolver::Resolution> resolved) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/resolver/resolver_host.hpp"
 
+#include "pith/base/ascii.hpp"
 #include "pith/base/check_codes.hpp"
 #include "pith/base/version.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace pith::resolver {
@@ -16,9 +16,7 @@ std::string url_host(std::string_view url) {
   std::string_view rest = url.substr(scheme_end + 3);
   rest = rest.substr(0, rest.find_first_of("/?#"));
   if (const auto at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
-  std::string host(rest);
-  std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return host;
+  return ascii_lower(rest);
 }
 
 void check_resolver_hosts(Report& report, const std::vector<std::string>& known_bases, bool name_known_hosts) {

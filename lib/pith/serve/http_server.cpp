@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/http_server.hpp"
 
+#include "pith/base/ascii.hpp"
+
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -34,11 +36,7 @@ constexpr std::size_t reservation_step = 64 * 1024;
 constexpr std::chrono::milliseconds linger_time{3000};
 constexpr int listen_backlog = 1024;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+std::string lower(std::string_view text) { return ascii_lower(text); }
 
 std::size_t round_up(std::size_t bytes, std::size_t step) { return (bytes + step - 1) / step * step; }
 

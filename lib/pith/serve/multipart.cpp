@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pith/serve/multipart.hpp"
 
+#include "pith/base/ascii.hpp"
+
 #include <algorithm>
-#include <cctype>
 
 namespace pith::serve {
 namespace {
@@ -10,12 +11,6 @@ namespace {
 constexpr std::size_t max_parts = 64;
 constexpr std::size_t max_part_header_bytes = 8 * 1024;
 constexpr std::size_t max_boundary_bytes = 70;  // RFC 2046
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -47,7 +42,7 @@ std::optional<std::string> parameter(std::string_view header_value, std::string_
       used = std::min(after.find(';'), after.size());
       value = std::string(trimmed(after.substr(0, used)));
     }
-    if (iequals(key, name)) return value;
+    if (equals_ascii_case_blind(key, name)) return value;
     const std::size_t consumed = static_cast<std::size_t>(after.data() - header_value.data()) + used;
     at = header_value.find(';', consumed);
   }
@@ -73,7 +68,7 @@ Error malformed(std::string why) { return Error{ErrorKind::malformed, "multipart
 
 std::optional<std::string> form_boundary(std::string_view content_type) {
   const std::string_view type = trimmed(content_type.substr(0, content_type.find(';')));
-  if (!iequals(type, "multipart/form-data")) return std::nullopt;
+  if (!equals_ascii_case_blind(type, "multipart/form-data")) return std::nullopt;
   auto boundary = parameter(content_type, "boundary");
   if (!boundary || boundary->empty() || boundary->size() > max_boundary_bytes) return std::nullopt;
   return boundary;
@@ -115,7 +110,7 @@ Result<FormFile> form_file(std::string_view body, std::string_view boundary) {
       const auto line_end = headers.find("\r\n", line_start);
       const std::string_view line = headers.substr(line_start, line_end - line_start);
       const auto colon = line.find(':');
-      if (colon != std::string_view::npos && iequals(trimmed(line.substr(0, colon)), "content-disposition")) {
+      if (colon != std::string_view::npos && equals_ascii_case_blind(trimmed(line.substr(0, colon)), "content-disposition")) {
         const std::string_view value = line.substr(colon + 1);
         name = parameter(value, "name");
         filename = parameter(value, "filename");
