@@ -96,8 +96,6 @@ bool hash_matches(const std::string& text, const Sha256Digest& expected) {
   return sha256(title_canon(text)) == expected;
 }
 
-std::string lower_hex(std::string_view hex) { return ascii_lower(hex); }
-
 // How a line ending in a hyphen joins the next one.
 enum class Join { space, keep_hyphen, drop_hyphen };
 
@@ -273,7 +271,7 @@ std::vector<std::string> lines_in_form(const std::vector<std::string>& raw, cons
 std::optional<VisibleSpan> search_both_forms(const std::vector<std::string>& raw, std::string_view expected_sha256,
                                              const SpanSearch& search,
                                              const std::function<std::vector<std::string>(std::vector<std::string>)>& prepare_lines) {
-  const ExpectedDigest expected = expected_digest(lower_hex(expected_sha256));
+  const ExpectedDigest expected = expected_digest(ascii_lower(expected_sha256));
   if (!expected) return std::nullopt;  // no hash, or not one: no span can match
   // Plain ASCII text has the same lines in every form: each distinct set of
   // lines is searched once (the search hashes every span: most of the

@@ -29,8 +29,6 @@ bool is_file(std::string_view url) { return starts_with(url, "file://") || start
 
 // ---- where a request may go (issue 23) --------------------------------------
 
-std::string lower(std::string_view text) { return ascii_lower(text); }
-
 // scheme, host and port (the default one when the URL has none), by libcurl's URL parser.
 struct Origin {
   std::string scheme;
@@ -54,7 +52,7 @@ std::optional<Origin> origin_of(const std::string& url) {
   };
   std::optional<Origin> out;
   if (curl().url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
-    Origin o{lower(part(CURLUPART_SCHEME, 0)), lower(part(CURLUPART_HOST, 0)), part(CURLUPART_PORT, CURLU_DEFAULT_PORT)};
+    Origin o{ascii_lower(part(CURLUPART_SCHEME, 0)), ascii_lower(part(CURLUPART_HOST, 0)), part(CURLUPART_PORT, CURLU_DEFAULT_PORT)};
     if (!o.scheme.empty()) out = std::move(o);
   }
   curl().url_cleanup(parsed);

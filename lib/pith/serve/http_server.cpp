@@ -36,8 +36,6 @@ constexpr std::size_t reservation_step = 64 * 1024;
 constexpr std::chrono::milliseconds linger_time{3000};
 constexpr int listen_backlog = 1024;
 
-std::string lower(std::string_view text) { return ascii_lower(text); }
-
 std::size_t round_up(std::size_t bytes, std::size_t step) { return (bytes + step - 1) / step * step; }
 
 }  // namespace
@@ -210,7 +208,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     request_.path = std::move(*path);
     request_.remote_address = address_;
     for (const auto& field : head) {
-      request_.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
+      request_.headers.emplace_back(ascii_lower(field.name_string()), std::string(field.value()));
     }
     method_ = request_.method;
     path_ = request_.path;
@@ -228,7 +226,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // reallocation copies while it arrives; pages are touched (and counted)
     // only as bytes are written.
     parser_->get().body().reserve(length ? static_cast<std::size_t>(*length) : server_.limits.max_body_bytes);
-    if (lower(request_.header("expect")) == "100-continue") {
+    if (ascii_lower(request_.header("expect")) == "100-continue") {
       auto go_on = std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
       stream_.expires_after(server_.limits.write_timeout);
       return http::async_write(stream_, *go_on, [self = shared_from_this(), go_on](const beast::error_code& e, std::size_t) {
